@@ -1,0 +1,55 @@
+"""Helpers for the covariance-aware similarity workbook.
+
+Modules: :mod:`helpers.whitening` (covariance estimates, the five whitening matrices,
+E(W^-1)), :mod:`helpers.metrics` (norms, distances, similarities), :mod:`helpers.estimators`
+(scikit-learn estimators), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
+"""
+
+from .datasets import load_table, load_wdbc
+from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
+from .metrics import (
+    binary_counts,
+    cosine_similarity,
+    jaccard,
+    l0_norm,
+    lp_norm,
+    mahalanobis,
+    minkowski,
+    russell_rao,
+    sokal_michener,
+    variance_adjusted_cosine,
+)
+from .reporting import compare_to_paper, nb_setup, save_results
+from .whitening import (
+    class_whitening_matrices,
+    estimate_covariance,
+    expected_whitening_matrix,
+    transform_by_class,
+    whitening_matrix,
+)
+
+__all__ = [
+    "ClassConditionalKNN",
+    "ExpectedWhitener",
+    "Whitener",
+    "binary_counts",
+    "class_whitening_matrices",
+    "compare_to_paper",
+    "cosine_similarity",
+    "estimate_covariance",
+    "expected_whitening_matrix",
+    "jaccard",
+    "l0_norm",
+    "load_table",
+    "load_wdbc",
+    "lp_norm",
+    "mahalanobis",
+    "minkowski",
+    "nb_setup",
+    "russell_rao",
+    "save_results",
+    "sokal_michener",
+    "transform_by_class",
+    "variance_adjusted_cosine",
+    "whitening_matrix",
+]

@@ -1,0 +1,99 @@
+"""Input checks shared by the helpers: one place that says what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# A covariance whose condition number exceeds this is treated as numerically singular:
+# its smallest eigenvalue is within rounding error (about 1e-16 relative) of zero, and
+# whitening would amplify that rounding error into the result. Raw WDBC (about 6e11)
+# stays well below it, as the papers require.
+MAX_CONDITION = 1e14
+
+
+def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
+    """Return ``x`` as a float64 array after checking its dimension and finiteness."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric; could not convert it to float: {exc}") from exc
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else ndim
+        if arr.ndim not in allowed:
+            want = " or ".join(f"{d}-D" for d in allowed)
+            hint = ""
+            if 2 in allowed and arr.ndim == 1:
+                hint = " Use x.reshape(1, -1) for a single sample or x.reshape(-1, 1) for a single feature."
+            raise ValueError(f"{name} must be {want}; got shape {arr.shape}.{hint}")
+    check_finite(arr, name)
+    return arr
+
+
+def check_finite(arr: np.ndarray, name: str) -> None:
+    """Raise if ``arr`` holds NaN or inf, naming the first offending position."""
+    if not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))
+        first = tuple(int(i) for i in bad[0])
+        raise ValueError(
+            f"{name} contains NaN or inf ({len(bad)} entries, first at index {first}). "
+            "Remove or impute them first, e.g. sklearn.impute.SimpleImputer."
+        )
+
+
+def check_same_features(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
+    """Raise if two arrays disagree in their last (feature) dimension, quoting both shapes."""
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(
+            f"{name_a} and {name_b} must have the same number of features; "
+            f"got shapes {a.shape} and {b.shape}."
+        )
+
+
+def check_square_matrix(m: np.ndarray, name: str, n_features: int | None = None) -> None:
+    """Raise unless ``m`` is square (and, if given, ``n_features`` wide)."""
+    if m.ndim != 2 or m.shape[0] != m.shape[1]:
+        raise ValueError(f"{name} must be a square matrix; got shape {m.shape}.")
+    if n_features is not None and m.shape[0] != n_features:
+        raise ValueError(
+            f"{name} has shape {m.shape} but the data have {n_features} features; "
+            f"it must be ({n_features}, {n_features})."
+        )
+
+
+def check_symmetric(m: np.ndarray, name: str, rtol: float = 1e-8) -> None:
+    """Raise unless ``m`` is symmetric to a relative tolerance."""
+    scale = max(float(np.max(np.abs(m))), np.finfo(float).tiny)
+    asym = float(np.max(np.abs(m - m.T))) / scale
+    if asym > rtol:
+        i, j = np.unravel_index(np.argmax(np.abs(m - m.T)), m.shape)
+        raise ValueError(
+            f"{name} is not symmetric: entries ({i}, {j}) and ({j}, {i}) differ "
+            f"({m[i, j]:.6g} vs {m[j, i]:.6g}; relative asymmetry {asym:.2e}). "
+            f"Pass (M + M.T) / 2 if the asymmetry is rounding error."
+        )
+
+
+def check_option(value, options, name: str) -> None:
+    """Raise unless ``value`` is one of ``options``, listing the valid ones."""
+    if value not in options:
+        valid = ", ".join(repr(o) for o in options)
+        raise ValueError(f"Unknown {name} {value!r}; valid options are {valid}.")
+
+
+def pairwise_inputs(x, y, name_x: str = "x", name_y: str = "y"):
+    """Validate a pair for a metric: two 1-D vectors or two 2-D row sets.
+
+    Returns ``(x, y, pairwise)``, with 1-D inputs lifted to single rows and ``pairwise``
+    False when the caller should return a float.
+    """
+    xa = as_float_array(x, name_x, ndim=(1, 2))
+    ya = as_float_array(y, name_y, ndim=(1, 2))
+    if xa.ndim != ya.ndim:
+        raise ValueError(
+            f"{name_x} and {name_y} must both be vectors (1-D) or both be sample matrices (2-D); "
+            f"got shapes {xa.shape} and {ya.shape}. Use v.reshape(1, -1) to treat a vector as one sample."
+        )
+    check_same_features(xa, ya, name_x, name_y)
+    if xa.ndim == 1:
+        return xa[None, :], ya[None, :], False
+    return xa, ya, True

@@ -1,0 +1,300 @@
+"""scikit-learn estimators around the whitening maths of :mod:`helpers.whitening`.
+
+``transform`` never takes labels: test data cannot be whitened with its own class's
+matrix by accident. Compose with scikit-learn, e.g.
+``make_pipeline(ExpectedWhitener(), KNeighborsClassifier(13, metric="cosine"))``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_option
+from .metrics import _chunk_rows
+from .whitening import (
+    METHODS,
+    _check_estimator,
+    check_covariance,
+    class_whitening_matrices,
+    estimate_covariance,
+    whitening_matrix,
+)
+
+__all__ = ["Whitener", "ExpectedWhitener", "ClassConditionalKNN"]
+
+
+class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
+    """``transform`` and ``inverse_transform`` for a fitted ``whitening_matrix_``."""
+
+    def transform(self, X):
+        """Whiten ``X``: ``(X - mean_) @ whitening_matrix_.T`` (``mean_`` is 0 unless ``center``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self, "whitening_matrix_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return (X - self.mean_) @ self.whitening_matrix_.T
+
+    def inverse_transform(self, X):
+        """Map whitened rows back to the input space."""
+        check_is_fitted(self, "whitening_matrix_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return np.linalg.solve(self.whitening_matrix_, X.T).T + self.mean_
+
+    @property
+    def _n_features_out(self):
+        return self.whitening_matrix_.shape[0]
+
+
+class Whitener(_WhiteningTransformerMixin, BaseEstimator):
+    """Whiten with one covariance estimated on the training data.
+
+    After ``fit``, ``transform`` maps ``x`` to ``W (x - m)`` with ``W Sigma W' = I``, so
+    Euclidean distances of the output are Mahalanobis distances of the input and cosine
+    similarities of the output are variance-adjusted cosines (Sahoo & Maiti 2025, Eq. 7).
+    All five methods give the same distances and cosines; they differ by a rotation.
+
+    Parameters
+    ----------
+    method : {"cholesky", "zca", "zca_cor", "pca", "pca_cor"}, default="cholesky"
+        See :func:`helpers.whitening.whitening_matrix`.
+    estimator : {"sample", "population", "ledoit_wolf", "oas"} or float, default="sample"
+        See :func:`helpers.whitening.estimate_covariance`.
+    center : bool, default=False
+        Subtract the training mean before whitening. ``False`` reproduces the seed papers,
+        which whiten uncentred data (this matters for cosine, not for distances).
+
+    Attributes
+    ----------
+    covariance_ : ndarray of shape (n_features, n_features)
+    whitening_matrix_ : ndarray of shape (n_features, n_features)
+    mean_ : ndarray of shape (n_features,)
+        The training mean if ``center`` else zeros.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
+    >>> Z = Whitener(center=True).fit_transform(X)
+    >>> print(np.cov(Z, rowvar=False).round(10) + 0.0)
+    [[1. 0.]
+     [0. 1.]]
+    """
+
+    def __init__(self, method="cholesky", estimator="sample", center=False):
+        self.method = method
+        self.estimator = estimator
+        self.center = center
+
+    def fit(self, X, y=None):
+        """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
+        check_option(self.method, METHODS, "whitening method")
+        _check_estimator(self.estimator)
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        self.covariance_ = estimate_covariance(X, self.estimator)
+        check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
+        self.whitening_matrix_ = whitening_matrix(self.covariance_, self.method)
+        self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
+        return self
+
+
+class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
+    """Transform with the seeds' expected factor ``E(W^-1) = sum_k p_k W_k``.
+
+    ``fit(X, y)`` estimates one covariance per class, its whitening matrix ``W_k`` and the
+    class proportion ``p_k = n_k / n``; ``transform(X)`` applies ``sum_k p_k W_k`` to every
+    row, whatever its class (Sahoo & Maiti 2025, Eq. 9, generalised to K classes). It
+    needs no test label. The result is not white for any class; see notebook 02.
+
+    Parameters
+    ----------
+    method, estimator, center
+        As in :class:`Whitener`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    priors_ : ndarray of shape (n_classes,)
+    class_whitening_matrices_ : ndarray of shape (n_classes, n_features, n_features)
+    whitening_matrix_ : ndarray of shape (n_features, n_features)
+        ``sum_k priors_[k] * class_whitening_matrices_[k]``.
+    mean_ : ndarray of shape (n_features,)
+        The pooled training mean if ``center`` else zeros.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [5.0, 5.0], [6.0, 5.0], [5.0, 7.0]])
+    >>> ew = ExpectedWhitener().fit(X, [0, 0, 0, 1, 1, 1])
+    >>> print(ew.priors_)
+    [0.5 0.5]
+    >>> print(ew.whitening_matrix_.round(4))
+    [[1.299 0.   ]
+     [0.75  1.   ]]
+    """
+
+    def __init__(self, method="cholesky", estimator="sample", center=False):
+        self.method = method
+        self.estimator = estimator
+        self.center = center
+
+    def fit(self, X, y):
+        """Fit one whitening matrix per class and their prior-weighted mean."""
+        check_option(self.method, METHODS, "whitening method")
+        _check_estimator(self.estimator)
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.priors_ = counts / counts.sum()
+        mats = class_whitening_matrices(X, y, method=self.method, estimator=self.estimator)
+        self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
+        self.whitening_matrix_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
+        self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
+    """k nearest neighbours where each class is seen through its own whitening matrix.
+
+    A leak-free use of per-class ("population") matrices. For each class ``c`` the test
+    point ``x`` is whitened with ``W_c`` and compared with class ``c``'s training points
+    whitened with the same ``W_c``; so the similarity of ``x`` to a training point of class
+    ``c`` is the variance-adjusted cosine (or the Mahalanobis distance) under class
+    ``c``'s covariance. The test label is never used.
+
+    Scoring rule: the ``n_neighbors`` training points most similar to ``x``, each measured
+    in its own class's space, vote with equal weight; ``predict_proba`` returns the vote
+    shares and ``predict`` the class with most votes (ties go to the first class in
+    ``classes_``, as in ``KNeighborsClassifier``; use an odd ``n_neighbors`` for two
+    classes). With one class this is ordinary kNN in that class's
+    whitened space; with equal covariances it is ordinary kNN after pooled whitening.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+    metric : {"cosine", "euclidean"}, default="cosine"
+        ``"cosine"``: variance-adjusted cosine similarity; ``"euclidean"``: Euclidean
+        distance in the class's whitened space, i.e. the Mahalanobis distance under
+        that class's covariance.
+    method, estimator
+        As in :class:`Whitener`, applied per class.
+    center : bool, default=False
+        Subtract the pooled training mean first (``False`` as in the seed papers).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    class_whitening_matrices_ : ndarray of shape (n_classes, n_features, n_features)
+    mean_ : ndarray of shape (n_features,)
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 2)) + [4, 0], rng.normal(0, 1, (20, 2)) + [0, 4]])
+    >>> y = np.repeat([0, 1], 20)
+    >>> clf = ClassConditionalKNN(n_neighbors=3).fit(X, y)
+    >>> clf.predict([[5.0, 0.5], [0.5, 5.0]]).tolist()
+    [0, 1]
+    >>> clf.predict_proba([[5.0, 0.5]]).round(3).tolist()
+    [[1.0, 0.0]]
+    """
+
+    def __init__(self, n_neighbors=5, metric="cosine", method="cholesky", estimator="sample", center=False):
+        self.n_neighbors = n_neighbors
+        self.metric = metric
+        self.method = method
+        self.estimator = estimator
+        self.center = center
+
+    def fit(self, X, y):
+        """Store each class's whitening matrix and whitened training points."""
+        check_option(self.metric, ("cosine", "euclidean"), "metric")
+        check_option(self.method, METHODS, "whitening method")
+        _check_estimator(self.estimator)
+        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
+            raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        if self.n_neighbors > X.shape[0]:
+            raise ValueError(
+                f"n_neighbors={self.n_neighbors} exceeds the {X.shape[0]} training samples; "
+                "lower n_neighbors."
+            )
+        self.classes_ = np.unique(y)
+        self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
+        Xc = X - self.mean_
+        mats = class_whitening_matrices(Xc, y, method=self.method, estimator=self.estimator)
+        self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
+        self._train = [
+            self._embed(Xc[y == c], W) for c, W in zip(self.classes_, self.class_whitening_matrices_)
+        ]
+        return self
+
+    def _embed(self, X, W):
+        Z = X @ W.T
+        if self.metric == "cosine":
+            norms = np.linalg.norm(Z, axis=1, keepdims=True)
+            if np.any(norms == 0):
+                raise ValueError(
+                    "Cosine similarity is undefined for a zero vector; a row is zero after "
+                    "whitening. Drop all-zero rows or use metric='euclidean'."
+                )
+            Z = Z / norms
+        return Z
+
+    def _scores(self, Q, Z):
+        """Larger is more similar: cosine, or minus the Euclidean distance."""
+        if self.metric == "cosine":
+            return Q @ Z.T
+        d2 = (Q**2).sum(1)[:, None] + (Z**2).sum(1)[None, :] - 2.0 * Q @ Z.T
+        return -np.sqrt(np.maximum(d2, 0.0))
+
+    def _votes(self, X):
+        X = validate_data(self, X, reset=False, dtype=np.float64) - self.mean_
+        k = self.n_neighbors
+        n_classes = len(self.classes_)
+        votes = np.zeros((X.shape[0], n_classes))
+        n_train = sum(len(Z) for Z in self._train)
+        step = _chunk_rows(X.shape[0], 8.0 * 2 * n_train)
+        for start in range(0, X.shape[0], step):
+            rows = slice(start, start + step)
+            scores, owners = [], []
+            for idx, (W, Z) in enumerate(zip(self.class_whitening_matrices_, self._train)):
+                s = self._scores(self._embed(X[rows], W), Z)
+                top = min(k, s.shape[1])
+                s = -np.sort(-s, axis=1)[:, :top] if top == s.shape[1] else -np.sort(
+                    -np.partition(s, s.shape[1] - top, axis=1)[:, s.shape[1] - top :], axis=1
+                )
+                scores.append(s)
+                owners.append(np.full(top, idx))
+            scores = np.hstack(scores)
+            owners = np.concatenate(owners)
+            nearest = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+            for idx in range(n_classes):
+                votes[rows, idx] = (owners[nearest] == idx).sum(axis=1)
+        return votes
+
+    def predict_proba(self, X):
+        """Share of the ``n_neighbors`` votes going to each class (columns in ``classes_`` order)."""
+        check_is_fitted(self)
+        return self._votes(X) / self.n_neighbors
+
+    def predict(self, X):
+        """Class with most votes; ties go to the first tied class in ``classes_``."""
+        check_is_fitted(self)
+        return self.classes_[np.argmax(self._votes(X), axis=1)]

@@ -1,0 +1,365 @@
+"""Norms, distances and similarities: vectors in, float out; row matrices in, matrix out.
+
+Every pairwise function takes either two 1-D vectors (returns a float) or two 2-D arrays
+with samples in rows, of shapes ``(n, d)`` and ``(m, d)`` (returns an ``(n, m)`` array).
+The covariance-aware measures whiten once and then do ordinary Euclidean or cosine work
+with matrix products; temporaries are bounded by scikit-learn's ``working_memory``
+setting (``sklearn.set_config(working_memory=...)``, in MiB) by working in row chunks.
+
+References
+----------
+.. [1] Sahoo & Maiti (2025), Variance-Adjusted Cosine Distance as Similarity Metric,
+   arXiv:2502.02233, Eq. (7).
+.. [2] Kelleher, Mac Namee & D'Arcy (2020), Fundamentals of Machine Learning for
+   Predictive Data Analytics, 2nd ed., Chapter 5 (norms, binary similarity indexes).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import linalg
+from sklearn import get_config
+
+from ._validation import as_float_array, check_square_matrix, check_symmetric, pairwise_inputs
+
+__all__ = [
+    "lp_norm",
+    "minkowski",
+    "l0_norm",
+    "cosine_similarity",
+    "mahalanobis",
+    "variance_adjusted_cosine",
+    "BinaryCounts",
+    "binary_counts",
+    "russell_rao",
+    "sokal_michener",
+    "jaccard",
+]
+
+
+def _chunk_rows(n_rows: int, bytes_per_row: float) -> int:
+    """Rows per chunk so that one chunk's temporaries stay within ``working_memory`` MiB."""
+    budget = get_config()["working_memory"] * 2**20
+    return int(max(1, min(n_rows, budget // max(bytes_per_row, 1))))
+
+
+def _finish(result: np.ndarray, pairwise: bool):
+    return result if pairwise else float(result[0, 0])
+
+
+def lp_norm(x, p: float = 2):
+    """The ``L_p`` norm ``(sum |x_i|^p)^(1/p)``; ``p = inf`` gives ``max |x_i|``.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_features,) or (n_samples, n_features)
+        A vector, or rows whose norms are wanted.
+    p : float, default=2
+        ``p > 0`` or ``np.inf``. For ``0 < p < 1`` the result is a quasi-norm. For
+        ``p = 0`` use :func:`l0_norm`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    The slides' vectors (1, 1), (2, 1), (2, 2):
+
+    >>> [round(lp_norm([2, 1], p), 4) for p in (1, 2, np.inf)]
+    [3.0, 2.2361, 2.0]
+    """
+    if p == 0:
+        raise ValueError("p = 0 is not an L_p norm; use l0_norm(x, definition='donoho' or 'banach').")
+    if not p > 0:
+        raise ValueError(f"p must be positive or np.inf; got {p}.")
+    x = as_float_array(x, "x", ndim=(1, 2))
+    out = np.linalg.norm(x, ord=p, axis=-1) if p in (1, 2, np.inf) else (np.abs(x) ** p).sum(-1) ** (1 / p)
+    return float(out) if x.ndim == 1 else out
+
+
+def minkowski(x, y, p: float = 2):
+    """Minkowski distance ``||x - y||_p`` (``p = 1`` Manhattan, 2 Euclidean, inf Chebyshev).
+
+    Examples
+    --------
+    >>> minkowski([2, 2], [1, 1], 1), round(minkowski([2, 2], [1, 1], 2), 4), minkowski([2, 2], [1, 1], np.inf)
+    (2.0, 1.4142, 1.0)
+    """
+    if not (p == np.inf or p >= 1):
+        raise ValueError(f"The Minkowski distance needs p >= 1 (or np.inf) to be a metric; got {p}.")
+    x, y, pairwise = pairwise_inputs(x, y)
+    out = np.empty((x.shape[0], y.shape[0]))
+    step = _chunk_rows(x.shape[0], 8.0 * y.shape[0] * x.shape[1])
+    for start in range(0, x.shape[0], step):
+        diff = np.abs(x[start : start + step, None, :] - y[None, :, :])
+        if p == np.inf:
+            out[start : start + step] = diff.max(-1)
+        elif p == 1:
+            out[start : start + step] = diff.sum(-1)
+        else:
+            out[start : start + step] = (diff**p).sum(-1) ** (1.0 / p)
+    return _finish(out, pairwise)
+
+
+def l0_norm(x, definition: str = "donoho"):
+    """The two "L0 norms" of the slides.
+
+    - ``"donoho"``: the number of non-zero entries, ``#{i: x_i != 0}`` (not a norm: it
+      ignores scale).
+    - ``"banach"``: Banach's (Frechet's) F-norm on sequences,
+      ``sum_i 2^-i |x_i| / (1 + |x_i|)`` with ``i`` counted from 1.
+
+    Examples
+    --------
+    >>> l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho")
+    3
+    >>> round(l0_norm([1, 0, -4], "banach"), 4)
+    0.35
+    """
+    x = as_float_array(x, "x", ndim=(1, 2))
+    if definition == "donoho":
+        out = np.count_nonzero(x, axis=-1)
+        return int(out) if x.ndim == 1 else out
+    if definition == "banach":
+        weights = 0.5 ** np.arange(1, x.shape[-1] + 1)
+        out = (weights * np.abs(x) / (1.0 + np.abs(x))).sum(-1)
+        return float(out) if x.ndim == 1 else out
+    raise ValueError(f"Unknown L0 definition {definition!r}; valid options are 'donoho', 'banach'.")
+
+
+def _unit_rows(x: np.ndarray, name: str) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=1)
+    zero = np.flatnonzero(norms == 0)
+    if zero.size:
+        raise ValueError(
+            f"Cosine similarity is undefined for a zero vector: row {int(zero[0])} of {name} "
+            f"({zero.size} zero row(s) in all). Drop such rows or use a distance instead."
+        )
+    return x / norms[:, None]
+
+
+def cosine_similarity(x, y):
+    """Cosine of the angle between ``x`` and ``y``: ``x'y / (|x| |y|)``.
+
+    Examples
+    --------
+    Athletes query (6.75, 3) against ID 12 (5, 2.5) and ID 18 (7, 4.25):
+
+    >>> round(cosine_similarity([6.75, 3], [5, 2.5]), 4), round(cosine_similarity([6.75, 3], [7, 4.25]), 4)
+    (0.999, 0.9919)
+    """
+    x, y, pairwise = pairwise_inputs(x, y)
+    out = _unit_rows(x, "x") @ _unit_rows(y, "y").T
+    np.clip(out, -1.0, 1.0, out=out)
+    return _finish(out, pairwise)
+
+
+def _factor_precision(VI: np.ndarray) -> np.ndarray:
+    """``R`` with ``R' R = VI``, so that the Mahalanobis distance is ``|R (x - y)|``."""
+    try:
+        return linalg.cholesky(VI, lower=False)
+    except linalg.LinAlgError:
+        vals, vecs = linalg.eigh(VI)
+        if vals[0] < -1e-10 * max(vals[-1], 0.0):
+            raise ValueError(
+                f"VI (the inverse covariance) is not positive semi-definite: smallest eigenvalue "
+                f"{vals[0]:.3g}. Pass the inverse of a valid covariance, e.g. "
+                "np.linalg.inv(estimate_covariance(X, 'ledoit_wolf'))."
+            ) from None
+        return np.sqrt(np.clip(vals, 0.0, None))[:, None] * vecs.T
+
+
+def _euclidean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Euclidean distances by matrix products, exact where cancellation would bite.
+
+    ``|a|^2 + |b|^2 - 2 a'b`` loses relative precision when a distance is small next to
+    the norms. Both sets are first centred on a common point (distances are translation
+    invariant), then pairs whose squared distance is below ``1e8 * eps * (|a|^2 + |b|^2)``
+    (relative error possibly above about 1e-8) are recomputed from the differences.
+    """
+    shift = a.mean(axis=0)
+    a = a - shift
+    b = b - shift
+    a2 = np.einsum("ij,ij->i", a, a)
+    b2 = np.einsum("ij,ij->i", b, b)
+    out = np.empty((a.shape[0], b.shape[0]))
+    step = _chunk_rows(a.shape[0], 8.0 * 3 * b.shape[0])
+    tol = 1e8 * np.finfo(float).eps
+    for start in range(0, a.shape[0], step):
+        stop = start + step
+        scale = a2[start:stop, None] + b2[None, :]
+        d2 = scale - 2.0 * (a[start:stop] @ b.T)
+        rows, cols = np.nonzero(d2 <= tol * scale)
+        if rows.size:
+            diff = a[start + rows] - b[cols]
+            d2[rows, cols] = np.einsum("ij,ij->i", diff, diff)
+        np.sqrt(np.maximum(d2, 0.0), out=out[start:stop])
+    return out
+
+
+def mahalanobis(x, y, VI):
+    """Mahalanobis distance ``sqrt((x - y)' VI (x - y))``, ``VI`` the inverse covariance.
+
+    Computed as the Euclidean distance after transforming both inputs with ``R``,
+    ``R' R = VI`` (Cholesky): the "rescaled and decorrelated" Euclidean distance. Same
+    argument convention as ``scipy.spatial.distance.mahalanobis``.
+
+    Examples
+    --------
+    >>> VI = np.linalg.inv([[4.0, 2.0], [2.0, 3.0]])
+    >>> round(mahalanobis([1, 0], [0, 1], VI), 4)  # sqrt(11 / 8)
+    1.1726
+    """
+    x, y, pairwise = pairwise_inputs(x, y)
+    VI = as_float_array(VI, "VI", ndim=2)
+    check_square_matrix(VI, "VI", x.shape[1])
+    check_symmetric(VI, "VI")
+    R = _factor_precision((VI + VI.T) / 2.0)
+    # centre before transforming: rounding in R x then scales with |x - shift|, not |x|
+    shift = x.mean(axis=0)
+    return _finish(_euclidean((x - shift) @ R.T, (y - shift) @ R.T), pairwise)
+
+
+def variance_adjusted_cosine(x, y, W):
+    """Cosine similarity after whitening both inputs with ``W``: ``cos(W x, W y)``.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n_features,) or (n_samples, n_features)
+        Vectors, or rows of samples, to compare.
+    W : array-like of shape (n_features, n_features)
+        A whitening matrix for the covariance estimated on training data, e.g.
+        ``whitening_matrix(sigma, "cholesky")``, so that ``W @ sigma @ W.T = I``. With any
+        whitening matrix of the same ``sigma`` the result is the same:
+        ``x' inv(sigma) y / sqrt(x' inv(sigma) x * y' inv(sigma) y)``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_x, n_y)
+        In ``[-1, 1]``.
+
+    References
+    ----------
+    .. [1] Sahoo & Maiti (2025), arXiv:2502.02233, Section 3, Eq. (7).
+
+    Examples
+    --------
+    With the identity it is the ordinary cosine similarity:
+
+    >>> print(f"{variance_adjusted_cosine([1, 0], [0, 1], np.eye(2)):.4f}")
+    0.0000
+    >>> from helpers.whitening import whitening_matrix
+    >>> W = whitening_matrix(np.array([[4.0, 2.0], [2.0, 3.0]]), "cholesky")
+    >>> print(f"{variance_adjusted_cosine([1, 0], [0, 1], W):.4f}")
+    -0.5774
+    """
+    x, y, pairwise = pairwise_inputs(x, y)
+    W = as_float_array(W, "W", ndim=2)
+    if W.shape != (x.shape[1], x.shape[1]):
+        raise ValueError(
+            f"W must have shape ({x.shape[1]}, {x.shape[1]}) for {x.shape[1]} features; got {W.shape}."
+        )
+    out = _unit_rows(x @ W.T, "W x") @ _unit_rows(y @ W.T, "W y").T
+    np.clip(out, -1.0, 1.0, out=out)
+    return _finish(out, pairwise)
+
+
+# ---------------------------------------------------------------------------------------
+# Binary data
+
+
+class BinaryCounts(NamedTuple):
+    """The 2 x 2 table of two binary vectors (or matrices of such tables, pairwise)."""
+
+    co_presence: np.ndarray | int  # a: both 1
+    presence_absence: np.ndarray | int  # b: x 1, y 0
+    absence_presence: np.ndarray | int  # c: x 0, y 1
+    co_absence: np.ndarray | int  # d: both 0
+
+
+def _as_binary(x, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype == bool:
+        return arr.astype(np.float64)
+    arr = as_float_array(arr, name, ndim=(1, 2))
+    bad = (arr != 0) & (arr != 1)
+    if np.any(bad):
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{name} must be binary (0/1 or bool); found {arr[idx].item()!r} at index {idx} "
+            f"({int(bad.sum())} non-binary entries). Binarise first, e.g. (X > threshold)."
+        )
+    return arr
+
+
+def binary_counts(x, y) -> BinaryCounts:
+    """Co-presence, presence-absence, absence-presence and co-absence counts.
+
+    For 2-D inputs each field is an ``(n, m)`` integer matrix, computed with matrix
+    products (exact: counts below 2**53).
+
+    Examples
+    --------
+    >>> binary_counts([1, 0, 1, 0, 0], [1, 1, 0, 0, 0])
+    BinaryCounts(co_presence=1, presence_absence=1, absence_presence=1, co_absence=2)
+    """
+    xb = _as_binary(x, "x")
+    yb = _as_binary(y, "y")
+    x2, y2, pairwise = pairwise_inputs(xb, yb)
+    a = x2 @ y2.T
+    b = x2.sum(1)[:, None] - a
+    c = y2.sum(1)[None, :] - a
+    d = x2.shape[1] - a - b - c
+    fields = [np.rint(m).astype(np.int64) for m in (a, b, c, d)]
+    if not pairwise:
+        fields = [int(m[0, 0]) for m in fields]
+    return BinaryCounts(*fields)
+
+
+def russell_rao(x, y):
+    """Russell-Rao similarity ``a / (a + b + c + d)``: share of features present in both.
+
+    Examples
+    --------
+    >>> russell_rao([1, 0, 1, 0, 0], [1, 0, 1, 1, 0])
+    0.4
+    """
+    a, b, c, d = binary_counts(x, y)
+    return a / (a + b + c + d)
+
+
+def sokal_michener(x, y):
+    """Sokal-Michener (simple matching) similarity ``(a + d) / (a + b + c + d)``.
+
+    Equal to ``1 - scipy.spatial.distance.hamming`` on binary vectors. (scipy's removed
+    ``sokalmichener`` was the Rogers-Tanimoto dissimilarity, not this.)
+
+    Examples
+    --------
+    >>> sokal_michener([1, 0, 1, 0, 0], [1, 0, 0, 0, 0])
+    0.8
+    """
+    a, b, c, d = binary_counts(x, y)
+    return (a + d) / (a + b + c + d)
+
+
+def jaccard(x, y):
+    """Jaccard similarity ``a / (a + b + c)``: co-absences are ignored.
+
+    Two all-zero vectors have Jaccard similarity 1 (the empty sets are equal), matching
+    ``1 - scipy.spatial.distance.jaccard``.
+
+    Examples
+    --------
+    >>> jaccard([1, 0, 1, 0, 0], [1, 0, 1, 1, 0])
+    0.6666666666666666
+    """
+    a, b, c, _ = binary_counts(x, y)
+    union = b + c + a
+    if np.ndim(union) == 0:
+        return 1.0 if union == 0 else a / union
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(union == 0, 1.0, a / np.maximum(union, 1))

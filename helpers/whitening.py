@@ -1,0 +1,379 @@
+"""Covariance estimates, the five whitening matrices of Kessy et al. (2018), and E(W^-1).
+
+Rows are samples. A whitening matrix ``W`` acts on a column vector ``x`` as ``W @ x``; on
+a sample matrix ``X`` (rows) as ``X @ W.T``. Every ``W`` returned here satisfies
+``W @ sigma @ W.T = I``.
+
+References
+----------
+.. [1] Kessy, Lewin & Strimmer (2018), Optimal whitening and decorrelation,
+   The American Statistician 72(4), doi:10.1080/00031305.2016.1277159.
+.. [2] Sahoo & Maiti (2025), Variance-Adjusted Cosine Distance as Similarity Metric,
+   arXiv:2502.02233, Sections 3-4 (Cholesky factor, Eq. 9: E(W^-1)).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy import linalg
+from sklearn.covariance import OAS, LedoitWolf, shrunk_covariance
+
+from ._validation import (
+    MAX_CONDITION,
+    as_float_array,
+    check_option,
+    check_square_matrix,
+    check_symmetric,
+)
+
+__all__ = [
+    "ESTIMATORS",
+    "METHODS",
+    "estimate_covariance",
+    "check_covariance",
+    "whitening_matrix",
+    "class_whitening_matrices",
+    "class_priors",
+    "expected_whitening_matrix",
+    "transform_by_class",
+]
+
+ESTIMATORS = ("sample", "population", "ledoit_wolf", "oas")
+METHODS = ("zca", "zca_cor", "pca", "pca_cor", "cholesky")
+_FULL_RANK_ESTIMATORS = ("sample", "population")
+
+
+def _check_estimator(estimator) -> None:
+    if isinstance(estimator, numbers.Real) and not isinstance(estimator, bool):
+        if not 0.0 <= float(estimator) <= 1.0:
+            raise ValueError(
+                f"A float estimator is a shrinkage intensity and must lie in [0, 1]; got {estimator}."
+            )
+        return
+    check_option(estimator, ESTIMATORS + ("<float shrinkage in [0, 1]>",), "covariance estimator")
+
+
+def estimate_covariance(X, estimator="sample") -> np.ndarray:
+    """Estimate the covariance matrix of the rows of ``X``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training samples in rows.
+    estimator : {"sample", "population", "ledoit_wolf", "oas"} or float, default="sample"
+        ``"sample"`` divides by ``n - 1`` (``np.cov``, as the seed papers); ``"population"``
+        by ``n``; ``"ledoit_wolf"`` and ``"oas"`` are scikit-learn's shrinkage estimators;
+        a float ``a`` in ``[0, 1]`` returns ``(1 - a) S + a (tr S / p) I`` with ``S`` the
+        sample covariance (``sklearn.covariance.shrunk_covariance``).
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_features)
+
+    Examples
+    --------
+    >>> X = [[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]]
+    >>> print(estimate_covariance(X).round(4))
+    [[1.6667 1.    ]
+     [1.     1.6667]]
+    >>> print(estimate_covariance(X, "population").round(4))
+    [[1.25 0.75]
+     [0.75 1.25]]
+    """
+    _check_estimator(estimator)
+    X = as_float_array(X, "X", ndim=2)
+    n_samples = X.shape[0]
+    if n_samples < 2:
+        raise ValueError(
+            f"A covariance needs at least 2 samples; X has {n_samples} sample(s) (shape {X.shape})."
+        )
+    if estimator == "sample":
+        return np.atleast_2d(np.cov(X, rowvar=False, ddof=1))
+    if estimator == "population":
+        return np.atleast_2d(np.cov(X, rowvar=False, ddof=0))
+    if estimator == "ledoit_wolf":
+        return LedoitWolf().fit(X).covariance_
+    if estimator == "oas":
+        return OAS().fit(X).covariance_
+    sample = np.atleast_2d(np.cov(X, rowvar=False, ddof=1))
+    return shrunk_covariance(sample, shrinkage=float(estimator))
+
+
+def check_covariance(sigma, name: str = "covariance", n_samples: int | None = None) -> np.ndarray:
+    """Check that ``sigma`` is a usable covariance matrix and return its eigenvalues.
+
+    Raises ``ValueError`` when ``sigma`` is not square, not symmetric, not finite, singular
+    (an eigenvalue <= 0) or numerically ill-conditioned (condition number above 1e14, where
+    whitening would amplify rounding error to the size of the result).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+        Eigenvalues in ascending order.
+
+    Examples
+    --------
+    >>> print(check_covariance([[4.0, 2.0], [2.0, 3.0]]).round(4))
+    [1.4384 5.5616]
+    >>> check_covariance([[1.0, 1.0], [1.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: covariance is singular: ...
+    """
+    sigma = as_float_array(sigma, name, ndim=2)
+    check_square_matrix(sigma, name)
+    check_symmetric(sigma, name)
+    eig = linalg.eigvalsh(sigma)
+    p = sigma.shape[0]
+    context = ""
+    if n_samples is not None:
+        context = f" It was estimated from {n_samples} samples of {p} features"
+        context += (
+            f"; a sample covariance has rank at most n - 1 = {n_samples - 1}."
+            if n_samples <= p
+            else "."
+        )
+    fix = (
+        " Use a shrinkage estimator (estimator='ledoit_wolf', 'oas' or a float in (0, 1]) "
+        "or reduce the dimension first, e.g. make_pipeline(PCA(n_components=0.99), Whitener())."
+    )
+    largest = eig[-1]
+    if largest <= 0 or eig[0] <= 0:
+        rank = int(np.sum(eig > max(largest, 0) * p * np.finfo(float).eps))
+        raise ValueError(
+            f"{name} is singular: it is not positive definite (smallest eigenvalue "
+            f"{eig[0]:.3g}, numerical rank {rank} of {p}).{context}{fix}"
+        )
+    condition = largest / eig[0]
+    if condition > MAX_CONDITION:
+        raise ValueError(
+            f"{name} is numerically ill-conditioned: condition number {condition:.3g} exceeds "
+            f"{MAX_CONDITION:.0e}, so whitening would be dominated by rounding error.{context}{fix}"
+        )
+    return eig
+
+
+def _positive_diagonal(U: np.ndarray) -> np.ndarray:
+    """Flip eigenvector columns so that the diagonal of ``U`` is non-negative (R `whitening`)."""
+    signs = np.sign(np.diag(U))
+    signs[signs == 0] = 1.0
+    return U * signs
+
+
+def _sorted_eigh(m: np.ndarray):
+    vals, vecs = linalg.eigh(m)
+    order = np.argsort(vals)[::-1]
+    return vals[order], _positive_diagonal(vecs[:, order])
+
+
+def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
+    """Whitening matrix ``W`` with ``W @ sigma @ W.T = I``.
+
+    Parameters
+    ----------
+    sigma : array-like of shape (n_features, n_features)
+        A symmetric positive definite covariance matrix.
+    method : {"cholesky", "zca", "zca_cor", "pca", "pca_cor"}, default="cholesky"
+        The five methods of Kessy et al. (2018). With ``V`` the diagonal of variances,
+        ``P = V^-1/2 sigma V^-1/2`` the correlation matrix, ``sigma = U L U'`` and
+        ``P = G T G'`` eigen-decompositions (eigenvalues descending):
+
+        - ``"cholesky"``: ``W = inv(L)`` with ``sigma = L L'``, ``L`` lower triangular,
+          as the seed papers use (computed by a triangular solve). Kessy et al. define
+          Cholesky whitening from the factor of ``inv(sigma)`` instead (upper triangular);
+          both whiten, and they differ by an orthogonal rotation.
+        - ``"zca"``: ``W = sigma^-1/2 = U L^-1/2 U'`` (symmetric; Mahalanobis whitening).
+        - ``"zca_cor"``: ``W = P^-1/2 V^-1/2``.
+        - ``"pca"``: ``W = L^-1/2 U'``.
+        - ``"pca_cor"``: ``W = T^-1/2 G' V^-1/2``.
+
+        Sign convention of the PCA variants: each eigenvector column is flipped so that
+        the diagonal of ``U`` (or ``G``) is non-negative, as the R package `whitening` does.
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_features)
+
+    Examples
+    --------
+    >>> sigma = np.array([[4.0, 2.0], [2.0, 3.0]])
+    >>> W = whitening_matrix(sigma, "cholesky")
+    >>> print(W.round(4))
+    [[ 0.5     0.    ]
+     [-0.3536  0.7071]]
+    >>> print((W @ sigma @ W.T).round(10))
+    [[1. 0.]
+     [0. 1.]]
+    """
+    check_option(method, METHODS, "whitening method")
+    sigma = as_float_array(sigma, "sigma", ndim=2)
+    check_covariance(sigma, "sigma")
+    sigma = (sigma + sigma.T) / 2.0
+    p = sigma.shape[0]
+    if method == "cholesky":
+        L = linalg.cholesky(sigma, lower=True)
+        return linalg.solve_triangular(L, np.eye(p), lower=True)
+    if method in ("zca", "pca"):
+        vals, U = _sorted_eigh(sigma)
+        if method == "pca":
+            return U.T / np.sqrt(vals)[:, None]
+        return (U / np.sqrt(vals)) @ U.T
+    v_inv_sqrt = 1.0 / np.sqrt(np.diag(sigma))
+    corr = sigma * v_inv_sqrt[:, None] * v_inv_sqrt[None, :]
+    vals, G = _sorted_eigh((corr + corr.T) / 2.0)
+    if method == "pca_cor":
+        return (G.T / np.sqrt(vals)[:, None]) * v_inv_sqrt[None, :]
+    return ((G / np.sqrt(vals)) @ G.T) * v_inv_sqrt[None, :]
+
+
+def _check_labels(X, y):
+    X = as_float_array(X, "X", ndim=2)
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D (one label per row of X); got shape {y.shape}.")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and y must have the same number of samples; got shapes {X.shape} and {y.shape}."
+        )
+    return X, y
+
+
+def _plain(label):
+    """A numpy scalar label as a plain Python value, for readable messages and dict keys."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def class_priors(y) -> dict:
+    """Class proportions ``p_k = n_k / n`` in sorted label order.
+
+    Examples
+    --------
+    >>> {int(k): float(v) for k, v in class_priors([0, 0, 1, 1, 1]).items()}
+    {0: 0.4, 1: 0.6}
+    """
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    return {_plain(label): count / counts.sum() for label, count in zip(labels, counts)}
+
+
+def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample") -> dict:
+    """One whitening matrix per class, from that class's covariance.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        Class labels.
+    method, estimator
+        As in :func:`whitening_matrix` and :func:`estimate_covariance`.
+
+    Returns
+    -------
+    dict
+        ``{label: W_k}`` in sorted label order, with ``W_k @ sigma_k @ W_k.T = I``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [5.0, 5.0], [6.0, 5.0], [5.0, 7.0]])
+    >>> mats = class_whitening_matrices(X, [0, 0, 0, 1, 1, 1])
+    >>> print(mats[0].round(4))
+    [[0.866 0.   ]
+     [0.5   1.   ]]
+    """
+    check_option(method, METHODS, "whitening method")
+    _check_estimator(estimator)
+    X, y = _check_labels(X, y)
+    n_features = X.shape[1]
+    labels, counts = np.unique(y, return_counts=True)
+    for label, count in zip(labels, counts):
+        label = _plain(label)
+        if count < 2:
+            raise ValueError(
+                f"Class {label!r} has {count} sample; a class covariance needs at least 2. "
+                "Merge or drop that class."
+            )
+        if estimator in _FULL_RANK_ESTIMATORS and count <= n_features:
+            raise ValueError(
+                f"Class {label!r} has {count} samples for {n_features} features, so its "
+                f"{estimator} covariance is singular (rank at most {count - 1}). A full-rank "
+                f"class covariance needs at least {n_features + 1} samples; use "
+                "estimator='ledoit_wolf' (or 'oas', or a float shrinkage) or reduce the dimension first."
+            )
+    mats = {}
+    for label in map(_plain, labels):
+        rows = X[y == label]
+        sigma = estimate_covariance(rows, estimator)
+        try:
+            check_covariance(sigma, f"covariance of class {label!r}", n_samples=rows.shape[0])
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+        mats[label] = whitening_matrix(sigma, method)
+    return mats
+
+
+def expected_whitening_matrix(X, y, method: str = "cholesky", estimator="sample") -> np.ndarray:
+    """The seeds' expected factor ``E(W^-1) = sum_k p_k W_k`` with ``p_k = n_k / n``.
+
+    Eq. (9) of Sahoo & Maiti (2025) for two classes, generalised to ``K``. It is used
+    when the test label is unknown. Note that it is *not* a whitening matrix of any class
+    (``E sigma_k E'`` is not ``I``), and that the result depends on ``method``: mixing
+    Cholesky factors and mixing ZCA matrices give different matrices.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [5.0, 5.0], [6.0, 5.0], [5.0, 7.0]])
+    >>> print(expected_whitening_matrix(X, [0, 0, 0, 1, 1, 1]).round(4))
+    [[1.299 0.   ]
+     [0.75  1.   ]]
+    """
+    mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
+    priors = class_priors(np.asarray(y))
+    return sum(priors[label] * W for label, W in mats.items())
+
+
+def transform_by_class(X, y, matrices: dict) -> np.ndarray:
+    """The seeds' "population" transform: whiten each row with its *own class's* matrix.
+
+    Warning: this needs the label of every row. Applied to test points it uses the test
+    labels, so any classifier run on its output has seen the answer. The papers' 100%
+    accuracies come from this transform; use it to reproduce them, never to evaluate.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+        The label of each row (for test rows: the true or an assigned label).
+    matrices : dict
+        ``{label: W}`` as returned by :func:`class_whitening_matrices`.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features)
+        Row ``i`` is ``matrices[y[i]] @ X[i]``.
+
+    Examples
+    --------
+    >>> mats = {0: np.eye(2), 1: 2 * np.eye(2)}
+    >>> print(transform_by_class([[1.0, 1.0], [1.0, 1.0]], [0, 1], mats))
+    [[1. 1.]
+     [2. 2.]]
+    """
+    X, y = _check_labels(X, y)
+    missing = sorted(set(np.unique(y).tolist()) - set(matrices))
+    if missing:
+        raise ValueError(
+            f"No whitening matrix for label(s) {missing}; matrices has {sorted(matrices)}. "
+            "Fit class_whitening_matrices on data containing every class."
+        )
+    out = np.empty_like(X)
+    for label, W in matrices.items():
+        rows = y == label
+        if np.any(rows):
+            W = as_float_array(W, f"matrices[{label!r}]", ndim=2)
+            if W.shape != (X.shape[1], X.shape[1]):
+                raise ValueError(
+                    f"matrices[{label!r}] has shape {W.shape} but X has {X.shape[1]} features."
+                )
+            out[rows] = X[rows] @ W.T
+    return out

@@ -1,0 +1,162 @@
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
+from helpers.metrics import mahalanobis, variance_adjusted_cosine
+from helpers.whitening import METHODS, expected_whitening_matrix, whitening_matrix
+
+from .conftest import random_spd
+
+ZERO_ROWS = {
+    "check_estimators_dtypes": "its integer data contain all-zero rows, whose cosine similarity "
+    "is undefined; the estimator refuses them (the metric='euclidean' instance passes this check)"
+}
+
+
+def _expected_failures(estimator):
+    if isinstance(estimator, ClassConditionalKNN) and estimator.metric == "cosine":
+        return ZERO_ROWS
+    return {}
+
+
+@parametrize_with_checks(
+    [
+        Whitener(),
+        Whitener(method="zca", center=True),
+        ExpectedWhitener(),
+        ExpectedWhitener(estimator="ledoit_wolf", center=True),
+        ClassConditionalKNN(),
+        ClassConditionalKNN(metric="euclidean", estimator="oas"),
+    ],
+    expected_failed_checks=_expected_failures,
+)
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def _data(rng, n0=60, n1=40, p=3):
+    X0 = rng.multivariate_normal(np.zeros(p), random_spd(rng, p, 5), size=n0) + 2.0
+    X1 = rng.multivariate_normal(np.ones(p), random_spd(rng, p, 50), size=n1) + 2.0
+    return np.vstack([X0, X1]), np.repeat([0, 1], [n0, n1])
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_whitener_matches_functions(rng, method):
+    X, _ = _data(rng)
+    wh = Whitener(method=method).fit(X)
+    W = whitening_matrix(np.cov(X, rowvar=False), method)
+    assert_allclose(wh.whitening_matrix_, W)
+    assert_allclose(wh.transform(X), X @ W.T)
+    assert_allclose(wh.inverse_transform(wh.transform(X)), X)
+
+
+def test_centred_whitener_output_is_white(rng):
+    X, _ = _data(rng)
+    Z = Whitener(center=True).fit_transform(X)
+    assert_allclose(Z.mean(0), 0, atol=1e-12)
+    assert_allclose(np.cov(Z, rowvar=False), np.eye(3), atol=1e-12)
+
+
+def test_whitener_distances_are_mahalanobis(rng):
+    X, _ = _data(rng)
+    wh = Whitener(method="pca", center=True).fit(X)
+    Z = wh.transform(X[:5])
+    d = np.linalg.norm(Z[:, None] - Z[None], axis=-1)
+    assert_allclose(d, mahalanobis(X[:5], X[:5], np.linalg.inv(wh.covariance_)), atol=1e-10)
+
+
+def test_uncentred_whitener_cosine_is_variance_adjusted_cosine(rng):
+    X, _ = _data(rng)
+    wh = Whitener().fit(X)
+    Z = wh.transform(X[:4])
+    cos = (Z / np.linalg.norm(Z, axis=1, keepdims=True)) @ (Z / np.linalg.norm(Z, axis=1, keepdims=True)).T
+    assert_allclose(cos, variance_adjusted_cosine(X[:4], X[:4], wh.whitening_matrix_), atol=1e-12)
+
+
+def test_whitener_singular_training_data_suggests_fix():
+    X = np.ones((5, 3))
+    with pytest.raises(ValueError, match=r"training covariance is singular.*ledoit_wolf.*PCA"):
+        Whitener().fit(X)
+
+
+def test_whitener_too_few_samples_explains_rank():
+    X = np.random.default_rng(0).normal(size=(3, 5))
+    with pytest.raises(ValueError, match=r"singular.*3 samples of 5 features; a sample covariance has rank at most n - 1 = 2"):
+        Whitener().fit(X)
+    Whitener(estimator="ledoit_wolf").fit(X)  # the suggested fix works
+
+
+def test_whitener_feature_mismatch():
+    wh = Whitener().fit(np.random.default_rng(0).normal(size=(20, 3)))
+    with pytest.raises(ValueError, match="X has 2 features, but Whitener is expecting 3 features"):
+        wh.transform(np.ones((4, 2)))
+
+
+def test_expected_whitener_uses_prior_weighted_matrices(rng):
+    X, y = _data(rng)
+    ew = ExpectedWhitener().fit(X, y)
+    assert_allclose(ew.priors_, [0.6, 0.4])
+    assert_allclose(ew.whitening_matrix_, expected_whitening_matrix(X, y))
+    assert_allclose(ew.transform(X), X @ ew.whitening_matrix_.T)
+
+
+def test_expected_whitener_in_pipeline_with_knn(rng):
+    X, y = _data(rng)
+    pipe = make_pipeline(ExpectedWhitener(), KNeighborsClassifier(5, metric="cosine"))
+    assert cross_val_score(pipe, X, y, cv=5).mean() > 0.5
+
+
+def test_expected_whitener_needs_y(rng):
+    X, _ = _data(rng)
+    with pytest.raises((TypeError, ValueError)):
+        ExpectedWhitener().fit(X)
+
+
+def test_class_conditional_knn_reduces_to_knn_with_one_whitening(rng):
+    # with a single class the rule is kNN in that class's whitened space
+    X, _ = _data(rng)
+    y = np.zeros(len(X), int)
+    clf = ClassConditionalKNN(n_neighbors=3).fit(X, y)
+    assert_array_equal(clf.predict(X[:5]), 0)
+    assert_allclose(clf.predict_proba(X[:5]), 1.0)
+
+
+def test_class_conditional_knn_votes_by_hand():
+    # class 0 near the x axis, class 1 near the y axis: cosine votes are easy to count
+    X = np.array([[1.0, 0.1], [1.0, -0.1], [2.0, 0.05], [0.1, 1.0], [-0.1, 1.0], [0.05, 2.0]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    clf = ClassConditionalKNN(n_neighbors=3, estimator=0.5).fit(X, y)
+    assert_array_equal(clf.predict([[1.0, 0.0], [0.0, 1.0]]), [0, 1])
+    proba = clf.predict_proba([[1.0, 0.0]])
+    assert_allclose(proba.sum(), 1.0)
+    assert proba[0, 0] > proba[0, 1]
+
+
+def test_class_conditional_knn_never_needs_test_labels(rng):
+    X, y = _data(rng)
+    clf = ClassConditionalKNN(n_neighbors=5).fit(X, y)
+    pred_a = clf.predict(X[:10])
+    pred_b = clf.predict(X[:10][::-1])[::-1]  # order does not matter: rows are independent
+    assert_array_equal(pred_a, pred_b)
+
+
+def test_class_conditional_knn_beats_chance_on_heteroscedastic_data(rng):
+    X, y = _data(rng, 150, 150)
+    acc = cross_val_score(ClassConditionalKNN(n_neighbors=7, metric="euclidean"), X, y, cv=5).mean()
+    assert acc > 0.6
+
+
+def test_class_conditional_knn_errors():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    y = np.repeat([0, 1], 5)
+    with pytest.raises(ValueError, match="n_neighbors=11 exceeds the 10 training samples"):
+        ClassConditionalKNN(n_neighbors=11).fit(X, y)
+    with pytest.raises(ValueError, match="Unknown metric 'manhattan'; valid options are 'cosine', 'euclidean'"):
+        ClassConditionalKNN(metric="manhattan").fit(X, y)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        ClassConditionalKNN().fit(X, np.linspace(0, 1, 10))

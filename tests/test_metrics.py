@@ -1,0 +1,193 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.spatial import distance
+from sklearn import config_context
+
+from helpers.metrics import (
+    binary_counts,
+    cosine_similarity,
+    jaccard,
+    l0_norm,
+    lp_norm,
+    mahalanobis,
+    minkowski,
+    russell_rao,
+    sokal_michener,
+    variance_adjusted_cosine,
+)
+from helpers.whitening import METHODS, whitening_matrix
+
+from .conftest import random_spd
+
+# --- norms: the slides' worked examples ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, l1, l2, linf",
+    [((1, 1), 2, np.sqrt(2), 1), ((2, 1), 3, np.sqrt(5), 2), ((2, 2), 4, np.sqrt(8), 2)],
+)
+def test_slide_lp_norms(x, l1, l2, linf):
+    assert lp_norm(x, 1) == pytest.approx(l1)
+    assert lp_norm(x, 2) == pytest.approx(l2)
+    assert lp_norm(x, np.inf) == pytest.approx(linf)
+
+
+def test_lp_norm_rows_and_fractional_p():
+    assert_allclose(lp_norm([[3, 4], [1, 0]], 2), [5.0, 1.0])
+    assert lp_norm([1, 1], 0.5) == pytest.approx(4.0)  # (1 + 1)^2: a quasi-norm
+
+
+def test_lp_norm_rejects_p_zero_with_pointer():
+    with pytest.raises(ValueError, match="use l0_norm"):
+        lp_norm([1, 2], 0)
+
+
+def test_slide_l0_norms():
+    assert l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho") == 3
+    # Banach: 1/2 * 1/2 + 1/4 * 0 + 1/8 * 4/5 = 0.35
+    assert l0_norm([1, 0, -4], "banach") == pytest.approx(0.35)
+    with pytest.raises(ValueError, match="Unknown L0 definition 'hamming'"):
+        l0_norm([1, 0], "hamming")
+
+
+@pytest.mark.parametrize("p", [1, 1.5, 2, 3, np.inf])
+def test_minkowski_matches_scipy(rng, p):
+    X, Y = rng.normal(size=(7, 4)), rng.normal(size=(5, 4))
+    expected = distance.cdist(X, Y, "chebyshev") if p == np.inf else distance.cdist(X, Y, "minkowski", p=p)
+    assert_allclose(minkowski(X, Y, p), expected, rtol=1e-12)
+    assert minkowski(X[0], Y[0], p) == pytest.approx(expected[0, 0])
+
+
+def test_minkowski_chunks_agree(rng):
+    X, Y = rng.normal(size=(300, 5)), rng.normal(size=(200, 5))
+    full = minkowski(X, Y, 3)
+    with config_context(working_memory=0.1):  # 100 KiB: many chunks
+        assert_array_equal(minkowski(X, Y, 3), full)
+
+
+def test_minkowski_rejects_p_below_one():
+    with pytest.raises(ValueError, match="p >= 1"):
+        minkowski([0, 0], [1, 1], 0.5)
+
+
+# --- cosine and the covariance-aware measures ---------------------------------------------
+
+
+def test_cosine_matches_scipy(rng):
+    X, Y = rng.normal(size=(6, 3)), rng.normal(size=(4, 3))
+    assert_allclose(cosine_similarity(X, Y), 1 - distance.cdist(X, Y, "cosine"), atol=1e-14)
+    assert cosine_similarity([1, 0], [0, 1]) == 0.0
+
+
+def test_cosine_zero_vector_is_refused():
+    with pytest.raises(ValueError, match=r"undefined for a zero vector: row 1 of x"):
+        cosine_similarity([[1.0, 0.0], [0.0, 0.0]], [[1.0, 1.0]])
+
+
+def test_variance_adjusted_cosine_hand_example():
+    # inv(cov) = [[3, -2], [-2, 4]] / 8  ->  x'S^-1 y = -0.25, x'S^-1 x * y'S^-1 y = 0.375 * 0.5
+    W = whitening_matrix(np.array([[4.0, 2.0], [2.0, 3.0]]), "cholesky")
+    assert variance_adjusted_cosine([1, 0], [0, 1], W) == pytest.approx(-0.25 / 0.1875**0.5)
+
+
+def test_variance_adjusted_cosine_identity_is_cosine(rng):
+    X, Y = rng.normal(size=(5, 3)), rng.normal(size=(4, 3))
+    assert_allclose(variance_adjusted_cosine(X, Y, np.eye(3)), cosine_similarity(X, Y))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_variance_adjusted_cosine_is_scipy_seuclid_free_closed_form(rng, method):
+    sigma = random_spd(rng, 4, 1e3)
+    X, Y = rng.normal(size=(6, 4)), rng.normal(size=(5, 4))
+    VI = np.linalg.inv(sigma)
+    closed = (X @ VI @ Y.T) / np.sqrt(np.einsum("ij,jk,ik->i", X, VI, X)[:, None] * np.einsum("ij,jk,ik->i", Y, VI, Y)[None, :])
+    assert_allclose(variance_adjusted_cosine(X, Y, whitening_matrix(sigma, method)), closed, atol=1e-10)
+
+
+def test_mahalanobis_matches_scipy(rng):
+    sigma = random_spd(rng, 5, 1e4)
+    VI = np.linalg.inv(sigma)
+    X, Y = rng.normal(size=(20, 5)), rng.normal(size=(15, 5))
+    assert_allclose(mahalanobis(X, Y, VI), distance.cdist(X, Y, "mahalanobis", VI=VI), rtol=1e-9)
+    assert mahalanobis(X[0], Y[0], VI) == pytest.approx(distance.mahalanobis(X[0], Y[0], VI), rel=1e-12)
+
+
+def test_mahalanobis_keeps_precision_for_close_far_points(rng):
+    # points far from the origin and close to each other: the naive |a|^2 + |b|^2 - 2ab loses all digits
+    VI = np.linalg.inv(random_spd(rng, 3, 10))
+    X = 1e6 + rng.normal(size=(10, 3))
+    Y = X + 1e-4 * rng.normal(size=(10, 3))
+    assert_allclose(mahalanobis(X, Y, VI), distance.cdist(X, Y, "mahalanobis", VI=VI), rtol=1e-8)
+
+
+def test_mahalanobis_semidefinite_VI_allowed_indefinite_refused():
+    VI = np.diag([1.0, 0.0])
+    assert mahalanobis([0, 0], [3, 5], VI) == pytest.approx(3.0)
+    with pytest.raises(ValueError, match=r"not positive semi-definite: smallest eigenvalue -1"):
+        mahalanobis([0, 0], [1, 1], np.diag([1.0, -1.0]))
+
+
+def test_pairwise_shape_errors_quote_shapes():
+    with pytest.raises(ValueError, match=r"same number of features; got shapes \(2, 3\) and \(2, 2\)"):
+        cosine_similarity(np.ones((2, 3)), np.ones((2, 2)))
+    with pytest.raises(ValueError, match=r"both be vectors \(1-D\) or both be sample matrices \(2-D\); got shapes \(3,\) and \(2, 3\)"):
+        cosine_similarity(np.ones(3), np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"VI has shape \(2, 2\) but the data have 3 features"):
+        mahalanobis(np.ones(3), np.zeros(3), np.eye(2))
+    with pytest.raises(ValueError, match=r"W must have shape \(3, 3\) for 3 features; got \(2, 2\)"):
+        variance_adjusted_cosine(np.ones(3), np.ones(3), np.eye(2))
+
+
+def test_nan_inputs_are_refused():
+    with pytest.raises(ValueError, match="y contains NaN or inf"):
+        mahalanobis([0.0, 1.0], [np.nan, 1.0], np.eye(2))
+
+
+# --- binary coefficients -----------------------------------------------------------------
+
+binary_rows = arrays(np.int8, st.tuples(st.integers(1, 6), st.integers(1, 12)), elements=st.integers(0, 1))
+
+
+@given(binary_rows, st.data())
+def test_binary_coefficients_match_scipy(X, data):
+    Y = data.draw(arrays(np.int8, (data.draw(st.integers(1, 5)), X.shape[1]), elements=st.integers(0, 1)))
+    Xb, Yb = X.astype(bool), Y.astype(bool)
+    assert_allclose(russell_rao(X, Y), 1 - distance.cdist(Xb, Yb, "russellrao"), atol=1e-12)
+    assert_allclose(sokal_michener(X, Y), 1 - distance.cdist(Xb, Yb, "hamming"), atol=1e-12)
+    assert_allclose(jaccard(X, Y), 1 - distance.cdist(Xb, Yb, "jaccard"), atol=1e-12)
+
+
+@given(binary_rows)
+def test_binary_counts_add_up(X):
+    a, b, c, d = binary_counts(X, X[::-1])
+    assert_array_equal(a + b + c + d, X.shape[1])
+    # swapping x and y swaps presence-absence and absence-presence
+    a2, b2, c2, d2 = binary_counts(X[::-1], X)
+    assert_array_equal(b, c2.T)
+
+
+def test_lion_tiger_and_market_basket():
+    # Lecture notes Example 4: lion and tiger agree on 3 of 4 attributes, all present in both
+    lion, tiger = [1, 1, 1, 0], [1, 1, 1, 1]
+    assert sokal_michener(lion, tiger) == pytest.approx(0.75)
+    assert jaccard(lion, tiger) == pytest.approx(0.75)
+    # Market basket: 2 baskets over 100 items, sharing 1 of 3 bought items
+    x, y = np.zeros(100, int), np.zeros(100, int)
+    x[[0, 1]] = 1
+    y[[0, 2]] = 1
+    assert jaccard(x, y) == pytest.approx(1 / 3)
+    assert sokal_michener(x, y) == pytest.approx(0.98)
+
+
+def test_two_empty_sets_have_jaccard_one():
+    assert jaccard([0, 0, 0], [0, 0, 0]) == 1.0
+    assert_allclose(jaccard(np.zeros((2, 3)), np.array([[0, 0, 0], [1, 0, 0]])), [[1.0, 0.0], [1.0, 0.0]])
+
+
+def test_non_binary_input_is_refused():
+    with pytest.raises(ValueError, match=r"x must be binary \(0/1 or bool\); found 2.0 at index \(1,\).*Binarise"):
+        jaccard([1, 2, 0], [1, 1, 0])
