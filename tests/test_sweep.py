@@ -1,0 +1,141 @@
+"""The sweep runner on a tiny notebook: parallel runs, failures, resume, validation, Dask."""
+
+import json
+import os
+import stat
+
+import nbformat
+import pandas as pd
+import pytest
+
+from helpers import sweep
+
+TINY = [
+    nbformat.v4.new_markdown_cell("# tiny sweep notebook"),
+    nbformat.v4.new_code_cell(
+        'seed = 0\nmethod = "a"\nscale = 1.0\nresults_path = None', metadata={"tags": ["parameters"]}
+    ),
+    nbformat.v4.new_code_cell(
+        "import json\n"
+        "if seed == 3:\n"
+        '    raise RuntimeError("seed 3 fails on purpose")\n'
+        'results = {"score": seed * scale, "detail": {"method": method}}\n'
+        "if results_path:\n"
+        '    json.dump(results, open(results_path, "w"))'
+    ),
+]
+
+
+@pytest.fixture
+def notebook(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=TINY)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_parse_values_and_grid():
+    assert sweep.parse_values(["0:6:2", "10"]) == [0, 2, 4, 10]
+    assert sweep.parse_values(["cholesky", "0.5", "True", "None"]) == ["cholesky", 0.5, True, None]
+    assert len(sweep.expand_grid({"a": [1, 2, 3], "b": ["x", "y"]})) == 6
+    with pytest.raises(ValueError, match="empty"):
+        sweep.parse_values(["3:3"])
+
+
+def test_run_id_is_stable_and_order_free():
+    assert sweep.run_id({"seed": 1, "method": "zca"}) == sweep.run_id({"method": "zca", "seed": 1})
+    assert sweep.run_id({"seed": 1}) != sweep.run_id({"seed": 2})
+    assert len(sweep.run_id({"seed": 1})) == 12
+
+
+def test_sweep_records_failures_and_resumes(notebook, tmp_path):
+    out = tmp_path / "out"
+    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2, 3], "method": ["a", "b"]}, out, jobs=2, progress=False)
+    runs = table.drop_duplicates("run_id").set_index("run_id")
+    assert len(runs) == 8
+    assert (runs["status"] == "cell-error").sum() == 2  # seed 3 with both methods
+    assert set(runs.loc[runs["status"] == "cell-error", "seed"]) == {3}
+    assert "seed 3 fails on purpose" in runs.loc[runs["status"] == "cell-error", "error"].iloc[0]
+    scores = table[table["key"] == "score"].astype({"value": float})
+    assert sorted(scores["value"]) == [0.0, 0.0, 1.0, 1.0, 2.0, 2.0]
+    assert set(table.loc[table["key"] == "detail.method", "value"]) == {"a", "b"}
+    # the CSV on disk is the same table
+    on_disk = pd.read_csv(out / "results.csv")
+    assert len(on_disk) == len(table)
+
+    # rerunning does no work: no run notebook is rewritten
+    mtimes = {p: p.stat().st_mtime_ns for p in (out / "runs").glob("*.ipynb")}
+    again = sweep.run_sweep(notebook, {"seed": [0, 1, 2, 3], "method": ["a", "b"]}, out, jobs=2, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in (out / "runs").glob("*.ipynb")} == mtimes
+    assert len(again) == len(table)
+
+    # --retry-failed runs the failed ones again (and they fail again, deterministically)
+    retried = sweep.run_sweep(notebook, {"seed": [3], "method": ["a"]}, out, retry_failed=True, progress=False)
+    assert (retried.drop_duplicates("run_id")["status"] == "cell-error").sum() == 2
+
+
+def test_interrupted_sweep_loses_nothing(notebook, tmp_path):
+    out = tmp_path / "out"
+    sweep.run_sweep(notebook, {"seed": [0, 1]}, out, progress=False)
+    # simulate a kill half-way: a torn status file and a missing one
+    (out / "runs" / f"{sweep.run_id({'seed': 1})}.status.json").write_text("{ torn")
+    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    runs = table.drop_duplicates("run_id")
+    assert sorted(runs["seed"]) == [0, 1, 2]
+    assert (runs["status"] == "ok").all()
+
+
+@pytest.mark.parametrize(
+    "grid, message",
+    [
+        ({"sed": [1]}, r"Unknown parameter 'sed' for tiny.ipynb; its parameters are method, results_path, scale, seed"),
+        ({"seed": ["x"]}, r"Parameter 'seed' of tiny.ipynb takes int values \(default 0\); got 'x' \(str\)"),
+        ({"seed": []}, r"Parameter 'seed' has no values"),
+        ({"results_path": ["/tmp/x"]}, r"results_path is set by the sweep"),
+    ],
+)
+def test_bad_grids_fail_before_any_run(notebook, tmp_path, grid, message):
+    with pytest.raises(ValueError, match=message):
+        sweep.run_sweep(notebook, grid, tmp_path / "out", progress=False)
+    assert not (tmp_path / "out" / "runs").exists() or not any((tmp_path / "out" / "runs").iterdir())
+
+
+def test_int_accepted_for_float_parameter(notebook, tmp_path):
+    table = sweep.run_sweep(notebook, {"scale": [2]}, tmp_path / "out", progress=False)
+    assert table.loc[table["key"] == "score", "value"].tolist() == [0.0]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_output_is_reported(notebook, tmp_path):  # pragma: no cover - CI runs as root
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(stat.S_IREAD | stat.S_IEXEC)
+    with pytest.raises(SystemExit, match="not writable"):
+        sweep.run_sweep(notebook, {"seed": [0]}, locked / "out", progress=False)
+
+
+def test_output_under_a_file_is_reported(notebook, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(SystemExit, match="is not writable"):
+        sweep.run_sweep(notebook, {"seed": [0]}, blocker / "out", progress=False)
+
+
+def test_cli_exit_codes(notebook, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert sweep.main([str(notebook), "-p", "seed", "0:2", "--out", str(out)]) == 0
+    assert "2 runs of this grid" in capsys.readouterr().out
+    assert sweep.main([str(notebook), "-p", "seed", "3", "--out", str(out)]) == 1
+    assert sweep.main([str(notebook), "-p", "nope", "1", "--out", str(out)]) == 2
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"seed": [0, 1], "method": "b"}))
+    assert sweep.main([str(notebook), "--grid", str(grid), "--out", str(out)]) == 0
+
+
+def test_dask_local_cluster(notebook, tmp_path):
+    pytest.importorskip("distributed")
+    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, tmp_path / "out", jobs=2, dask="local", progress=False)
+    runs = table.drop_duplicates("run_id")
+    assert len(runs) == 3 and (runs["status"] == "ok").all()
+    assert sorted(table.loc[table["key"] == "score", "value"].astype(float)) == [0.0, 1.0, 2.0]
