@@ -36,6 +36,7 @@ __all__ = [
     "russell_rao",
     "sokal_michener",
     "jaccard",
+    "nearest_neighbors",
 ]
 
 
@@ -309,6 +310,8 @@ def binary_counts(x, y) -> BinaryCounts:
     xb = _as_binary(x, "x")
     yb = _as_binary(y, "y")
     x2, y2, pairwise = pairwise_inputs(xb, yb)
+    if x2.shape[1] < 2**24:  # float32 sums of 0/1 are exact below 2**24 and twice as fast
+        x2, y2 = x2.astype(np.float32), y2.astype(np.float32)
     a = x2 @ y2.T
     b = x2.sum(1)[:, None] - a
     c = y2.sum(1)[None, :] - a
@@ -363,3 +366,79 @@ def jaccard(x, y):
         return 1.0 if union == 0 else a / union
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(union == 0, 1.0, a / np.maximum(union, 1))
+
+
+# ---------------------------------------------------------------------------------------
+# Top-k reduction with bounded memory
+
+
+def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=None):
+    """The ``k`` rows of ``y`` nearest to each row of ``x``, with memory bounded by chunks.
+
+    The full ``(n, m)`` distance matrix is never held: ``sklearn.metrics.pairwise_distances_chunked``
+    computes it in row blocks sized by ``working_memory`` (``sklearn.set_config``, in MiB)
+    and each block is reduced to its top ``k`` at once.
+
+    Parameters
+    ----------
+    x : array-like of shape (n, d)
+        Queries.
+    y : array-like of shape (m, d)
+        Reference rows.
+    k : int, default=5
+    metric : {"euclidean", "mahalanobis", "cosine", "variance_adjusted_cosine"}
+        ``"mahalanobis"`` needs ``VI`` (inverse covariance) and is computed as Euclidean
+        after whitening; ``"variance_adjusted_cosine"`` needs ``W`` and returns cosine
+        *distances* ``1 - cos(W x, W y)``.
+
+    Returns
+    -------
+    distances : ndarray of shape (n, k)
+        Ascending along each row.
+    indices : ndarray of shape (n, k)
+        Row indices into ``y``.
+
+    Examples
+    --------
+    >>> d, i = nearest_neighbors([[0.0, 0.0]], [[3.0, 4.0], [1.0, 0.0], [0.0, 2.0]], k=2)
+    >>> i.tolist(), d.round(3).tolist()
+    ([[1, 2]], [[1.0, 2.0]])
+    """
+    from sklearn.metrics import pairwise_distances_chunked
+
+    valid = ("euclidean", "mahalanobis", "cosine", "variance_adjusted_cosine")
+    if metric not in valid:
+        raise ValueError(f"Unknown metric {metric!r}; valid options are {', '.join(map(repr, valid))}.")
+    x = as_float_array(x, "x", ndim=2)
+    y = as_float_array(y, "y", ndim=2)
+    from ._validation import check_same_features
+
+    check_same_features(x, y, "x", "y")
+    if not (isinstance(k, (int, np.integer)) and 1 <= k <= y.shape[0]):
+        raise ValueError(f"k must be an integer in [1, {y.shape[0]}] (the rows of y); got {k!r}.")
+    base = "euclidean"
+    if metric == "mahalanobis":
+        if VI is None:
+            raise ValueError("metric='mahalanobis' needs VI, the inverse covariance matrix.")
+        VI = as_float_array(VI, "VI", ndim=2)
+        check_square_matrix(VI, "VI", x.shape[1])
+        R = _factor_precision((VI + VI.T) / 2.0)
+        shift = y.mean(axis=0)
+        x, y = (x - shift) @ R.T, (y - shift) @ R.T
+    elif metric in ("cosine", "variance_adjusted_cosine"):
+        if metric == "variance_adjusted_cosine":
+            if W is None:
+                raise ValueError("metric='variance_adjusted_cosine' needs W, a whitening matrix.")
+            W = as_float_array(W, "W", ndim=2)
+            x, y = x @ W.T, y @ W.T
+        x, y = _unit_rows(x, "x"), _unit_rows(y, "y")
+        base = "cosine"
+
+    def reduce(block, start):
+        idx = np.argpartition(block, k - 1, axis=1)[:, :k] if k < block.shape[1] else np.tile(np.arange(block.shape[1]), (len(block), 1))
+        part = np.take_along_axis(block, idx, axis=1)
+        order = np.argsort(part, axis=1, kind="stable")
+        return np.take_along_axis(part, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+    chunks = list(pairwise_distances_chunked(x, y, reduce_func=reduce, metric=base))
+    return np.vstack([c[0] for c in chunks]), np.vstack([c[1] for c in chunks])

@@ -191,3 +191,41 @@ def test_two_empty_sets_have_jaccard_one():
 def test_non_binary_input_is_refused():
     with pytest.raises(ValueError, match=r"x must be binary \(0/1 or bool\); found 2.0 at index \(1,\).*Binarise"):
         jaccard([1, 2, 0], [1, 1, 0])
+
+
+# --- top-k with bounded memory -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "mahalanobis", "cosine", "variance_adjusted_cosine"])
+def test_nearest_neighbors_match_sklearn(rng, metric):
+    from sklearn.neighbors import NearestNeighbors
+
+    from helpers.metrics import nearest_neighbors
+
+    sigma = random_spd(rng, 4, 100)
+    X, Q = rng.normal(size=(300, 4)) + 1.0, rng.normal(size=(40, 4)) + 1.0
+    VI, W = np.linalg.inv(sigma), whitening_matrix(sigma)
+    if metric == "mahalanobis":
+        ref = NearestNeighbors(n_neighbors=6, metric="mahalanobis", metric_params={"VI": VI}, algorithm="brute")
+    elif metric == "variance_adjusted_cosine":
+        ref = NearestNeighbors(n_neighbors=6, metric="cosine", algorithm="brute")
+    else:
+        ref = NearestNeighbors(n_neighbors=6, metric=metric, algorithm="brute")
+    fitted = ref.fit(X @ W.T if metric == "variance_adjusted_cosine" else X)
+    d_ref, i_ref = fitted.kneighbors(Q @ W.T if metric == "variance_adjusted_cosine" else Q)
+    with config_context(working_memory=0.05):  # ~50 KiB: many chunks
+        d, i = nearest_neighbors(Q, X, k=6, metric=metric, VI=VI, W=W)
+    assert_array_equal(i, i_ref)
+    assert_allclose(d, d_ref, atol=1e-9)
+
+
+def test_nearest_neighbors_errors(rng):
+    from helpers.metrics import nearest_neighbors
+
+    X = rng.normal(size=(5, 2))
+    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 5\]"):
+        nearest_neighbors(X, X, k=6)
+    with pytest.raises(ValueError, match="needs VI"):
+        nearest_neighbors(X, X, metric="mahalanobis")
+    with pytest.raises(ValueError, match="Unknown metric 'l1'"):
+        nearest_neighbors(X, X, metric="l1")
