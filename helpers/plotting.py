@@ -1,0 +1,168 @@
+"""Drawing helpers shared by the notebooks: Gaussian prediction ellipses and 2-D lines.
+
+Decision boundaries of fitted scikit-learn classifiers are drawn with
+:class:`sklearn.inspection.DecisionBoundaryDisplay`; this module holds only what no
+library draws: the ``p`` prediction ellipse of a bivariate Gaussian, and the line
+``w'x + b = c`` given by its normal vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg, stats
+
+from ._validation import as_float_array, check_square_matrix, check_symmetric
+
+__all__ = ["prediction_ellipse", "plot_prediction_ellipses", "line_points", "plot_line"]
+
+
+def _check_level(level) -> float:
+    level = float(level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(
+            f"level is a probability and must lie strictly between 0 and 1; got {level}. "
+            "Pass e.g. 0.9 for the 90% prediction ellipse."
+        )
+    return level
+
+
+def prediction_ellipse(mean, cov, level: float = 0.9, n_points: int = 200, start_angle: float = 0.0) -> np.ndarray:
+    """Points on the ``level`` prediction ellipse of a bivariate Gaussian ``N(mean, cov)``.
+
+    The ellipse is ``{x : (x - mean)' inv(cov) (x - mean) = chi2.ppf(level, 2)}``: a draw
+    from the Gaussian falls inside it with probability ``level``.
+
+    Parameters
+    ----------
+    mean : array-like of shape (2,)
+    cov : array-like of shape (2, 2)
+        Symmetric positive definite covariance.
+    level : float in (0, 1), default=0.9
+        Coverage probability of the ellipse.
+    n_points : int, default=200
+        Number of points; the first and last coincide, so the curve closes.
+    start_angle : float, default=0
+        Angle in degrees, on the circle that the Cholesky factor of ``cov`` maps onto the
+        ellipse, of the first point (0: the point ``mean + r L e1``).
+
+    Returns
+    -------
+    ndarray of shape (n_points, 2)
+
+    Examples
+    --------
+    With ``cov = I`` the 90% ellipse is the circle of radius ``sqrt(chi2.ppf(0.9, 2))``:
+
+    >>> pts = prediction_ellipse([0, 0], np.eye(2), 0.9, n_points=5)
+    >>> print(f"{np.hypot(*pts[1]):.4f} {np.sqrt(-2 * np.log(0.1)):.4f}")
+    2.1460 2.1460
+    """
+    mean = as_float_array(mean, "mean", ndim=1)
+    cov = as_float_array(cov, "cov", ndim=2)
+    if mean.shape != (2,):
+        raise ValueError(f"mean must have shape (2,) for a bivariate ellipse; got {mean.shape}.")
+    check_square_matrix(cov, "cov", 2)
+    check_symmetric(cov, "cov")
+    level = _check_level(level)
+    if int(n_points) < 3:
+        raise ValueError(f"n_points must be at least 3 to draw a closed curve; got {n_points}.")
+    try:
+        L = linalg.cholesky(cov, lower=True)
+    except linalg.LinAlgError:
+        raise ValueError(
+            f"cov must be positive definite; got eigenvalues {np.linalg.eigvalsh(cov)}. "
+            "Add a small ridge, e.g. cov + 1e-6 * np.eye(2)."
+        ) from None
+    radius = np.sqrt(stats.chi2.ppf(level, df=2))
+    t = np.radians(float(start_angle)) + np.linspace(0.0, 2.0 * np.pi, int(n_points))
+    circle = radius * np.column_stack([np.cos(t), np.sin(t)])
+    # x = mean + L u with |u| = radius  =>  (x - mean)' inv(L L') (x - mean) = radius^2
+    return mean + circle @ L.T
+
+
+def plot_prediction_ellipses(ax, mean, cov, levels=(0.1, 0.3, 0.5, 0.7, 0.9), label_levels=True,
+                             label_angle=None, **kwargs):
+    """Draw the prediction ellipses of ``N(mean, cov)`` at each of ``levels`` on ``ax``.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    mean, cov
+        As in :func:`prediction_ellipse`.
+    levels : sequence of float in (0, 1)
+    label_levels : bool, default=True
+        Write the level (e.g. "90%") next to each ellipse.
+    label_angle : float or None, default=None
+        Where to write the levels: None puts each at the top of its ellipse; a number puts
+        it at that ``start_angle`` (see :func:`prediction_ellipse`), e.g. 300 for lower right.
+    **kwargs
+        Passed to ``ax.plot`` (default: thin grey lines).
+
+    Returns
+    -------
+    list of Line2D
+    """
+    style = {"color": "0.5", "lw": 0.8}
+    style.update(kwargs)
+    lines = []
+    for level in levels:
+        pts = prediction_ellipse(mean, cov, level, start_angle=label_angle or 0.0)
+        lines.extend(ax.plot(pts[:, 0], pts[:, 1], **style))
+        if label_levels:
+            at = pts[np.argmax(pts[:, 1])] if label_angle is None else pts[0]
+            ax.annotate(f"{100 * level:.0f}%", at, textcoords="offset points", xytext=(0, 2),
+                        ha="center", va="bottom", fontsize=7, color=style["color"])
+    return lines
+
+
+def line_points(w, b, xlim, c: float = 0.0) -> np.ndarray:
+    """Two points spanning the line ``w' x + b = c`` in 2-D across ``xlim``.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,)
+        Normal vector of the line; not zero.
+    b : float
+        Offset.
+    xlim : (float, float)
+        Horizontal range to draw over (a vertical line is drawn at its ``x``).
+    c : float, default=0
+        Level; ``c = +1`` and ``c = -1`` give the SVM margin lines.
+
+    Returns
+    -------
+    ndarray of shape (2, 2)
+        Rows are points on the line.
+
+    Examples
+    --------
+    >>> print(line_points([1.0, 1.0], -1.0, (0.0, 1.0)))
+    [[0. 1.]
+     [1. 0.]]
+    """
+    w = as_float_array(w, "w", ndim=1)
+    if w.shape != (2,):
+        raise ValueError(f"w must have shape (2,); got {w.shape}.")
+    if not np.any(w):
+        raise ValueError("w is the zero vector, which defines no line; pass a non-zero normal vector.")
+    x0, x1 = map(float, xlim)
+    if abs(w[1]) < 1e-12 * abs(w[0]):
+        x = (c - b) / w[0]
+        return np.array([[x, -1e6], [x, 1e6]])
+    xs = np.array([x0, x1])
+    return np.column_stack([xs, (c - b - w[0] * xs) / w[1]])
+
+
+def plot_line(ax, w, b, c: float = 0.0, **kwargs):
+    """Draw the line ``w' x + b = c`` across the current x-limits of ``ax`` (limits kept).
+
+    Returns
+    -------
+    Line2D
+    """
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    pts = line_points(w, b, xlim, c)
+    (line,) = ax.plot(pts[:, 0], pts[:, 1], **kwargs)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return line

@@ -1,0 +1,87 @@
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+from scipy import stats
+
+from helpers.plotting import line_points, plot_line, plot_prediction_ellipses, prediction_ellipse
+
+
+@pytest.mark.parametrize("level", [0.1, 0.5, 0.75, 0.9, 0.99])
+def test_ellipse_points_satisfy_mahalanobis_equation(level):
+    # every point x on the p ellipse has (x - mu)' inv(cov) (x - mu) = chi2.ppf(p, 2) = -2 ln(1 - p)
+    mean = np.array([1.0, -2.0])
+    cov = np.array([[4.0, 2.0], [2.0, 3.0]])
+    pts = prediction_ellipse(mean, cov, level, n_points=50)
+    d = pts - mean
+    d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(cov), d)
+    np.testing.assert_allclose(d2, stats.chi2.ppf(level, 2), rtol=1e-12)
+    np.testing.assert_allclose(d2, -2 * np.log(1 - level), rtol=1e-12)
+
+
+def test_ellipse_coverage_matches_level():
+    # a Gaussian sample falls inside the 90% ellipse about 90% of the time
+    rng = np.random.default_rng(0)
+    cov = np.array([[9.0, 2.7], [2.7, 1.0]])
+    x = rng.multivariate_normal([0, 0], cov, size=20000)
+    inside = np.einsum("ij,jk,ik->i", x, np.linalg.inv(cov), x) <= stats.chi2.ppf(0.9, 2)
+    assert inside.mean() == pytest.approx(0.9, abs=0.01)
+
+
+def test_ellipse_is_closed_and_diagonal_axes_match():
+    pts = prediction_ellipse([0, 0], np.diag([25 / (2 * np.log(4)), 1.0]), 0.75, n_points=9)
+    np.testing.assert_allclose(pts[0], pts[-1], atol=1e-12)
+    # start angle 0 lies on the first axis at distance sqrt(a * q) = 5 for a = 25 / q
+    np.testing.assert_allclose(pts[0], [5.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"level": 1.0}, "strictly between 0 and 1"),
+        ({"level": 0.0}, "strictly between 0 and 1"),
+        ({"cov": np.array([[1.0, 2.0], [2.0, 1.0]])}, "positive definite"),
+        ({"cov": np.eye(3)}, r"\(2, 2\)"),
+        ({"mean": [0.0, 0.0, 0.0]}, r"shape \(2,\)"),
+        ({"n_points": 2}, "at least 3"),
+    ],
+)
+def test_prediction_ellipse_bad_input(kwargs, match):
+    args = {"mean": [0.0, 0.0], "cov": np.eye(2), "level": 0.5}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        prediction_ellipse(**args)
+
+
+def test_plot_prediction_ellipses_draws_one_line_per_level():
+    ax = Figure().add_subplot()
+    lines = plot_prediction_ellipses(ax, [0, 0], np.eye(2), levels=(0.1, 0.5, 0.9))
+    assert len(lines) == 3
+    assert len(ax.texts) == 3
+    radii = [np.hypot(*line.get_xydata()[0]) for line in lines]
+    np.testing.assert_allclose(radii, np.sqrt(stats.chi2.ppf([0.1, 0.5, 0.9], 2)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("c", [-1.0, 0.0, 1.0])
+def test_line_points_lie_on_the_line(c):
+    w, b = np.array([2.0, -3.0]), 0.5
+    pts = line_points(w, b, (-4.0, 7.0), c)
+    np.testing.assert_allclose(pts @ w + b, c, atol=1e-12)
+    np.testing.assert_allclose(pts[:, 0], [-4.0, 7.0])
+
+
+def test_line_points_vertical_line():
+    pts = line_points([2.0, 0.0], -4.0, (0.0, 1.0))
+    np.testing.assert_allclose(pts[:, 0], 2.0)
+
+
+def test_line_points_zero_normal_raises():
+    with pytest.raises(ValueError, match="zero vector"):
+        line_points([0.0, 0.0], 1.0, (0.0, 1.0))
+
+
+def test_plot_line_keeps_limits():
+    ax = Figure().add_subplot()
+    ax.set(xlim=(0, 1), ylim=(0, 1))
+    line = plot_line(ax, [1.0, 1.0], -1.0)
+    assert ax.get_xlim() == (0, 1) and ax.get_ylim() == (0, 1)
+    np.testing.assert_allclose(line.get_xydata() @ [1.0, 1.0] - 1.0, 0.0, atol=1e-12)
