@@ -75,7 +75,11 @@ def compare_to_paper(rows) -> pd.DataFrame:
 
 
 def to_jsonable(value):
-    """Convert numpy scalars and arrays, pandas objects and tuples to plain JSON types."""
+    """Convert numpy scalars and arrays, pandas objects and tuples to plain JSON types.
+
+    NaN and infinities become ``None`` (JSON ``null``), e.g. the difference of a row
+    without a source value in :func:`compare_to_paper`.
+    """
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -90,9 +94,7 @@ def to_jsonable(value):
         return int(value)
     if isinstance(value, (float, np.floating)):
         value = float(value)
-        if not math.isfinite(value):
-            raise ValueError(f"Cannot store {value} in the results JSON; record it as None or a string.")
-        return value
+        return value if math.isfinite(value) else None  # JSON has no NaN/inf: stored as null
     if value is None or isinstance(value, str):
         return value
     raise TypeError(f"Cannot store a {type(value).__name__} in the results JSON: {value!r}")
