@@ -54,7 +54,7 @@ def load_table(name: str) -> pd.DataFrame:
     Examples
     --------
     >>> load_table("athletes").shape
-    (21, 4)
+    (20, 4)
     """
     path = DATA_DIR / f"{name}.csv"
     if not path.exists():
