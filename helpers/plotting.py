@@ -13,7 +13,7 @@ from scipy import linalg, stats
 
 from ._validation import as_float_array, check_square_matrix, check_symmetric
 
-__all__ = ["prediction_ellipse", "plot_prediction_ellipses", "line_points", "plot_line"]
+__all__ = ["prediction_ellipse", "plot_prediction_ellipses", "line_points", "plot_line", "kdtree_splits", "plot_kdtree_splits"]
 
 
 def _check_level(level) -> float:
@@ -166,3 +166,65 @@ def plot_line(ax, w, b, c: float = 0.0, **kwargs):
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return line
+
+
+def kdtree_splits(X, max_depth: int | None = None) -> list[dict]:
+    """The textbook k-d tree's median splits, cycling through the features.
+
+    Each node stores the instance at the median of its region along feature
+    ``depth % n_features`` (the upper median for an even count, ``len // 2`` after a
+    stable sort); instances before it go left, after it right. This is the construction
+    drawn on the slides; the search itself is left to ``sklearn.neighbors.KDTree``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    max_depth : int, optional
+        Stop splitting below this depth (``None``: until every region holds one instance).
+
+    Returns
+    -------
+    list of dict
+        In pre-order, each with ``index`` (row of ``X``), ``depth``, ``feature``,
+        ``value`` and the region's ``lower`` and ``upper`` bounds (arrays, +-inf outside).
+
+    Examples
+    --------
+    >>> splits = kdtree_splits([[1.0, 5.0], [2.0, 1.0], [3.0, 4.0]])
+    >>> [(s["index"], s["feature"], s["value"]) for s in splits]
+    [(1, 0, 2.0), (0, 1, 5.0), (2, 1, 4.0)]
+    """
+    X = as_float_array(X, "X", ndim=2)
+    out: list[dict] = []
+
+    def split(rows, depth, lower, upper):
+        if len(rows) == 0 or (max_depth is not None and depth >= max_depth):
+            return
+        feature = depth % X.shape[1]
+        rows = rows[np.argsort(X[rows, feature], kind="stable")]
+        mid = len(rows) // 2
+        value = X[rows[mid], feature]
+        out.append({"index": int(rows[mid]), "depth": depth, "feature": feature, "value": float(value),
+                    "lower": lower.copy(), "upper": upper.copy()})
+        left_upper, right_lower = upper.copy(), lower.copy()
+        left_upper[feature] = value
+        right_lower[feature] = value
+        split(rows[:mid], depth + 1, lower, left_upper)
+        split(rows[mid + 1 :], depth + 1, right_lower, upper)
+
+    split(np.arange(X.shape[0]), 0, np.full(X.shape[1], -np.inf), np.full(X.shape[1], np.inf))
+    return out
+
+
+def plot_kdtree_splits(ax, splits: list[dict], xlim, ylim, **kwargs):
+    """Draw 2-D k-d tree splits as line segments clipped to each node's region."""
+    style = {"color": "0.3", "linewidth": 1.0} | kwargs
+    for s in splits:
+        lo = np.maximum(s["lower"], [xlim[0], ylim[0]])
+        hi = np.minimum(s["upper"], [xlim[1], ylim[1]])
+        if s["feature"] == 0:
+            ax.plot([s["value"], s["value"]], [lo[1], hi[1]], **style)
+        else:
+            ax.plot([lo[0], hi[0]], [s["value"], s["value"]], **style)
+    ax.set(xlim=xlim, ylim=ylim)
+    return ax
