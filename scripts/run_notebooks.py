@@ -56,6 +56,9 @@ def _write(nb, path: Path) -> None:
 def _execute(src: Path, dst: Path, parameters: dict | None = None):
     import papermill as pm
 
+    from helpers.sweep import _kernel_manager_class  # ipc transport: no port races, no TCP warning
+
+    manager = _kernel_manager_class()
     return pm.execute_notebook(
         str(src),
         str(dst),
@@ -64,6 +67,7 @@ def _execute(src: Path, dst: Path, parameters: dict | None = None):
         cwd=str(src.parent),
         progress_bar=False,
         request_save_on_cell_execute=False,
+        **({"kernel_manager_class": manager} if manager is not None else {}),
     )
 
 
