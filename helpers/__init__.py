@@ -5,7 +5,7 @@ E(W^-1)), :mod:`helpers.metrics` (norms, distances, similarities), :mod:`helpers
 (scikit-learn estimators), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
 """
 
-from .datasets import load_table, load_wdbc
+from .datasets import load_athletes, load_salary_age, load_signup, load_table, load_wdbc, load_whiskey
 from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from .metrics import (
     binary_counts,
@@ -40,8 +40,12 @@ __all__ = [
     "expected_whitening_matrix",
     "jaccard",
     "l0_norm",
+    "load_athletes",
+    "load_salary_age",
+    "load_signup",
     "load_table",
     "load_wdbc",
+    "load_whiskey",
     "lp_norm",
     "mahalanobis",
     "minkowski",

@@ -12,7 +12,28 @@ from pathlib import Path
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
-__all__ = ["DATA_DIR", "RAW_DIR", "load_wdbc", "load_table", "list_tables"]
+__all__ = [
+    "DATA_DIR",
+    "RAW_DIR",
+    "QUERIES",
+    "load_wdbc",
+    "load_table",
+    "list_tables",
+    "load_athletes",
+    "load_salary_age",
+    "load_whiskey",
+    "load_signup",
+]
+
+# The query instance of each slide example (FMLPDA ch. 5 slides). The whiskey query is
+# shown only in a figure; (2, 5) is the query that reproduces all 20 printed distances.
+QUERIES = {
+    "athletes": {"speed": 6.75, "agility": 3.00},
+    "athletes_kdtree": {"speed": 6.0, "agility": 3.5},
+    "salary_age": {"salary": 56000, "age": 35},
+    "whiskey": {"age": 2, "rating": 5},
+    "signup": {"profile": 1, "faq": 0, "help_forum": 1, "newsletter": 0, "liked": 0},
+}
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 RAW_DIR = DATA_DIR / "raw"
@@ -54,7 +75,7 @@ def load_table(name: str) -> pd.DataFrame:
     Examples
     --------
     >>> load_table("athletes").shape
-    (20, 4)
+    (21, 5)
     """
     path = DATA_DIR / f"{name}.csv"
     if not path.exists():
@@ -63,3 +84,70 @@ def load_table(name: str) -> pd.DataFrame:
             "The tables ship with the repository: install it in editable mode (pip install -e .)."
         )
     return pd.read_csv(path, comment="#")
+
+
+def _with_query(name: str):
+    table = load_table(name)
+    return table, pd.Series(QUERIES[name], name="query")
+
+
+def load_athletes(extended: bool = False):
+    """The college athletes (speed, agility, drafted?) and the query (6.75, 3).
+
+    Parameters
+    ----------
+    extended : bool, default=False
+        ``True`` adds ID 21 = (6.75, 3.00, yes), the slides' "extended" data set (the query
+        labelled with its 1-NN prediction), used for the k-d tree example.
+
+    Returns
+    -------
+    table : DataFrame with columns id, speed, agility, draft
+    query : Series (speed, agility)
+
+    Examples
+    --------
+    >>> table, query = load_athletes()
+    >>> len(table), len(load_athletes(extended=True)[0]), query.tolist()
+    (20, 21, [6.75, 3.0])
+    """
+    table, query = _with_query("athletes")
+    if not extended:
+        table = table[~table["extended"]]
+    return table.drop(columns="extended").reset_index(drop=True), query
+
+
+def load_salary_age():
+    """Salary, age and pension-plan purchase of 10 customers, and the query (56000, 35).
+
+    Examples
+    --------
+    >>> table, query = load_salary_age()
+    >>> table.shape, query.tolist()
+    ((10, 4), [56000, 35])
+    """
+    return _with_query("salary_age")
+
+
+def load_whiskey():
+    """Age, rating and price of 20 whiskeys, and the query (age 2, rating 5).
+
+    Examples
+    --------
+    >>> table, query = load_whiskey()
+    >>> table.shape, query.tolist()
+    ((20, 4), [2, 5])
+    """
+    return _with_query("whiskey")
+
+
+def load_signup():
+    """Two website users' binary activity features, their sign-up label, and the query q.
+
+    Examples
+    --------
+    >>> table, q = load_signup()
+    >>> table.shape, q.tolist()
+    ((2, 7), [1, 0, 1, 0, 0])
+    """
+    return _with_query("signup")

@@ -1,16 +1,28 @@
-"""The typed-in tables reproduce the numbers their sources print; WDBC is coded as the papers."""
+"""The typed-in tables reproduce the numbers their slides print; WDBC is coded as the papers.
+
+Slide numbers below come from the FMLPDA chapter 5 slides (see data/README.md).
+"""
 
 import numpy as np
 import pytest
+from sklearn.neighbors import KDTree, KNeighborsRegressor
+from sklearn.preprocessing import MinMaxScaler
 
-from helpers import cosine_similarity, load_table, load_wdbc, minkowski
-
-QUERY = np.array([[6.75, 3.0]])
-
-
-@pytest.fixture(scope="module")
-def athletes():
-    return load_table("athletes")
+from helpers import (
+    cosine_similarity,
+    jaccard,
+    load_athletes,
+    load_salary_age,
+    load_signup,
+    load_table,
+    load_wdbc,
+    load_whiskey,
+    minkowski,
+    russell_rao,
+    sokal_michener,
+)
+from helpers.metrics import binary_counts
+from helpers.plotting import kdtree_splits
 
 
 def test_wdbc_coding_and_shape():
@@ -19,22 +31,87 @@ def test_wdbc_coding_and_shape():
     assert int(y.sum()) == 212 and int((y == 0).sum()) == 357  # malignant = 1
 
 
-def test_athletes_l2_distances_match_slide(athletes):
-    X = athletes[["speed", "agility"]].to_numpy()
-    d = minkowski(X, QUERY, 2)[:, 0]
-    order = np.argsort(d)[:4]
-    assert athletes["id"].to_numpy()[order].tolist() == [18, 12, 10, 20]
-    assert np.round(d[order], 2).tolist() == [1.27, 1.82, 2.61, 2.80]
+@pytest.fixture(scope="module")
+def athletes():
+    table, query = load_athletes()
+    return table, table[["speed", "agility"]].to_numpy(), query.to_numpy()[None, :]
 
 
-def test_athletes_l1_and_cosine_match_slide(athletes):
-    X = athletes[["speed", "agility"]].to_numpy()
-    ids = athletes["id"].to_numpy()
-    d1 = minkowski(X, QUERY, 1)[:, 0]
+def test_athletes_l2_distance_table(athletes):
+    table, X, q = athletes
+    d = minkowski(X, q, 2)[:, 0]
+    order = np.argsort(d, kind="stable")
+    # the slide's whole table, nearest first (IDs 7 and 16 tie exactly at sqrt(15.625))
+    slide = [(18, 1.27), (12, 1.82), (10, 2.61), (20, 2.80), (9, 2.93), (6, 3.01), (8, 3.76), (15, 3.82),
+             (7, 3.95), (16, 3.95), (11, 4.85), (19, 5.06), (3, 5.15), (1, 5.20), (13, 5.70), (2, 5.83),
+             (14, 5.84), (5, 6.02), (4, 6.31), (17, 6.67)]
+    assert [(int(i), round(float(v), 2)) for i, v in zip(table["id"].to_numpy()[order], d[order])] == slide
+
+
+def test_athletes_l1_and_cosine(athletes):
+    table, X, q = athletes
+    ids = table["id"].to_numpy()
+    d1 = minkowski(X, q, 1)[:, 0]
     assert ids[np.argmin(d1)] == 18 and d1.min() == pytest.approx(1.5)
-    cos = dict(zip(ids.tolist(), cosine_similarity(X, QUERY)[:, 0]))
-    assert ids[np.argmax(list(cos.values()))] == 12
+    cos = dict(zip(ids.tolist(), cosine_similarity(X, q)[:, 0]))
     assert [round(cos[i], 3) for i in (12, 18, 10)] == [0.999, 0.992, 0.954]
+    assert max(cos, key=cos.get) == 12
+
+
+def test_extended_athletes_kdtree():
+    table, _ = load_athletes(extended=True)
+    X = table[["speed", "agility"]].to_numpy()
+    assert table.iloc[-1].tolist() == [21, 6.75, 3.0, "yes"]
+    splits = kdtree_splits(X)
+    ids = table["id"].to_numpy()
+    # slides: root ID 6 on speed 4.5; then ID 3 on agility 5.5 and ID 16 on agility 6.75
+    assert [(int(ids[s["index"]]), s["feature"], s["value"]) for s in splits[:1]] == [(6, 0, 4.5)]
+    assert sorted((int(ids[s["index"]]), s["value"]) for s in splits if s["depth"] == 1) == [(3, 5.5), (16, 6.75)]
+    dist, ind = KDTree(X).query([[6.0, 3.5]], k=1)
+    assert ids[ind[0, 0]] == 21 and dist[0, 0] == pytest.approx(0.9014, abs=5e-5)
+
+
+def test_salary_age_raw_and_range_normalised():
+    table, query = load_salary_age()
+    X = table[["salary", "age"]].to_numpy(float)
+    q = query.to_numpy(float)[None, :]
+    raw = minkowski(X, q, 2)[:, 0]
+    assert table["id"][np.argmin(raw)] == 6 and raw.min() == pytest.approx(102.3914, abs=5e-5)
+    scaler = MinMaxScaler().fit(X)
+    Xn, qn = scaler.transform(X), scaler.transform(q)
+    assert qn.round(4).tolist() == [[0.4069, 0.2647]]
+    # the slide's normalised table, rows 1, 2 and 10
+    assert Xn[[0, 1, 9]].round(4).tolist() == [[0.3276, 0.4412], [0.7276, 0.3235], [1.0, 0.7647]]
+    norm = minkowski(Xn, qn, 2)[:, 0]
+    ranks = norm.argsort().argsort() + 1
+    assert norm.round(4).tolist() == [0.1935, 0.326, 0.3827, 0.5115, 0.4327, 0.6471, 0.3677, 0.9361, 0.3701, 0.7757]
+    assert ranks.tolist() == [1, 2, 5, 7, 6, 8, 3, 10, 4, 9]
+
+
+def test_whiskey_knn_regression():
+    table, query = load_whiskey()
+    X = table[["age", "rating"]].to_numpy(float)
+    scaler = MinMaxScaler().fit(X)
+    Xn, qn = scaler.transform(X), scaler.transform(query.to_numpy(float)[None, :])
+    knn = KNeighborsRegressor(n_neighbors=3).fit(Xn, table["price"])
+    assert round(float(knn.predict(qn)[0]), 2) == 168.33
+    assert table["id"].to_numpy()[knn.kneighbors(qn)[1][0]].tolist() == [12, 16, 3]
+    # weighted over all 20, w = 1 / d^2: the slide's totals 99.2604 and 16249.85
+    d = minkowski(Xn, qn, 2)[:, 0]
+    w = 1 / d**2
+    assert round(w.sum(), 4) == 99.2604 and round((w * table["price"]).sum(), 2) == 16249.85
+    weighted = KNeighborsRegressor(n_neighbors=20, weights=lambda dist: 1 / dist**2).fit(Xn, table["price"])
+    assert round(float(weighted.predict(qn)[0]), 2) == 163.71
+
+
+def test_signup_binary_similarities():
+    table, q = load_signup()
+    D = table[["profile", "faq", "help_forum", "newsletter", "liked"]].to_numpy()
+    counts = binary_counts(q.to_numpy(), D[0])
+    assert tuple(counts) == (2, 0, 2, 1)  # CP, PA, AP, CA for q and d1
+    assert [russell_rao(q, d) for d in D] == [0.4, 0.2]
+    assert [sokal_michener(q, d) for d in D] == [0.6, 0.8]
+    assert [jaccard(q, d) for d in D] == [0.5, 0.5]
 
 
 def test_unknown_table_lists_available():
