@@ -1,0 +1,322 @@
+"""Evaluation protocols for notebooks 03-04: repeated splits, repeated CV, LOOCV, McNemar.
+
+Also the seeds' "population" protocol, kept under a name that says what it does:
+:func:`population_protocol_predict` whitens every test point with the matrix of its
+*own* class, so it reads the test labels. Use it to reproduce the papers, never to
+evaluate a classifier.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from sklearn.base import clone
+from sklearn.model_selection import (LeaveOneOut, RepeatedStratifiedKFold, StratifiedShuffleSplit,
+                                     cross_val_predict, cross_val_score)
+
+from .whitening import class_whitening_matrices, transform_by_class
+
+__all__ = [
+    "summarize_scores",
+    "repeated_split_scores",
+    "repeated_cv_scores",
+    "loocv_accuracy",
+    "mcnemar_exact",
+    "population_protocol_predict",
+    "population_protocol_cv",
+    "population_split_scores",
+    "svc_loocv_accuracy",
+    "plot_confusions",
+]
+
+
+def _check_models(models) -> dict:
+    if not isinstance(models, dict) or not models:
+        raise ValueError("models must be a non-empty dict {name: estimator}; wrap a single model as {'name': model}.")
+    return models
+
+
+def summarize_scores(scores) -> pd.DataFrame:
+    """Tidy summary of per-split scores: mean, sd and a 95% t-interval of the mean per model.
+
+    Parameters
+    ----------
+    scores : dict of {name: array-like of float}
+        Scores of each model on the same splits.
+
+    Returns
+    -------
+    DataFrame indexed by model name with columns ``mean, sd, ci_low, ci_high, n``.
+    The interval treats splits as independent, which overlapping splits are not: it is
+    optimistic (too narrow) and is shown as a rough guide only.
+
+    Examples
+    --------
+    >>> t = summarize_scores({"a": [0.9, 1.0, 0.95]})
+    >>> print(f"{t.loc['a', 'mean']:.3f} {t.loc['a', 'sd']:.3f} {t.loc['a', 'ci_low']:.3f}")
+    0.950 0.050 0.826
+    """
+    if not isinstance(scores, dict) or not scores:
+        raise ValueError("scores must be a non-empty dict {name: list of scores}.")
+    rows = {}
+    for name, s in scores.items():
+        s = np.asarray(s, dtype=float)
+        if s.ndim != 1 or s.size < 2:
+            raise ValueError(f"scores[{name!r}] needs at least two scores; use more splits.")
+        mean, sd = s.mean(), s.std(ddof=1)
+        half = stats.t.ppf(0.975, s.size - 1) * sd / np.sqrt(s.size)
+        rows[name] = {"mean": mean, "sd": sd, "ci_low": mean - half, "ci_high": mean + half, "n": s.size}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state=0) -> dict:
+    """Test accuracy of each model over ``n_splits`` stratified random train/test splits.
+
+    Every model sees the same splits (:class:`~sklearn.model_selection.StratifiedShuffleSplit`).
+
+    Returns
+    -------
+    dict of {name: ndarray of shape (n_splits,)}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> s = repeated_split_scores({"knn": KNeighborsClassifier()}, X, y, n_splits=3, random_state=0)
+    >>> s["knn"].shape
+    (3,)
+    """
+    models = _check_models(models)
+    if int(n_splits) < 1:
+        raise ValueError(f"n_splits must be at least 1, got {n_splits}.")
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
+    return {name: cross_val_score(clone(m), X, y, cv=cv) for name, m in models.items()}
+
+
+def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0) -> dict:
+    """Mean accuracy of each model per repetition of stratified ``n_folds``-fold CV.
+
+    Returns
+    -------
+    dict of {name: ndarray of shape (n_repeats,)}: one CV accuracy per repetition.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> s = repeated_cv_scores({"knn": KNeighborsClassifier()}, X, y, n_folds=5, n_repeats=2)
+    >>> s["knn"].shape
+    (2,)
+    """
+    models = _check_models(models)
+    if int(n_repeats) < 1 or int(n_folds) < 2:
+        raise ValueError(f"need n_repeats >= 1 and n_folds >= 2, got {n_repeats} and {n_folds}.")
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    cv = RepeatedStratifiedKFold(n_splits=int(n_folds), n_repeats=int(n_repeats), random_state=random_state)
+    out = {}
+    for name, m in models.items():
+        s = cross_val_score(clone(m), X, y, cv=cv)
+        out[name] = s.reshape(int(n_repeats), int(n_folds)).mean(axis=1)
+    return out
+
+
+def loocv_accuracy(model, X, y) -> float:
+    """Leave-one-out accuracy (the model is refitted n times, on n - 1 points each).
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X = [[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]]
+    >>> print(f"{loocv_accuracy(KNeighborsClassifier(1), X, [0, 0, 0, 1, 1, 1]):.3f}")
+    1.000
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass matching arrays.")
+    pred = cross_val_predict(clone(model), X, y, cv=LeaveOneOut())
+    return float(np.mean(pred == y))
+
+
+def mcnemar_exact(y_true, pred_a, pred_b):
+    """Exact McNemar test: do two classifiers err on the same test points at different rates?
+
+    Counts ``b`` (a right, b wrong) and ``c`` (a wrong, b right) and tests ``b`` against
+    Binomial(b + c, 1/2) with :func:`scipy.stats.binomtest` (two-sided).
+
+    Returns
+    -------
+    (b, c, p_value)
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
+    >>> b, c, p = mcnemar_exact(y, [0, 0, 0, 0, 1, 1, 1, 1], [1, 1, 0, 0, 1, 1, 1, 0])
+    >>> print(b, c, f"{p:.3f}")
+    3 0 0.250
+    """
+    y_true, pred_a, pred_b = (np.asarray(v) for v in (y_true, pred_a, pred_b))
+    if not (y_true.shape == pred_a.shape == pred_b.shape):
+        raise ValueError("y_true, pred_a and pred_b must have the same length (predictions on one test set).")
+    a_ok, b_ok = pred_a == y_true, pred_b == y_true
+    b, c = int(np.sum(a_ok & ~b_ok)), int(np.sum(~a_ok & b_ok))
+    p = 1.0 if b + c == 0 else float(stats.binomtest(b, b + c, 0.5).pvalue)
+    return b, c, p
+
+
+def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_fit=None, y_fit=None,
+                                method="cholesky", estimator="sample"):
+    """The seeds' "population" protocol. USES THE TEST LABELS (``y_test_used``).
+
+    Per-class whitening matrices are estimated on ``(X_fit, y_fit)`` (default: the
+    training data; the papers used all 569 points), every training row is transformed
+    with its class's matrix and so is every *test* row, with the label given in
+    ``y_test_used``. Passing the true test labels reproduces the papers; passing wrong
+    labels shows that the prediction follows the label we gave.
+
+    Returns
+    -------
+    ndarray: predictions of ``model`` (a fresh clone, fitted on the transformed training data).
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
+    >>> pred = population_protocol_predict(KNeighborsClassifier(3), X[::2], y[::2], X[1::2], y[1::2])
+    >>> pred.shape
+    (20,)
+    """
+    X_train, X_test = np.asarray(X_train, dtype=float), np.asarray(X_test, dtype=float)
+    y_train, y_test_used = np.asarray(y_train), np.asarray(y_test_used)
+    if X_test.shape[0] != y_test_used.shape[0]:
+        raise ValueError("population protocol needs one (used!) label per test row: y_test_used has the wrong length.")
+    if X_fit is None:
+        X_fit, y_fit = X_train, y_train
+    mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method, estimator=estimator)
+    Z_train = transform_by_class(X_train, y_train, mats)
+    Z_test = transform_by_class(X_test, y_test_used, mats)
+    return clone(model).fit(Z_train, y_train).predict(Z_test)
+
+
+def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", estimator="sample") -> float:
+    """Cross-validated accuracy of the "population" protocol. USES THE TEST LABELS.
+
+    Parameters
+    ----------
+    cv : scikit-learn splitter (e.g. ``LeaveOneOut()``, ``StratifiedKFold(5)``)
+    matrices_from : {"all", "train"}
+        Where the per-class matrices are estimated: once on all rows (as the papers
+        evidently did) or inside each training fold.
+
+    Returns
+    -------
+    float: accuracy pooled over all held-out predictions.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import StratifiedKFold
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
+    >>> acc = population_protocol_cv(KNeighborsClassifier(3), X, y, StratifiedKFold(4))
+    >>> 0.0 <= acc <= 1.0
+    True
+    """
+    if matrices_from not in ("all", "train"):
+        raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    pred = np.empty_like(y)
+    if matrices_from == "all":
+        # one transform of every row with its own class's matrix; then ordinary CV on it
+        mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
+        Z = transform_by_class(X, y, mats)
+        return float(np.mean(cross_val_predict(clone(model), Z, y, cv=cv) == y))
+    for tr, te in cv.split(X, y):
+        pred[te] = population_protocol_predict(model, X[tr], y[tr], X[te], y[te], method=method, estimator=estimator)
+    return float(np.mean(pred == y))
+
+
+def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
+                            method="cholesky", estimator="sample"):
+    """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
+
+    USES THE TEST LABELS: each test row is whitened with its own class's matrix.
+    ``matrices_from="all"`` estimates the per-class matrices on all rows (as the papers),
+    ``"train"`` on the training rows of each split only.
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
+    >>> population_split_scores(KNeighborsClassifier(3), X, y, n_splits=2).shape
+    (2,)
+    """
+    if matrices_from not in ("all", "train"):
+        raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
+    scores = []
+    for tr, te in cv.split(X, y):
+        fit = (X, y) if matrices_from == "all" else (None, None)
+        pred = population_protocol_predict(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
+        scores.append(np.mean(pred == y[te]))
+    return np.asarray(scores)
+
+
+def svc_loocv_accuracy(svc, X, y) -> float:
+    """Exact LOOCV accuracy of an SVC, refitting only when the left-out point is a support vector.
+
+    A point with dual coefficient 0 (not a support vector) does not enter the SVM
+    solution, so removing it leaves the optimum unchanged and its leave-one-out
+    prediction equals the full model's. Only the support vectors need a refit. This is
+    the same model as ``loocv_accuracy(svc, X, y)``, many times faster when the solver is slow.
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (15, 2)), rng.normal(2, 1, (15, 2))]); y = np.repeat([0, 1], 15)
+    >>> fast, slow = svc_loocv_accuracy(SVC(kernel="linear"), X, y), loocv_accuracy(SVC(kernel="linear"), X, y)
+    >>> print(f"{fast:.3f} {slow:.3f}")
+    0.933 0.933
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass matching arrays.")
+    full = clone(svc).fit(X, y)
+    pred = full.predict(X)
+    keep = np.ones(len(y), dtype=bool)
+    for i in full.support_:
+        keep[i] = False
+        pred[i] = clone(svc).fit(X[keep], y[keep]).predict(X[i : i + 1])[0]
+        keep[i] = True
+    return float(np.mean(pred == y))
+
+
+def plot_confusions(cases, labels=("benign", "malignant"), title=None):
+    """Confusion-matrix heatmaps side by side, one per ``{name: (y_true, y_pred)}``.
+
+    Returns the matplotlib Figure (the caller adds ``plt.show()``).
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    from sklearn.metrics import confusion_matrix
+
+    if not isinstance(cases, dict) or not cases:
+        raise ValueError("cases must be a non-empty dict {name: (y_true, y_pred)}.")
+    fig, axes = plt.subplots(1, len(cases), figsize=(3.6 * len(cases), 3.4), squeeze=False)
+    for ax, (name, (yt, yp)) in zip(axes[0], cases.items()):
+        cm = confusion_matrix(yt, yp, labels=list(range(len(labels))))
+        sns.heatmap(cm, annot=True, fmt="d", cbar=False, cmap="Blues", ax=ax,
+                    xticklabels=labels, yticklabels=labels)
+        ax.set(title=f"{name}\naccuracy {np.mean(np.asarray(yt) == np.asarray(yp)):.3f}",
+               xlabel="predicted", ylabel="true")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
