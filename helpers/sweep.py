@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "main"]
+__all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "ipc_kernel_manager_class", "main"]
 
 STATUS_OK = "ok"
 # Outcome of a run that failed, from the exception papermill/nbclient raised (NOTEBOOK_PRACTICES 1.5).
@@ -150,7 +150,7 @@ def validate_grid(notebook: Path, grid: dict) -> dict:
 # One run (executed in a worker process or a Dask worker)
 
 
-def _kernel_manager_class():
+def ipc_kernel_manager_class():
     """An AsyncKernelManager on the ipc transport in a private temp dir: no port races.
 
     See NOTEBOOK_PRACTICES 1.7: kernels started by different processes can collide on TCP
@@ -200,7 +200,7 @@ def execute_run(notebook: str, out: str, params: dict, timeout: float | None = N
     record = {"run_id": rid, "params": params, "status": STATUS_OK, "error": None}
     start = time.monotonic()
     kwargs = {}
-    manager = _kernel_manager_class()
+    manager = ipc_kernel_manager_class()
     if manager is not None:
         kwargs["kernel_manager_class"] = manager
     for attempt in (1, 2):

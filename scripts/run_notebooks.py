@@ -1,19 +1,25 @@
 """Execute, refresh and check the workbook's numbered notebooks (behind make run / notebooks / test).
 
-    run --out build          papermill every notebook into build/notebooks/, results JSON into
-                             build/results/, HTML into build/html/, and build/report.html
-    refresh [NB ...]         re-execute notebooks with their defaults and replace the committed
-                             files (normalized) only on success            (make notebooks)
-    check                    fail if a committed notebook is unexecuted, out of order, holds
-                             errors/stderr/injected cells or is not normalized  (make test)
+    run --out build [--only NAME ...]
+        papermill every notebooks/NN_*.ipynb into build/notebooks/ (results JSON into
+        build/results/, HTML into build/html/, summary build/report.html); never touches
+        the committed notebooks                                               (make run)
+    refresh [NB ...]
+        re-execute notebooks with their default parameters and replace the committed files,
+        normalized, only on success                                     (make notebooks)
+    check
+        fail if a committed notebook is unexecuted, out of order, holds errors, stderr or
+        injected cells, or is not normalized                                  (make test)
 
-See ../shared/NOTEBOOK_PRACTICES.md sections 1.3 (cwd), 1.5 (errors), 3.2 (normalizing).
+--notebooks-dir DIR (before the command) points at another folder, e.g. a scratch one.
+See ../shared/NOTEBOOK_PRACTICES.md sections 1.3 (cwd), 1.5 (errors), 1.7 (ipc), 3.2 (normalize).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import os
 import sys
 import tempfile
 import time
@@ -29,169 +35,269 @@ DROP_CELL_METADATA = ("papermill", "execution", "ExecuteTime", "collapsed", "scr
 
 
 def numbered_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
-    return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    """The workbook's notebooks, ``NN_*.ipynb``, sorted by name."""
+    return sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
 
 
-def normalize(nb):
-    """Drop papermill/nbclient run metadata and injected cells; force the python3 kernelspec."""
+def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Strip what changes from run to run, keeping outputs, execution counts and cell ids.
+
+    Parameters
+    ----------
+    nb : NotebookNode
+        A notebook as read by ``nbformat.read`` or returned by papermill; not modified.
+
+    Returns
+    -------
+    NotebookNode
+        A copy without papermill/nbclient metadata (notebook and cells), without
+        ``injected-parameters`` and papermill error-banner cells, with the ``python3``
+        kernelspec and without ``language_info.version``. ``normalize`` is idempotent.
+    """
     nb = copy.deepcopy(nb)
     nb.metadata.pop("papermill", None)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata.get("language_info", {}).pop("version", None)
-    cells = []
+    nb.cells = [c for c in nb.cells if not DROP_CELL_TAGS & set(c.metadata.get("tags", []))]
     for cell in nb.cells:
-        if DROP_CELL_TAGS & set(cell.metadata.get("tags", [])):
-            continue
         for key in DROP_CELL_METADATA:
             cell.metadata.pop(key, None)
-        cells.append(cell)
-    nb.cells = cells
     return nb
 
 
-def _write(nb, path: Path) -> None:
-    path.write_text(nbformat.writes(nb) + ("" if nbformat.writes(nb).endswith("\n") else "\n"))
+def write_notebook(nb: nbformat.NotebookNode, path: Path) -> None:
+    """Write ``nb`` as Jupyter does (indent 1, trailing newline), atomically."""
+    text = nbformat.writes(nb)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    os.replace(tmp, path)
 
 
-def _execute(src: Path, dst: Path, parameters: dict | None = None):
+def execute(src: Path, dst: Path, parameters: dict | None = None, cwd: Path | None = None):
+    """Execute ``src`` into ``dst`` with papermill on the ``python3`` kernel of this interpreter.
+
+    Parameters
+    ----------
+    src, dst : Path
+        Input and output notebooks (``dst`` is written even when a cell fails).
+    parameters : dict, optional
+        Values to inject; ``None`` or ``{}`` injects no cell at all.
+    cwd : Path, optional
+        Kernel working directory; defaults to the folder of ``src`` (as Jupyter and nbval).
+
+    Returns
+    -------
+    NotebookNode
+        The executed notebook.
+
+    Raises
+    ------
+    papermill.PapermillExecutionError
+        A cell raised; other exceptions mean a timeout, a dead kernel or infrastructure.
+    """
     import papermill as pm
 
-    from helpers.sweep import _kernel_manager_class  # ipc transport: no port races, no TCP warning
+    from helpers.sweep import ipc_kernel_manager_class  # ipc transport: no port races (1.7)
 
-    manager = _kernel_manager_class()
+    manager = ipc_kernel_manager_class()  # None on Windows: papermill's default TCP manager
     return pm.execute_notebook(
         str(src),
         str(dst),
-        parameters=parameters or {},
+        parameters=parameters or None,
         kernel_name="python3",
-        cwd=str(src.parent),
+        cwd=str(cwd or src.parent),
         progress_bar=False,
         request_save_on_cell_execute=False,
         **({"kernel_manager_class": manager} if manager is not None else {}),
     )
 
 
-def _describe(exc: Exception) -> str:
-    evalue = str(getattr(exc, "evalue", exc)).strip().splitlines()
-    where = f" in cell {exc.cell_index}" if hasattr(exc, "cell_index") else ""
-    return f"{getattr(exc, 'ename', type(exc).__name__)}{where}: {evalue[0] if evalue else ''}"
+def describe(exc: BaseException) -> str:
+    """One line for a failed execution: cell index and first line of the error value."""
+    lines = str(getattr(exc, "evalue", exc)).strip().splitlines()
+    where = f" in cell {exc.cell_index} (In [{exc.exec_count}])" if hasattr(exc, "cell_index") else ""
+    return f"{getattr(exc, 'ename', type(exc).__name__)}{where}: {lines[0] if lines else ''}"
+
+
+def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
+    """Notebooks whose file name, stem or number prefix is in ``only`` (all when empty)."""
+    if not only:
+        return notebooks
+    return [p for p in notebooks if any(n in (p.name, p.stem) or p.stem.startswith(f"{n}_") for n in only)]
 
 
 def cmd_run(out: Path, only: list[str] | None, folder: Path) -> int:
+    """``run``: execute into ``out`` and export HTML; 0 when every notebook ran cleanly."""
     import papermill as pm
     from nbconvert import HTMLExporter
 
+    from helpers.report import build_report
+
     out = out.resolve()
-    for sub in ("notebooks", "results", "html"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    failures = []
-    for src in numbered_notebooks(folder):
-        if only and not any(name in src.name for name in only):
-            continue
-        params = {}
-        if "results_path" in pm.inspect_notebook(str(src)):
-            params["results_path"] = str(out / "results" / f"{src.stem}.json")
-        dst = out / "notebooks" / src.name
-        start = time.monotonic()
+    if (out / "notebooks").resolve() == folder.resolve():
+        print(f"refusing to write over the committed notebooks in {folder}", file=sys.stderr)
+        return 2
+    notebooks = select(numbered_notebooks(folder), only)
+    if not notebooks:
+        print(f"no notebooks to run in {folder}" + (f" matching {only}" if only else ""), file=sys.stderr)
+        return 1
+    dirs = {sub: out / sub for sub in ("notebooks", "results", "html")}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    failures = {}
+    for src in notebooks:
+        dst, html = dirs["notebooks"] / src.name, dirs["html"] / f"{src.stem}.html"
+        results = dirs["results"] / f"{src.stem}.json"
+        for stale in (dst, html, results):
+            stale.unlink(missing_ok=True)
+        params = {"results_path": str(results)} if "results_path" in pm.inspect_notebook(str(src)) else {}
+        start = time.perf_counter()
         try:
-            _execute(src, dst, params)
-            status = "ok"
-        except Exception as exc:  # keep going; report all failures at the end
-            status = "FAILED " + _describe(exc)
-            failures.append(src.name)
-        if dst.exists():
-            body, _ = HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))
-            (out / "html" / f"{src.stem}.html").write_text(body)
-        print(f"{src.name:<45} {time.monotonic() - start:6.1f} s  {status}", flush=True)
-    try:
-        from helpers.report import build_report
-    except ImportError:
-        pass
-    else:
-        print(f"report: {build_report(out)}")
+            execute(src, dst, params)
+            status = "ok" if results.exists() or not params else "ok (no results JSON written)"
+        except Exception as exc:  # keep going; every failure is reported at the end
+            failures[src.name] = status = f"FAILED {describe(exc)}"
+        if dst.exists():  # a failed run still writes its notebook: the HTML shows where it broke
+            try:
+                html.write_text(HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))[0])
+            except Exception as exc:
+                failures[src.name] = status = f"{status}; HTML export FAILED {describe(exc)}"
+        print(f"{src.name:<45} {time.perf_counter() - start:7.1f} s  {status}", flush=True)
+    print(f"report: {build_report(out)}")
     if failures:
-        print(f"{len(failures)} notebook(s) failed: {', '.join(failures)}", file=sys.stderr)
+        print(f"\n{len(failures)} of {len(notebooks)} notebook(s) failed:", file=sys.stderr)
+        for name, status in failures.items():
+            print(f"  {name}: {status}", file=sys.stderr)
         return 1
     return 0
 
 
+def resolve(names: list[str], folder: Path) -> list[Path]:
+    """Notebook paths from command-line names: paths, or names/stems inside ``folder``."""
+    paths = []
+    for name in names:
+        candidates = [Path(name), folder / name, folder / f"{name}.ipynb"]
+        found = next((p for p in candidates if p.is_file() and p.suffix == ".ipynb"), None)
+        if found is None:
+            raise SystemExit(f"no such notebook: {name}")
+        paths.append(found.resolve())
+    return paths
+
+
 def cmd_refresh(names: list[str], folder: Path) -> int:
-    targets = [Path(n).resolve() for n in names] if names else numbered_notebooks(folder)
+    """``refresh``: re-execute with defaults and replace each committed notebook on success."""
+    targets = resolve(names, folder) if names else numbered_notebooks(folder)
+    if not targets:
+        print(f"no numbered notebooks in {folder}", file=sys.stderr)
+        return 1
     failed = 0
     for src in targets:
-        start = time.monotonic()
-        with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        with tempfile.TemporaryDirectory(prefix="refresh-") as tmp:
+            clean = Path(tmp) / src.name  # without a stale injected cell (its values would be reused)
+            write_notebook(normalize(nbformat.read(src, as_version=4)), clean)
             try:
-                nb = _execute(src, Path(tmp) / src.name)
+                nb = execute(clean, Path(tmp) / f"out-{src.name}", cwd=src.parent)
             except Exception as exc:
-                print(f"{src.name:<45} FAILED, left unchanged: {_describe(exc)}", file=sys.stderr)
+                print(f"{src.name:<45} FAILED, left unchanged: {describe(exc)}", file=sys.stderr)
                 failed += 1
                 continue
-        _write(normalize(nb), src)
-        print(f"{src.name:<45} {time.monotonic() - start:6.1f} s  refreshed", flush=True)
+        write_notebook(normalize(nb), src)
+        print(f"{src.name:<45} {time.perf_counter() - start:7.1f} s  refreshed", flush=True)
+        for problem in problems(src):  # e.g. a warning on stderr: `check` will refuse it
+            print(f"{src.name}: {problem}", file=sys.stderr)
+            failed += 1
     return 1 if failed else 0
 
 
 def problems(path: Path) -> list[str]:
-    """What is wrong with a committed notebook (empty list: nothing)."""
+    """What ``check`` finds wrong with a committed notebook (an empty list: nothing).
+
+    Parameters
+    ----------
+    path : Path
+        The notebook file.
+
+    Returns
+    -------
+    list of str
+        One readable sentence per problem: unexecuted code cells, execution counts other
+        than 1..n in order, error or stderr outputs, injected-parameters cells, and
+        whether normalization would change the notebook.
+    """
     nb = nbformat.read(path, as_version=4)
-    found = []
-    counts = []
+    found, counts, unexecuted = [], [], []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        tags = set(cell.metadata.get("tags", []))
-        if "injected-parameters" in tags:
+        if "injected-parameters" in cell.metadata.get("tags", []):
             found.append(f"cell {i} is a papermill injected-parameters cell")
-        if cell.source.strip() and cell.execution_count is None:
-            found.append(f"code cell {i} was not executed")
         if cell.execution_count is not None:
             counts.append(cell.execution_count)
+        elif cell.source.strip():
+            unexecuted.append(i)
         for output in cell.outputs:
             if output.output_type == "error":
-                found.append(f"cell {i} holds an error output ({output.ename})")
-            if output.output_type == "stream" and output.name == "stderr":
+                found.append(f"cell {i} holds an error output ({output.ename}: {output.evalue[:80]})")
+            elif output.output_type == "stream" and output.name == "stderr":
                 found.append(f"cell {i} holds stderr output: {output.text.strip()[:80]!r}")
+    if unexecuted:
+        found.append(f"code cells {unexecuted} (indices among all cells) were not executed")
     if counts != list(range(1, len(counts) + 1)):
         found.append(f"execution counts are not 1..{len(counts)} in order: {counts}")
-    if nbformat.writes(normalize(nb)) != nbformat.writes(nb):
-        found.append("not normalized (run metadata or a non-python3 kernelspec): refresh it with make notebooks")
+    found += [f"not normalized: {change}" for change in _normalization_changes(nb)]
     return found
 
 
+def _normalization_changes(nb: nbformat.NotebookNode) -> list[str]:
+    """What ``normalize`` would change in ``nb``, in words."""
+    norm = normalize(nb)
+    changes = []
+    if nb.metadata.get("kernelspec") != norm.metadata["kernelspec"]:
+        changes.append(f"kernelspec {nb.metadata.get('kernelspec')} is not {KERNELSPEC}")
+    elif nb.metadata != norm.metadata:
+        changes.append("notebook metadata holds run data (papermill or language_info.version)")
+    if len(nb.cells) != len(norm.cells):
+        changes.append("holds papermill injected-parameters or error-banner cells")
+    elif any(a.metadata != b.metadata for a, b in zip(nb.cells, norm.cells)):
+        changes.append(f"cell metadata holds run data (one of {', '.join(DROP_CELL_METADATA)})")
+    return changes
+
+
 def cmd_check(folder: Path) -> int:
+    """``check``: 0 when there are numbered notebooks and none has a problem."""
     notebooks = numbered_notebooks(folder)
     if not notebooks:
-        print(f"no numbered notebooks in {folder}", file=sys.stderr)
+        print(f"check: no numbered notebooks (NN_*.ipynb) in {folder}", file=sys.stderr)
         return 1
-    bad = 0
-    for path in notebooks:
-        for problem in problems(path):
-            print(f"{path.name}: {problem}", file=sys.stderr)
-            bad += 1
+    bad = [(path.name, problem) for path in notebooks for problem in problems(path)]
+    for name, problem in bad:
+        print(f"check: {name}: {problem}", file=sys.stderr)
     if bad:
-        print("fix with: make notebooks NB=notebooks/<name>.ipynb", file=sys.stderr)
+        print("fix the cause, then: make notebooks NB=notebooks/<name>.ipynb", file=sys.stderr)
         return 1
     print(f"checked {len(notebooks)} notebooks")
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--notebooks-dir", type=Path, default=NOTEBOOKS)
+    parser.add_argument("--notebooks-dir", type=Path, default=NOTEBOOKS, help="default: %(default)s")
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run")
+    run = sub.add_parser("run", help="execute every notebook into --out (notebooks, results, HTML)")
     run.add_argument("--out", type=Path, default=ROOT / "build")
-    run.add_argument("--only", nargs="*", help="run only notebooks whose file name contains one of these")
-    refresh = sub.add_parser("refresh")
-    refresh.add_argument("notebooks", nargs="*")
-    sub.add_parser("check")
+    run.add_argument("--only", nargs="+", metavar="NAME", help="file names, stems or numbers (e.g. 02)")
+    refresh = sub.add_parser("refresh", help="re-execute and replace committed notebooks")
+    refresh.add_argument("notebooks", nargs="*", metavar="NB", help="paths or names; default: all")
+    sub.add_parser("check", help="fail on unexecuted, unclean or unnormalized notebooks")
     args = parser.parse_args(argv)
+    folder = args.notebooks_dir.resolve()
     if args.command == "run":
-        return cmd_run(args.out, args.only, args.notebooks_dir)
+        return cmd_run(args.out, args.only, folder)
     if args.command == "refresh":
-        return cmd_refresh(args.notebooks, args.notebooks_dir)
-    return cmd_check(args.notebooks_dir)
+        return cmd_refresh(args.notebooks, folder)
+    return cmd_check(folder)
 
 
 if __name__ == "__main__":

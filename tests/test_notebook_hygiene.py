@@ -1,8 +1,12 @@
-"""Every numbered notebook: a title, one literal parameters cell, python3 kernel, clean outputs, run by CI."""
+"""Every numbered notebook: a title, one literal parameters cell, python3 kernel, clean outputs, run by CI.
+
+Also tests ``normalize`` and ``check`` of scripts/run_notebooks.py (NOTEBOOK_PRACTICES 3.2).
+"""
 
 import ast
 import importlib.util
 import re
+import shlex
 from pathlib import Path
 
 import nbformat
@@ -11,9 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
-spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-run_notebooks = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(run_notebooks)
+_spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
+run_notebooks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run_notebooks)
 
 
 def test_there_are_notebooks():
@@ -21,40 +25,66 @@ def test_there_are_notebooks():
 
 
 @pytest.fixture(params=NOTEBOOKS, ids=lambda p: p.name)
-def nb(request):
-    return nbformat.read(request.param, as_version=4)
+def path(request):
+    return request.param
+
+
+@pytest.fixture
+def nb(path):
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
 
 
 def test_first_cell_is_a_title(nb):
     first = nb.cells[0]
-    assert first.cell_type == "markdown" and first.source.startswith("# ")
+    assert first.cell_type == "markdown" and first.source.startswith("# "), "first cell must be a '# ' title"
+
+
+def literal_assignments(source: str) -> dict:
+    """``{name: value}`` of a parameters cell; AssertionError unless every statement assigns a literal."""
+    values = {}
+    for stmt in ast.parse(source).body:
+        code = ast.unparse(stmt)
+        is_assignment = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None
+        assert is_assignment, f"not an assignment: {code}"
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        assert len(targets) == 1 and isinstance(targets[0], ast.Name), f"assign one plain name: {code}"
+        try:
+            values[targets[0].id] = ast.literal_eval(stmt.value)
+        except ValueError:
+            pytest.fail(f"not a literal (derive it in the setup cell): {code}")
+    return values
 
 
 def test_one_literal_parameters_cell(nb):
-    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(cells) == 1 and cells[0].cell_type == "code"
-    names = {}
-    for stmt in ast.parse(cells[0].source).body:
-        assert isinstance(stmt, (ast.Assign, ast.AnnAssign)), f"not an assignment: {ast.unparse(stmt)}"
-        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
-        names[target.id] = ast.literal_eval(stmt.value)  # raises unless a literal
-    assert "results_path" in names and names["results_path"] is None
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1, f"{len(tagged)} cells tagged 'parameters', expected exactly one"
+    assert tagged[0].cell_type == "code"
+    values = literal_assignments(tagged[0].source)
+    assert "results_path" in values and values["results_path"] is None, "needs `results_path = None`"
 
 
-def test_kernelspec_and_clean_outputs(nb):
-    assert nb.metadata["kernelspec"]["name"] == "python3"
-    counts = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        assert "injected-parameters" not in cell.metadata.get("tags", [])
+def test_kernelspec_is_python3(nb):
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+def test_no_errors_stderr_or_injected_cells(nb):
+    for i, cell in enumerate(code_cells(nb)):
+        assert "injected-parameters" not in cell.metadata.get("tags", []), f"code cell {i}: injected cell"
         for out in cell.outputs:
-            assert out.output_type != "error", f"stored error: {out.get('ename')}"
-            assert not (out.output_type == "stream" and out.name == "stderr"), f"stored stderr: {out.text[:80]}"
-        if cell.source.strip():
-            assert cell.execution_count is not None, f"unexecuted cell: {cell.source[:60]}"
-            counts.append(cell.execution_count)
-    assert counts == list(range(1, len(counts) + 1))
+            assert out.output_type != "error", f"code cell {i}: stored error {out.ename}: {out.evalue}"
+            is_stderr = out.output_type == "stream" and out.name == "stderr"
+            assert not is_stderr, f"code cell {i}: stored stderr {out.text[:80]!r}"
+
+
+def test_executed_in_order(nb):
+    cells = [c for c in code_cells(nb) if c.source.strip() or c.execution_count is not None]
+    assert all(c.execution_count is not None for c in cells), "unexecuted code cells: run `make notebooks`"
+    counts = [c.execution_count for c in cells]
+    assert counts == list(range(1, len(counts) + 1)), f"execution counts {counts}: run `make notebooks`"
 
 
 def test_ends_with_what_we_found(nb):
@@ -62,47 +92,92 @@ def test_ends_with_what_we_found(nb):
     assert any(re.search(r"^#+ .*What we found", h, re.M) for h in headings)
 
 
-def test_ci_executes_every_notebook():
-    makefile = (ROOT / "Makefile").read_text()
-    test_recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
-    assert "--nbval" in makefile and re.search(r"pytest .*\$\(NBVAL_FLAGS\) notebooks\b", test_recipe)
-    assert "run_notebooks.py check" in test_recipe
-    ci = (ROOT / ".ci" / "run").read_text()
-    assert "make test" in ci
+def make_test_commands() -> list[list[str]]:
+    """The recipe lines of the Makefile's ``test`` target, variables expanded, split into words."""
+    text = (ROOT / "Makefile").read_text()
+    variables = dict(re.findall(r"^([A-Za-z_]+)\s*[:?]?=[ \t]*(.*)$", text, re.M))
+
+    def expand(s: str) -> str:
+        return re.sub(r"\$\((\w+)\)", lambda m: expand(variables.get(m.group(1), "")), s)
+
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", text, re.M)
+    assert recipe, "the Makefile has no `test` target"
+    return [shlex.split(expand(line)) for line in recipe.group(1).splitlines()]
 
 
-def test_normalize_drops_run_metadata():
+def test_executed_by_ci(path):
+    """``make test`` runs ``pytest --nbval`` over the notebook, ignoring none; CI runs ``make test``."""
+    rel = path.relative_to(ROOT)
+    nbval = [words for words in make_test_commands() if "pytest" in words and "--nbval" in words]
+    assert nbval, "`make test` runs no `pytest --nbval`"
+    for words in nbval:
+        covered = any(rel == Path(w) or Path(w) in rel.parents for w in words if not w.startswith("-"))
+        ignored = [w for w in words if w.startswith(("--ignore", "--deselect")) or w == "-k"]
+        if covered and not ignored:
+            break
+    else:
+        pytest.fail(f"`make test` does not run `pytest --nbval` over {rel} (or ignores/deselects it)")
+    assert any("run_notebooks.py" in w and "check" in words for words in make_test_commands() for w in words)
+    assert "make test" in (ROOT / ".ci" / "run").read_text(), ".ci/run does not call `make test`"
+
+
+def papermill_output() -> nbformat.NotebookNode:
+    """A small notebook as papermill writes it: run metadata, an injected cell, an odd kernel."""
+    cell = nbformat.v4.new_code_cell
     nb = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["parameters"], "papermill": {"duration": 1.0}}),
-            nbformat.v4.new_code_cell("x = 2", metadata={"tags": ["injected-parameters"]}),
-            nbformat.v4.new_code_cell("x", metadata={"execution": {"iopub.status.idle": "now"}}),
+            nbformat.v4.new_markdown_cell("# Title", metadata={"tags": ["papermill-error-cell-tag"]}),
+            cell("x = 1", execution_count=1, metadata={"tags": ["parameters"], "papermill": {"duration": 1.0}}),
+            cell("# Parameters\nx = 2", metadata={"tags": ["injected-parameters"]}, execution_count=2),
+            cell("x", execution_count=3,
+                 metadata={"execution": {"iopub.status.idle": "now"}, "ExecuteTime": {}, "scrolled": True}),
         ]
     )
-    nb.metadata["papermill"] = {"parameters": {"x": 2}}
-    nb.metadata["kernelspec"] = {"name": "conda-env-foo-py", "display_name": "foo", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python", "version": "3.11.7"}
+    nb.metadata.update(
+        papermill={"parameters": {"x": 2}},
+        kernelspec={"name": "conda-env-foo-py", "display_name": "foo", "language": "python"},
+        language_info={"name": "python", "version": "3.11.7"},
+    )
+    return nb
+
+
+def test_normalize_drops_run_metadata_and_injected_cells():
+    nb = papermill_output()
+    before = nbformat.writes(nb)
     out = run_notebooks.normalize(nb)
+    assert nbformat.writes(nb) == before, "normalize must not modify its argument"
     assert "papermill" not in out.metadata
-    assert out.metadata["kernelspec"]["name"] == "python3"
-    assert "version" not in out.metadata["language_info"]
+    assert out.metadata["kernelspec"] == {"name": "python3", "display_name": "Python 3", "language": "python"}
+    assert out.metadata["language_info"] == {"name": "python"}
     assert [c.source for c in out.cells] == ["x = 1", "x"]
-    assert all("papermill" not in c.metadata and "execution" not in c.metadata for c in out.cells)
-    assert run_notebooks.normalize(out) == out  # idempotent
+    assert [c.metadata for c in out.cells] == [{"tags": ["parameters"]}, {}]
+    assert [c.execution_count for c in out.cells] == [1, 3]  # kept, as nbval needs them
+    assert [c.id for c in out.cells] == [nb.cells[1].id, nb.cells[3].id]
+    nbformat.validate(out)
+
+
+def test_normalize_is_idempotent():
+    once = run_notebooks.normalize(papermill_output())
+    assert run_notebooks.normalize(once) == once
 
 
 def test_check_flags_problems(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
     nb.metadata["kernelspec"] = dict(run_notebooks.KERNELSPEC)
     path = tmp_path / "00_x.ipynb"
-    nbformat.write(nb, path)
-    assert any("not executed" in p for p in run_notebooks.problems(path))
+
+    def problems_of(nb):
+        nbformat.write(nb, path)
+        return run_notebooks.problems(path)
+
+    assert problems_of(nb) == ["code cells [0] (indices among all cells) were not executed"]
     nb.cells[0].execution_count = 1
     nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stderr", text="Warning!")]
-    nbformat.write(nb, path)
-    assert any("stderr" in p for p in run_notebooks.problems(path))
+    assert any("stderr" in p for p in problems_of(nb))
+    nb.cells[0].outputs = [nbformat.v4.new_output("error", ename="ValueError", evalue="bad", traceback=[])]
+    assert any("error output" in p for p in problems_of(nb))
     nb.cells[0].outputs = []
-    nbformat.write(nb, path)
-    assert run_notebooks.problems(path) == []
+    assert problems_of(papermill_output())  # out of order, injected cell, not normalized
+    assert problems_of(nb) == []
     assert run_notebooks.main(["--notebooks-dir", str(tmp_path), "check"]) == 0
     assert run_notebooks.main(["--notebooks-dir", str(tmp_path / "empty"), "check"]) == 1
