@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
+from .reuters import load_reuters21578
+
 __all__ = [
     "DATA_DIR",
     "RAW_DIR",
@@ -23,6 +25,7 @@ __all__ = [
     "load_salary_age",
     "load_whiskey",
     "load_signup",
+    "load_reuters21578",
 ]
 
 # The query instance of each slide example (FMLPDA ch. 5 slides). The whiskey query is

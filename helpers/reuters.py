@@ -1,0 +1,608 @@
+"""Reuters-21578 (Distribution 1.0): find or download the archive, parse its SGML, split it.
+
+The collection ships as ``reuters21578.tar.gz`` with 22 SGML files ``reut2-000.sgm`` ...
+``reut2-021.sgm`` (21,578 ``<REUTERS>`` records). The files are Latin-1 and not valid XML
+(bodies hold character references such as ``&#3;``), so they are parsed leniently with
+regular expressions, record by record, and every record must be complete.
+
+:func:`load_reuters21578` looks for the archive (an explicit path, then the environment
+variable ``REUTERS21578_PATH``, then ``data/raw/``), downloads it from the UCI KDD archive
+when it is absent, checks the SHA-256 of every SGML file, and caches the parsed table under
+``data/processed/`` keyed by the archive's checksum. The split helpers give the ModApte
+split, the top-k categories, the 90 categories with a training and a test document, and
+single-label subsets (R8 / R10).
+
+References
+----------
+.. [1] D. D. Lewis (1997), Reuters-21578 text categorization test collection, Distribution
+   1.0, README.txt (the ModApte split: LEWISSPLIT and TOPICS="YES").
+.. [2] Y. Yang & X. Liu (1999), A re-examination of text categorization methods, SIGIR
+   (the 90 categories with at least one training and one test document).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+import urllib.request
+from collections import Counter
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "ENV_VAR",
+    "REUTERS_URL",
+    "SGML_SHA256",
+    "ReutersNotFoundError",
+    "load_reuters21578",
+    "parse_sgml",
+    "modapte_split",
+    "top_categories",
+    "categories_with_train_and_test",
+    "restrict_to_categories",
+    "single_label",
+    "class_counts",
+    "make_setting",
+    "SETTINGS",
+]
+
+REUTERS_URL = "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"
+ARCHIVE_NAME = "reuters21578.tar.gz"
+ENV_VAR = "REUTERS21578_PATH"
+_ROOT = Path(__file__).resolve().parents[1]
+RAW_DIR = _ROOT / "data" / "raw"
+PROCESSED_DIR = _ROOT / "data" / "processed"
+_CACHE_VERSION = 1
+
+#: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).
+SGML_SHA256 = {
+    "reut2-000.sgm": "9ff9bb40624ef992a03f62aace12e697dca1087abfd9b4d06aa787a6ad3e0687",
+    "reut2-001.sgm": "1528e7e82d110d88d0234eb9619eadb7f9fd805711971df05975b92277dfdf4d",
+    "reut2-002.sgm": "99f18068d0518952987dedd78c622e5c2a584e357d264d3754696c815f3e6628",
+    "reut2-003.sgm": "78a3a8d7e04bc9d42c4614d5d5c60a4293dbe3f708df6fb5a71d9ef31f4b3fa3",
+    "reut2-004.sgm": "726342c19a65873330b412378cd6a3f0d512035f5223146ddd60930c62eb6ff0",
+    "reut2-005.sgm": "d09de619b6dd2d047d5124681f6df90550abaf592020d1c1ce338ae9b91522e7",
+    "reut2-006.sgm": "b5535c0d66b01f4976f84621a4a795afbc00d2c4bd0a1b7ae426df6630fb361d",
+    "reut2-007.sgm": "aa706007ec84a03537a3921ca976d60e11b3f99e4b9e9b2d5c81dd384d2c2062",
+    "reut2-008.sgm": "a3994583694a00b7c744097c1d7eabfcf90f2e6650cc21663e46828035a336cb",
+    "reut2-009.sgm": "29995f606dd1a9bdf907eacc9d879846c716860d9d9141676979474aaea39c7d",
+    "reut2-010.sgm": "996df6008089bd09fa5b28a4d2eb0ee5f7b9d4601cde566fed3926ac82960fa3",
+    "reut2-011.sgm": "d3a2782015247d9c2bffb8926267827fdd449c70d619435ef01a25a1c56a53ca",
+    "reut2-012.sgm": "da31035d483851f2aebce5b66d779e5e2c0ac9dcfe098596c6d544e81c5604ab",
+    "reut2-013.sgm": "8f7700bc0455fac3fcc12377ced4807b7df8aba1f21ecad059b9cc2b1cf0b8be",
+    "reut2-014.sgm": "ef936bd3e0f36cf722afa9a6957563549775af32e9e28b4f539c8737ceda83ab",
+    "reut2-015.sgm": "6d3bcec73eff871b8a5403588af814c4e50a0de6bc25707480522ab836f74026",
+    "reut2-016.sgm": "be2f03a185fff70131f3b4fdbd6229b7ee2be077eba9691eaa597c8cfbda8812",
+    "reut2-017.sgm": "f370e610b4b1342e41a98e0c426a08541044bd1d7e539674f32372a6060b73b5",
+    "reut2-018.sgm": "a5f971bf25448e915781962309e669359a35fbcaf3017a806eca0590897f209a",
+    "reut2-019.sgm": "d3b07097fba2633d130b4914aceba671645985248943ce9e39c289315339dffb",
+    "reut2-020.sgm": "f6ad1b724125c202566c63b35ea0b5ee23881f8b7ed47a32829d5af05d8e860d",
+    "reut2-021.sgm": "3f5196d32869723c9042aa5756805b4e90360f1f45ea17f4594fa0e2b3630b18",
+}
+
+COLUMNS = ["id", "date", "lewissplit", "cgisplit", "topics_attr", "topics", "title", "body", "file"]
+
+_SGML_NAME = re.compile(r"reut2-\d{3}\.sgm")
+_RECORD_START = re.compile(r"<REUTERS\b([^>]*)>")
+_RECORD_END = "</REUTERS>"
+_ATTR = re.compile(r'(\w+)="([^"]*)"')
+_TOPICS = re.compile(r"<TOPICS>(.*?)</TOPICS>", re.S)
+_D = re.compile(r"<D>(.*?)</D>", re.S)
+_TAGS = {name: re.compile(rf"<{name}>(.*?)</{name}>", re.S) for name in ("DATE", "TITLE", "BODY")}
+_TEXT = re.compile(r"<TEXT\b[^>]*>(.*?)</TEXT>", re.S)
+_ANY_TAG = re.compile(r"<[^>]+>")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class ReutersNotFoundError(FileNotFoundError, ValueError):
+    """The archive is neither where we looked nor downloadable (offline)."""
+
+
+# --------------------------------------------------------------------------- parsing
+def _clean(text: str) -> str:
+    """Resolve character references (``&#3;``, ``&lt;``) and drop the control codes they encode."""
+    return _CONTROL.sub(" ", html.unescape(text)).strip()
+
+
+def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
+    """Parse the ``<REUTERS>`` records of one SGML file into dicts.
+
+    Parameters
+    ----------
+    text : str
+        The file's content, decoded as Latin-1.
+    source : str
+        The file name, quoted in error messages.
+
+    Returns
+    -------
+    list of dict
+        One per record, with keys ``id`` (NEWID), ``date``, ``lewissplit``, ``cgisplit``,
+        ``topics_attr`` (the TOPICS attribute: YES, NO or BYPASS), ``topics`` (list of
+        str), ``title`` and ``body``. Records without a ``<BODY>`` (briefs, unprocessed
+        texts) get the text of ``<TEXT>`` with tags removed, minus the title.
+
+    Raises
+    ------
+    ValueError
+        A record without a closing ``</REUTERS>`` (truncated file) or without a numeric
+        NEWID attribute; the message names the file and the record.
+
+    Examples
+    --------
+    >>> sgml = ('<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" NEWID="7">'
+    ...         '<DATE>26-FEB-1987</DATE><TOPICS><D>earn</D><D>acq</D></TOPICS>'
+    ...         '<TEXT><TITLE>A &amp; B</TITLE><BODY>Profit up&#3;</BODY></TEXT></REUTERS>')
+    >>> rec = parse_sgml(sgml)[0]
+    >>> rec["id"], rec["topics"], rec["title"], rec["body"]
+    (7, ['earn', 'acq'], 'A & B', 'Profit up')
+    """
+    records = []
+    pos = 0
+    while True:
+        start = _RECORD_START.search(text, pos)
+        if start is None:
+            break
+        attrs = dict(_ATTR.findall(start.group(1)))
+        newid = attrs.get("NEWID", "")
+        end = text.find(_RECORD_END, start.end())
+        nxt = _RECORD_START.search(text, start.end())
+        if end < 0 or (nxt is not None and nxt.start() < end):
+            raise ValueError(
+                f"{source}: record NEWID={newid or '?'} (character {start.start()}) has no closing "
+                "</REUTERS>: the file is truncated or corrupt. Replace it with an intact copy of "
+                f"the archive (checksums in SGML_SHA256; source {REUTERS_URL})."
+            )
+        if not newid.isdigit():
+            raise ValueError(
+                f"{source}: the record at character {start.start()} has no numeric NEWID attribute "
+                f"(attributes: {attrs}); the file is not a Reuters-21578 SGML file or is corrupt."
+            )
+        inner = text[start.end() : end]
+        topics_block = _TOPICS.search(inner)
+        topics = [_clean(t) for t in _D.findall(topics_block.group(1))] if topics_block else []
+        fields = {name: (m.group(1) if (m := rx.search(inner)) else "") for name, rx in _TAGS.items()}
+        body = fields["BODY"]
+        if not body and (m := _TEXT.search(inner)):
+            body = _TAGS["TITLE"].sub(" ", m.group(1))
+            body = _ANY_TAG.sub(" ", body)
+        records.append(
+            {
+                "id": int(newid),
+                "date": _clean(fields["DATE"]),
+                "lewissplit": attrs.get("LEWISSPLIT", ""),
+                "cgisplit": attrs.get("CGISPLIT", ""),
+                "topics_attr": attrs.get("TOPICS", ""),
+                "topics": topics,
+                "title": _clean(fields["TITLE"]),
+                "body": _clean(body),
+            }
+        )
+        pos = end + len(_RECORD_END)
+    return records
+
+
+# --------------------------------------------------------------------------- the archive
+def _sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _check_member_name(name: str, archive: Path) -> None:
+    p = PurePosixPath(name)
+    if p.is_absolute() or ".." in p.parts or "\\" in name or (p.parts and ":" in p.parts[0]):
+        raise ValueError(
+            f"{archive}: member {name!r} points outside the archive's folder (absolute path or '..'); "
+            "refusing to read an archive built for path traversal. Download the original from "
+            f"{REUTERS_URL}."
+        )
+
+
+def _read_sgml_files(path: Path) -> dict[str, bytes]:
+    """Raw bytes of every ``reut2-NNN.sgm`` in an archive or a folder, by base name."""
+    files: dict[str, bytes] = {}
+    if path.is_dir():
+        for f in sorted(path.rglob("reut2-*.sgm")):
+            if _SGML_NAME.fullmatch(f.name):
+                files[f.name] = f.read_bytes()
+        return files
+    try:
+        tar = tarfile.open(path, "r:*")
+    except (tarfile.TarError, OSError) as exc:
+        raise ValueError(
+            f"{path} is not a readable tar archive ({exc}); the download may be incomplete. Delete it "
+            f"and download it again from {REUTERS_URL}."
+        ) from exc
+    with tar:
+        members = tar.getmembers()
+        for m in members:  # check every name before reading anything
+            _check_member_name(m.name, path)
+            if (m.issym() or m.islnk()) and _SGML_NAME.fullmatch(PurePosixPath(m.name).name):
+                raise ValueError(f"{path}: member {m.name!r} is a link, not a file; refusing to follow it.")
+        for m in members:
+            base = PurePosixPath(m.name).name
+            if m.isfile() and _SGML_NAME.fullmatch(base):
+                files[base] = tar.extractfile(m).read()
+    return files
+
+
+def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: Path) -> None:
+    if checksums is None:
+        return
+    missing = sorted(set(checksums) - set(files))
+    if missing:
+        raise ValueError(
+            f"{source} lacks {len(missing)} of the {len(checksums)} SGML files ({', '.join(missing[:3])}"
+            f"{', ...' if len(missing) > 3 else ''}); get the complete archive from {REUTERS_URL}."
+        )
+    for name, expected in checksums.items():
+        got = _sha256_bytes(files[name])
+        if got != expected:
+            raise ValueError(
+                f"{source}: SHA-256 of {name} is {got}, expected {expected}; the file is corrupt or "
+                f"edited. Replace the archive with the original from {REUTERS_URL}."
+            )
+
+
+def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.request.urlopen) -> Path:
+    """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
+    from tqdm import tqdm  # plain bars: tqdm.auto warns in kernels without ipywidgets
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+    try:
+        with opener(url) as response, os.fdopen(fd, "wb") as out:
+            total = int(response.headers.get("Content-Length") or 0) or None
+            disable = None if progress is None else not progress
+            with tqdm(total=total, unit="B", unit_scale=True, desc=dest.name, disable=disable) as bar:
+                for chunk in iter(lambda: response.read(1 << 16), b""):
+                    out.write(chunk)
+                    bar.update(len(chunk))
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return dest
+
+
+def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> Path:
+    if path is not None:
+        p = Path(path).expanduser()
+        if not p.exists():
+            raise ReutersNotFoundError(
+                f"No Reuters-21578 archive or folder at {p}. Pass the path of {ARCHIVE_NAME} (or of the "
+                f"folder holding reut2-000.sgm ... reut2-021.sgm); get it from {REUTERS_URL}."
+            )
+        return p
+    env = os.environ.get(ENV_VAR)
+    if env:
+        p = Path(env).expanduser()
+        if not p.exists():
+            raise ReutersNotFoundError(
+                f"{ENV_VAR}={env} but nothing is there. Point it at {ARCHIVE_NAME} (from {REUTERS_URL}) "
+                "or unset it to use data/raw/."
+            )
+        return p
+    for candidate in (raw_dir / ARCHIVE_NAME, raw_dir / "reuters21578"):
+        if candidate.exists():
+            return candidate
+    target = raw_dir / ARCHIVE_NAME
+    if url is None:
+        raise ReutersNotFoundError(
+            f"{ARCHIVE_NAME} not found. Put it at {target} (or set {ENV_VAR} to its path); "
+            f"get it from {REUTERS_URL}."
+        )
+    try:
+        return _download(url, target, progress=progress, opener=opener)
+    except OSError as exc:  # urllib.error.URLError is an OSError
+        raise ReutersNotFoundError(
+            f"{ARCHIVE_NAME} is not at {target} and downloading it from {url} failed ({exc}). "
+            f"Download it on a machine with network access from {REUTERS_URL} and put it at "
+            f"{target}, or set {ENV_VAR} to its path."
+        ) from exc
+
+
+def load_reuters21578(
+    path=None,
+    *,
+    url: str | None = REUTERS_URL,
+    checksums: dict[str, str] | None = SGML_SHA256,
+    cache: bool = True,
+    raw_dir=None,
+    cache_dir=None,
+    progress: bool | None = None,
+    opener=urllib.request.urlopen,
+) -> pd.DataFrame:
+    """The Reuters-21578 collection as a tidy table, one row per ``<REUTERS>`` record.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        ``reuters21578.tar.gz`` or a folder holding the SGML files. Default: the environment
+        variable ``REUTERS21578_PATH``, then ``data/raw/reuters21578.tar.gz`` (or
+        ``data/raw/reuters21578/``), else a download from ``url`` into ``data/raw/``.
+    url : str or None
+        Where to download from when the archive is absent; ``None`` forbids downloading.
+    checksums : dict or None
+        Expected SHA-256 per SGML file (default: the 22 files of the distribution);
+        ``None`` skips the check (for test fixtures).
+    cache : bool
+        Read/write the parsed table in ``cache_dir`` (default ``data/processed/``) under a
+        name holding the archive's SHA-256, so a second load skips parsing.
+    raw_dir, cache_dir : str or Path, optional
+        Override ``data/raw/`` and ``data/processed/``.
+    progress : bool or None
+        Progress bars for download and parsing; ``None`` shows them only on a terminal
+        (and ``TQDM_DISABLE=1`` silences them).
+    opener : callable
+        ``urllib.request.urlopen`` or a stand-in (tests).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``id`` (NEWID), ``date``, ``lewissplit`` (TRAIN/TEST/NOT-USED), ``cgisplit``,
+        ``topics_attr`` (the TOPICS attribute), ``topics`` (list of str), ``title``, ``body``,
+        ``file``; sorted by ``id``. The full collection has 21,578 rows.
+
+    Raises
+    ------
+    ReutersNotFoundError
+        (a ``FileNotFoundError`` and ``ValueError``) when the archive is absent and cannot
+        be downloaded; the message says where to put it and where to get it.
+    ValueError
+        Checksum mismatch, missing SGML files, truncated or malformed records, unsafe
+        archive member names, duplicate NEWIDs.
+
+    Examples
+    --------
+    >>> import tarfile, tempfile, io, pathlib
+    >>> sgml = (b'<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" NEWID="1">'
+    ...         b'<TOPICS><D>earn</D></TOPICS><TEXT><TITLE>T</TITLE><BODY>b</BODY></TEXT></REUTERS>')
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with tarfile.open(d / "r.tar.gz", "w:gz") as tar:
+    ...     info = tarfile.TarInfo("reut2-000.sgm"); info.size = len(sgml)
+    ...     tar.addfile(info, io.BytesIO(sgml))
+    >>> df = load_reuters21578(d / "r.tar.gz", checksums=None, cache=False)
+    >>> df[["id", "lewissplit", "topics"]].values.tolist()
+    [[1, 'TRAIN', ['earn']]]
+    """
+    raw_dir = Path(raw_dir) if raw_dir is not None else RAW_DIR
+    cache_dir = Path(cache_dir) if cache_dir is not None else PROCESSED_DIR
+    source = _locate(path, raw_dir, url, progress, opener)
+
+    if source.is_dir():
+        key_hash = hashlib.sha256()
+        for f in sorted(source.rglob("reut2-*.sgm")):
+            key_hash.update(f.name.encode() + _sha256_file(f).encode())
+        key = key_hash.hexdigest()
+    else:
+        key = _sha256_file(source)
+    cache_file = cache_dir / f"reuters21578-{key[:16]}-v{_CACHE_VERSION}.pkl"
+    if cache and cache_file.exists():
+        return pd.read_pickle(cache_file)
+
+    files = _read_sgml_files(source)
+    if not files:
+        raise ValueError(
+            f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
+            f"({REUTERS_URL})."
+        )
+    _verify(files, checksums, source)
+    from tqdm import tqdm  # plain bars: tqdm.auto warns in kernels without ipywidgets
+
+    rows = []
+    disable = None if progress is None else not progress
+    for name in tqdm(sorted(files), desc="parsing SGML", disable=disable):
+        for rec in parse_sgml(files[name].decode("latin-1"), source=name):
+            rec["file"] = name
+            rows.append(rec)
+    df = pd.DataFrame.from_records(rows, columns=COLUMNS)
+    dupes = df["id"][df["id"].duplicated()]
+    if len(dupes):
+        raise ValueError(f"{source}: NEWID {int(dupes.iloc[0])} occurs more than once; the files are corrupt.")
+    df = df.sort_values("id", ignore_index=True)
+    if cache:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".reuters21578.", suffix=".tmp")
+        os.close(fd)
+        try:
+            df.to_pickle(tmp)
+            os.replace(tmp, cache_file)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    return df
+
+
+# --------------------------------------------------------------------------- splits
+def _check_table(df) -> None:
+    if not isinstance(df, pd.DataFrame) or not {"lewissplit", "topics_attr", "topics"} <= set(df.columns):
+        raise ValueError(
+            "Expected the table returned by load_reuters21578 (columns lewissplit, topics_attr, topics); "
+            f"got {type(df).__name__}."
+        )
+
+
+def modapte_split(df: pd.DataFrame, keep_without_topics: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ModApte training and test sets (Lewis's README, section VIII.B).
+
+    Training: ``LEWISSPLIT="TRAIN"``, ``TOPICS="YES"``; test: ``LEWISSPLIT="TEST"``,
+    ``TOPICS="YES"``. By default documents without any topic are dropped (7,775 / 3,019
+    on the full collection, the usual ModApte setting); ``keep_without_topics=True`` keeps
+    them (9,603 / 3,299).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"lewissplit": ["TRAIN", "TRAIN", "TEST", "NOT-USED"],
+    ...                    "topics_attr": ["YES", "YES", "YES", "YES"],
+    ...                    "topics": [["earn"], [], ["acq"], ["earn"]]})
+    >>> [len(s) for s in modapte_split(df)], [len(s) for s in modapte_split(df, True)]
+    ([1, 1], [2, 1])
+    """
+    _check_table(df)
+    yes = df["topics_attr"] == "YES"
+    if not keep_without_topics:
+        yes &= df["topics"].map(len) > 0
+    train = df[yes & (df["lewissplit"] == "TRAIN")].reset_index(drop=True)
+    test = df[yes & (df["lewissplit"] == "TEST")].reset_index(drop=True)
+    return train, test
+
+
+def class_counts(train: pd.DataFrame, test: pd.DataFrame) -> pd.DataFrame:
+    """Documents per topic in training and test (multi-label: a document counts for each topic).
+
+    Sorted by training count (descending), then name.
+
+    Examples
+    --------
+    >>> tr = pd.DataFrame({"topics": [["earn"], ["earn", "acq"]]})
+    >>> te = pd.DataFrame({"topics": [["acq"]]})
+    >>> class_counts(tr, te).values.tolist()
+    [[2, 0], [1, 1]]
+    """
+    tr = Counter(t for ts in train["topics"] for t in ts)
+    te = Counter(t for ts in test["topics"] for t in ts)
+    names = sorted(set(tr) | set(te), key=lambda c: (-tr[c], c))
+    return pd.DataFrame({"train": [tr[c] for c in names], "test": [te[c] for c in names]},
+                        index=pd.Index(names, name="category"))
+
+
+def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
+    """The ``k`` topics with most training documents (ties broken by name).
+
+    Examples
+    --------
+    >>> top_categories(pd.DataFrame({"topics": [["b"], ["a", "b"], ["c"]]}), 2)
+    ['b', 'a']
+    """
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        raise ValueError(f"k must be a positive integer number of categories; got {k!r}.")
+    counts = Counter(t for ts in train["topics"] for t in ts)
+    return sorted(counts, key=lambda c: (-counts[c], c))[:k]
+
+
+def categories_with_train_and_test(train: pd.DataFrame, test: pd.DataFrame) -> list[str]:
+    """Topics with at least one training and one test document (90 under ModApte).
+
+    Examples
+    --------
+    >>> categories_with_train_and_test(pd.DataFrame({"topics": [["a"], ["b"]]}),
+    ...                                pd.DataFrame({"topics": [["b", "c"]]}))
+    ['b']
+    """
+    tr = {t for ts in train["topics"] for t in ts}
+    te = {t for ts in test["topics"] for t in ts}
+    return sorted(tr & te)
+
+
+def restrict_to_categories(df: pd.DataFrame, categories) -> pd.DataFrame:
+    """Keep only ``categories`` in each topic list and drop documents left without one.
+
+    The multi-label setting: a document about ``earn`` and ``gold`` stays, labelled
+    ``['earn']``, when ``gold`` is not among ``categories``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"topics": [["earn", "gold"], ["gold"], ["acq"]]})
+    >>> restrict_to_categories(df, ["earn", "acq"])["topics"].tolist()
+    [['earn'], ['acq']]
+    """
+    cats = set(categories)
+    if not cats:
+        raise ValueError("categories is empty; pass e.g. top_categories(train, 10).")
+    out = df.assign(topics=df["topics"].map(lambda ts: [t for t in ts if t in cats]))
+    return out[out["topics"].map(len) > 0].reset_index(drop=True)
+
+
+def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFrame:
+    """Single-label subset with a ``label`` column.
+
+    ``among="all"``: documents with exactly one topic overall, that topic in
+    ``categories`` (the R8 / R52 convention of Cardoso-Cachopo: with the ten largest
+    topics only 8 keep documents, because ``wheat`` and ``corn`` always come with
+    ``grain``). ``among="categories"``: documents with exactly one of ``categories``,
+    whatever other topics they have (keeps all ten classes: "R10").
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"topics": [["earn"], ["grain", "wheat"], ["wheat", "gold"]]})
+    >>> single_label(df, ["earn", "grain", "wheat"])["label"].tolist()
+    ['earn']
+    >>> single_label(df, ["earn", "grain", "wheat"], among="categories")["label"].tolist()
+    ['earn', 'wheat']
+    """
+    if among not in ("all", "categories"):
+        raise ValueError(f"among must be 'all' (R8 convention) or 'categories' (R10); got {among!r}.")
+    cats = set(categories)
+    kept = df["topics"].map(lambda ts: ts if among == "all" else [t for t in ts if t in cats])
+    mask = kept.map(lambda ts: len(ts) == 1 and ts[0] in cats)
+    out = df[mask].copy()
+    out["label"] = kept[mask].map(lambda ts: ts[0])
+    return out.reset_index(drop=True)
+
+
+SETTINGS = ("single_label", "multi_label", "all_90")
+
+
+def make_setting(train: pd.DataFrame, test: pd.DataFrame, setting: str = "single_label", categories: int = 10):
+    """Rows and labels of one evaluation setting on the ModApte split.
+
+    ``"single_label"``: documents with exactly one topic, among the ``categories`` largest
+    (R8 for 10: wheat and corn never occur alone); ``"multi_label"``: documents with at
+    least one of the ``categories`` largest topics, labelled with those; ``"all_90"``: the
+    topics with a training and a test document (90), multi-label.
+
+    Returns
+    -------
+    train_rows, test_rows : ndarray of int
+        Positions in ``train`` and ``test``.
+    y_train, y_test : ndarray
+        Labels (1-D, single-label) or binary indicator matrices (2-D, multi-label).
+    classes : list of str
+
+    Examples
+    --------
+    >>> tr = pd.DataFrame({"topics": [["a"], ["a", "b"], ["b"], ["c"]]})
+    >>> te = pd.DataFrame({"topics": [["b"], ["a", "c"]]})
+    >>> rows, _, y, _, classes = make_setting(tr, te, "single_label", 2)
+    >>> rows.tolist(), y.tolist(), classes
+    ([0, 2], ['a', 'b'], ['a', 'b'])
+    >>> make_setting(tr, te, "all_90")[2].tolist()
+    [[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]]
+    """
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    if setting not in SETTINGS:
+        raise ValueError(f"setting must be one of {SETTINGS}; got {setting!r}.")
+    if setting == "all_90":
+        cats = categories_with_train_and_test(train, test)
+    else:
+        cats = top_categories(train, categories)
+    if setting == "single_label":
+        ok_tr = train["topics"].map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
+        ok_te = test["topics"].map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
+        y_tr = train["topics"][ok_tr].map(lambda ts: ts[0]).to_numpy()
+        y_te = test["topics"][ok_te].map(lambda ts: ts[0]).to_numpy()
+        classes = sorted(set(y_tr))
+        return np.flatnonzero(ok_tr), np.flatnonzero(ok_te), y_tr, y_te, classes
+    keep = set(cats)
+    t_tr = train["topics"].map(lambda ts: [t for t in ts if t in keep])
+    t_te = test["topics"].map(lambda ts: [t for t in ts if t in keep])
+    ok_tr, ok_te = (t_tr.map(len) > 0).to_numpy(), (t_te.map(len) > 0).to_numpy()
+    mlb = MultiLabelBinarizer(classes=sorted(cats)).fit([])
+    return (np.flatnonzero(ok_tr), np.flatnonzero(ok_te), mlb.transform(t_tr[ok_tr]),
+            mlb.transform(t_te[ok_te]), sorted(cats))

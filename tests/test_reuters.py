@@ -1,0 +1,282 @@
+"""Tests of helpers.reuters: SGML parsing, archive safety, checksums, lookup, download, cache, splits."""
+
+import hashlib
+import io
+import tarfile
+import time
+import urllib.error
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import reuters as R
+
+RECORD = (
+    '<REUTERS TOPICS="{attr}" LEWISSPLIT="{split}" CGISPLIT="TRAINING-SET" OLDID="5544" NEWID="{id}">\n'
+    "<DATE>26-FEB-1987 15:01:01.79</DATE>\n<TOPICS>{topics}</TOPICS>\n"
+    "<TEXT>&#2;\n<TITLE>{title}</TITLE>\n<BODY>{body}\n Reuter\n&#3;</BODY></TEXT>\n</REUTERS>\n"
+)
+
+
+def record(id, topics=("earn",), split="TRAIN", attr="YES", title="TITLE", body="Body text"):
+    return RECORD.format(id=id, split=split, attr=attr, title=title, body=body,
+                         topics="".join(f"<D>{t}</D>" for t in topics))
+
+
+def sgml(*records):
+    return ('<!DOCTYPE lewis SYSTEM "lewis.dtd">\n' + "".join(records)).encode("latin-1")
+
+
+def write_tar(path, members):
+    """members: {name: bytes}."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.fixture
+def small_archive(tmp_path):
+    files = {
+        "reut2-000.sgm": sgml(record(1, ("earn",)), record(2, ("acq", "earn"), title="A &amp; B"),
+                              record(3, (), split="TRAIN")),
+        "reut2-001.sgm": sgml(record(4, ("acq",), split="TEST", body="caf\xe9 &lt;ok&gt;"),
+                              record(5, ("earn",), split="NOT-USED", attr="NO")),
+    }
+    return write_tar(tmp_path / "reuters21578.tar.gz", files), files
+
+
+def test_parse_sgml_worked_example():
+    text = sgml(record(7, ("grain", "wheat"), title="WHEAT &amp; CORN", body="price &lt;up&gt; caf\xe9"))
+    (rec,) = R.parse_sgml(text.decode("latin-1"))
+    assert rec["id"] == 7
+    assert rec["topics"] == ["grain", "wheat"]
+    assert rec["title"] == "WHEAT & CORN"
+    assert rec["body"] == "price <up> caf\xe9\n Reuter"  # &#3; (a control code) dropped, Latin-1 kept
+    assert (rec["lewissplit"], rec["cgisplit"], rec["topics_attr"]) == ("TRAIN", "TRAINING-SET", "YES")
+    assert rec["date"] == "26-FEB-1987 15:01:01.79"
+
+
+def test_record_without_body_uses_text():
+    brief = ('<REUTERS TOPICS="NO" LEWISSPLIT="TRAIN" CGISPLIT="X" NEWID="9"><TOPICS></TOPICS>'
+             '<TEXT TYPE="UNPROC">&#2;\nshort unprocessed text &#3;</TEXT></REUTERS>')
+    (rec,) = R.parse_sgml(brief)
+    assert rec["body"] == "short unprocessed text"
+    assert rec["topics"] == [] and rec["title"] == ""
+
+
+def test_truncated_sgml_raises_naming_file_and_record():
+    text = sgml(record(1), record(2))[:-40].decode("latin-1")
+    with pytest.raises(ValueError, match=r"reut2-005\.sgm: record NEWID=2 .*no closing"):
+        R.parse_sgml(text, source="reut2-005.sgm")
+
+
+def test_record_running_into_the_next_is_truncated():
+    text = record(1).replace("</REUTERS>", "") + record(2)
+    with pytest.raises(ValueError, match=r"NEWID=1 .*truncated"):
+        R.parse_sgml(text)
+
+
+def test_malformed_record_without_newid_raises():
+    text = record(1).replace('NEWID="1"', 'NEWID="x1"')
+    with pytest.raises(ValueError, match="no numeric NEWID"):
+        R.parse_sgml(text)
+
+
+def test_load_small_archive(small_archive, tmp_path):
+    path, _ = small_archive
+    df = R.load_reuters21578(path, checksums=None, cache=False)
+    assert df.columns.tolist() == R.COLUMNS
+    assert df["id"].tolist() == [1, 2, 3, 4, 5]
+    assert df.loc[1, "topics"] == ["acq", "earn"] and df.loc[1, "title"] == "A & B"
+    assert df.loc[3, "body"].startswith("caf\xe9 <ok>")
+    assert df["file"].tolist() == ["reut2-000.sgm"] * 3 + ["reut2-001.sgm"] * 2
+
+
+def test_load_extracted_folder_equals_archive(small_archive, tmp_path):
+    path, files = small_archive
+    folder = tmp_path / "extracted"
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    a = R.load_reuters21578(path, checksums=None, cache=False)
+    b = R.load_reuters21578(folder, checksums=None, cache=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("bad_name", ["../reut2-000.sgm", "/etc/reut2-000.sgm", "a/../../x.txt"])
+def test_path_traversal_member_is_refused(tmp_path, bad_name):
+    path = write_tar(tmp_path / "evil.tar.gz", {"reut2-001.sgm": sgml(record(1)), bad_name: b"x"})
+    with pytest.raises(ValueError, match="outside the archive"):
+        R.load_reuters21578(path, checksums=None, cache=False)
+
+
+def test_symlink_member_is_refused(tmp_path):
+    path = tmp_path / "link.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("reut2-000.sgm")
+        info.type = tarfile.SYMTYPE
+        info.linkname = "/etc/passwd"
+        tar.addfile(info)
+    with pytest.raises(ValueError, match="is a link"):
+        R.load_reuters21578(path, checksums=None, cache=False)
+
+
+def test_checksum_mismatch_raises(small_archive):
+    path, files = small_archive
+    good = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    assert len(R.load_reuters21578(path, checksums=good, cache=False)) == 5
+    bad = dict(good, **{"reut2-001.sgm": "0" * 64})
+    with pytest.raises(ValueError, match=r"SHA-256 of reut2-001\.sgm is [0-9a-f]{64}, expected 0{64}"):
+        R.load_reuters21578(path, checksums=bad, cache=False)
+
+
+def test_missing_sgml_file_raises(small_archive):
+    path, _ = small_archive
+    with pytest.raises(ValueError, match=r"lacks 20 of the 22 SGML files"):
+        R.load_reuters21578(path, cache=False)  # default: the real 22 checksums
+
+
+def test_not_a_tar_raises(tmp_path):
+    bogus = tmp_path / "reuters21578.tar.gz"
+    bogus.write_bytes(b"<html>not found</html>")
+    with pytest.raises(ValueError, match="not a readable tar archive"):
+        R.load_reuters21578(bogus, checksums=None, cache=False)
+
+
+def test_missing_file_offline_names_file_place_and_source(tmp_path, monkeypatch):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+
+    def offline(url):
+        raise urllib.error.URLError("no network")
+
+    with pytest.raises(R.ReutersNotFoundError) as info:
+        R.load_reuters21578(raw_dir=tmp_path / "raw", cache=False, opener=offline)
+    msg = str(info.value)
+    assert "reuters21578.tar.gz" in msg and str(tmp_path / "raw") in msg and R.REUTERS_URL in msg
+    assert isinstance(info.value, ValueError) and isinstance(info.value, FileNotFoundError)
+    assert not any((tmp_path / "raw").glob("*"))  # no partial download left behind
+
+
+def test_explicit_missing_path_raises(tmp_path):
+    with pytest.raises(R.ReutersNotFoundError, match="No Reuters-21578 archive or folder at"):
+        R.load_reuters21578(tmp_path / "nope.tar.gz")
+
+
+def test_download_from_file_url(small_archive, tmp_path, monkeypatch):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+    src, _ = small_archive
+    raw = tmp_path / "raw"
+    df = R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=None, cache=False, progress=False)
+    assert len(df) == 5
+    assert (raw / "reuters21578.tar.gz").read_bytes() == src.read_bytes()
+    assert [p.name for p in raw.iterdir()] == ["reuters21578.tar.gz"]
+
+
+def test_interrupted_download_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+
+    class Broken(io.BytesIO):
+        headers = {"Content-Length": "1000"}
+
+        def read(self, n=-1):
+            if self.tell() >= 100:
+                raise ConnectionResetError("connection reset")
+            return super().read(min(n, 100))
+
+    with pytest.raises(R.ReutersNotFoundError, match="downloading it from .* failed"):
+        R.load_reuters21578(raw_dir=tmp_path, url="http://example.invalid/x", cache=False,
+                            opener=lambda url: Broken(b"x" * 1000), progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_environment_variable_is_used(small_archive, tmp_path, monkeypatch):
+    path, _ = small_archive
+    monkeypatch.setenv(R.ENV_VAR, str(path))
+    df = R.load_reuters21578(raw_dir=tmp_path / "empty", url=None, checksums=None, cache=False)
+    assert len(df) == 5
+    monkeypatch.setenv(R.ENV_VAR, str(tmp_path / "missing.tar.gz"))
+    with pytest.raises(R.ReutersNotFoundError, match="REUTERS21578_PATH"):
+        R.load_reuters21578(raw_dir=tmp_path / "empty", url=None, checksums=None, cache=False)
+
+
+def test_cache_is_keyed_by_checksum_and_reused(small_archive, tmp_path, monkeypatch):
+    path, _ = small_archive
+    cache = tmp_path / "processed"
+    first = R.load_reuters21578(path, checksums=None, cache_dir=cache)
+    (cached,) = cache.glob("*.pkl")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest[:16] in cached.name
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("parsed again despite the cache")
+
+    monkeypatch.setattr(R, "_read_sgml_files", no_parsing)
+    pd.testing.assert_frame_equal(R.load_reuters21578(path, checksums=None, cache_dir=cache), first)
+
+
+def test_split_helpers_on_small_archive(small_archive):
+    path, _ = small_archive
+    df = R.load_reuters21578(path, checksums=None, cache=False)
+    train, test = R.modapte_split(df)
+    assert train["id"].tolist() == [1, 2] and test["id"].tolist() == [4]
+    train_all, _ = R.modapte_split(df, keep_without_topics=True)
+    assert train_all["id"].tolist() == [1, 2, 3]
+    assert R.top_categories(train, 1) == ["earn"]
+    assert R.class_counts(train, test).to_dict("index") == {"earn": {"train": 2, "test": 0},
+                                                             "acq": {"train": 1, "test": 1}}
+    assert R.categories_with_train_and_test(train, test) == ["acq"]
+    assert R.single_label(train, ["earn", "acq"])["label"].tolist() == ["earn"]
+
+
+def test_make_setting_shapes():
+    tr = pd.DataFrame({"topics": [["a"], ["a", "b"], ["b"], ["c", "a"]]})
+    te = pd.DataFrame({"topics": [["b"], ["a", "c"], ["d"]]})
+    rows, rows_te, y, y_te, classes = R.make_setting(tr, te, "multi_label", 2)
+    assert classes == ["a", "b"] and rows.tolist() == [0, 1, 2, 3] and rows_te.tolist() == [0, 1]
+    np.testing.assert_array_equal(y, [[1, 0], [1, 1], [0, 1], [1, 0]])
+    with pytest.raises(ValueError, match="setting must be one of"):
+        R.make_setting(tr, te, "R52")
+
+
+def test_bad_inputs_to_split_helpers():
+    with pytest.raises(ValueError, match="load_reuters21578"):
+        R.modapte_split(pd.DataFrame({"x": [1]}))
+    with pytest.raises(ValueError, match="positive integer"):
+        R.top_categories(pd.DataFrame({"topics": [["a"]]}), 0)
+    with pytest.raises(ValueError, match="among must be"):
+        R.single_label(pd.DataFrame({"topics": [["a"]]}), ["a"], among="some")
+
+
+# --------------------------------------------------------------------------- the real corpus
+RAW = R.RAW_DIR / "reuters21578.tar.gz"
+
+
+@pytest.mark.skipif(not RAW.exists() and not R.os.environ.get(R.ENV_VAR),
+                    reason="Reuters-21578 archive absent (CI copies it into data/raw/)")
+def test_full_corpus_counts_and_cached_load_time():
+    df = R.load_reuters21578()  # verifies the 22 SHA-256 checksums on first load
+    assert len(df) == 21578 and df["id"].is_unique
+    train, test = R.modapte_split(df)
+    assert (len(train), len(test)) == (7775, 3019)
+    train_all, test_all = R.modapte_split(df, keep_without_topics=True)
+    assert (len(train_all), len(test_all)) == (9603, 3299)
+    counts = R.class_counts(train, test).head(10)
+    assert counts.to_dict("index") == {
+        "earn": {"train": 2877, "test": 1087}, "acq": {"train": 1650, "test": 719},
+        "money-fx": {"train": 538, "test": 179}, "grain": {"train": 433, "test": 149},
+        "crude": {"train": 389, "test": 189}, "trade": {"train": 369, "test": 118},
+        "interest": {"train": 347, "test": 131}, "wheat": {"train": 212, "test": 71},
+        "ship": {"train": 197, "test": 89}, "corn": {"train": 182, "test": 56},
+    }
+    assert len(R.categories_with_train_and_test(train, test)) == 90
+    r8_train = R.single_label(train, R.top_categories(train, 10))
+    assert len(r8_train) == 5485 and r8_train["label"].nunique() == 8
+    start = time.perf_counter()
+    again = R.load_reuters21578()
+    assert time.perf_counter() - start < 2.0
+    assert again["id"].equals(df["id"])
