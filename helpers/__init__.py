@@ -2,10 +2,20 @@
 
 Modules: :mod:`helpers.whitening` (covariance estimates, the five whitening matrices,
 E(W^-1)), :mod:`helpers.metrics` (norms, distances, similarities), :mod:`helpers.estimators`
-(scikit-learn estimators), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
+(scikit-learn estimators), :mod:`helpers.mds` (classical MDS from distances or similarities,
+binary similarity matrices), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
 """
 
-from .datasets import load_athletes, load_salary_age, load_signup, load_table, load_wdbc, load_whiskey
+from .datasets import (
+    load_animals,
+    load_athletes,
+    load_mnist_test,
+    load_salary_age,
+    load_signup,
+    load_table,
+    load_wdbc,
+    load_whiskey,
+)
 from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from .metrics import (
     binary_counts,
@@ -40,11 +50,13 @@ __all__ = [
     "expected_whitening_matrix",
     "jaccard",
     "l0_norm",
+    "load_animals",
     "load_athletes",
     "load_salary_age",
     "load_signup",
     "load_table",
     "load_wdbc",
+    "load_mnist_test",
     "load_whiskey",
     "lp_norm",
     "mahalanobis",

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
+from .mnist import load_mnist_test
 from .reuters import load_reuters21578
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "load_salary_age",
     "load_whiskey",
     "load_signup",
+    "load_animals",
+    "load_mnist_test",
     "load_reuters21578",
 ]
 
@@ -154,3 +157,32 @@ def load_signup():
     ((2, 7), [1, 0, 1, 0, 0])
     """
     return _with_query("signup")
+
+
+def load_animals(include_cat: bool = False) -> pd.DataFrame:
+    """Binary attributes of the animals of the lecture notes' Example 5 (section 6.2).
+
+    Parameters
+    ----------
+    include_cat : bool, default=False
+        ``True`` adds the sixth animal of the source exercise (Mardia, Kent & Bibby), which
+        the notes leave out.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by animal name; columns tail, wild, long_neck, farm, carnivore, four_legs
+        (0/1 integers).
+
+    Examples
+    --------
+    >>> animals = load_animals()
+    >>> animals.index.tolist()
+    ['Lion', 'Giraffe', 'Cow', 'Sheep', 'Human']
+    >>> animals.loc["Lion"].tolist()
+    [1, 1, 0, 0, 1, 1]
+    """
+    table = load_table("animals")
+    if not include_cat:
+        table = table[table["in_notes"]]
+    return table.drop(columns="in_notes").set_index("animal")

@@ -33,6 +33,7 @@ __all__ = [
     "variance_adjusted_cosine",
     "BinaryCounts",
     "binary_counts",
+    "binary_gram",
     "russell_rao",
     "sokal_michener",
     "jaccard",
@@ -296,28 +297,68 @@ def _as_binary(x, name: str) -> np.ndarray:
     return arr
 
 
+def binary_gram(x, y=None):
+    """Co-presence counts and row totals of binary rows: the raw material of every coefficient.
+
+    One matrix product gives ``a`` (features present in both rows); the other three cells of
+    the 2 x 2 table follow from the row totals: ``b = r_x - a``, ``c = r_y - a``,
+    ``d = p - r_x - r_y + a``. The product runs in float32, whose sums of 0/1 are exact
+    below 2**24 features, and ``x @ x.T`` (``y`` omitted) uses BLAS's symmetric rank-k
+    update, half the work of a general product.
+
+    Parameters
+    ----------
+    x : array-like of shape (n, p), 0/1 or bool
+    y : array-like of shape (m, p), optional
+        Defaults to ``x``.
+
+    Returns
+    -------
+    a : ndarray of shape (n, m), float32 (float64 from 2**24 features on) holding exact integers
+    rx : ndarray of shape (n,), same dtype as ``a``
+        Ones per row of ``x``.
+    ry : ndarray of shape (m,), same dtype as ``a``
+    p : int
+        Number of features.
+
+    Examples
+    --------
+    >>> a, rx, ry, p = binary_gram([[1, 0, 1], [1, 1, 0]])
+    >>> a.astype(int).tolist(), rx.astype(int).tolist(), p
+    ([[2, 1], [1, 2]], [2, 2], 3)
+    """
+    xb = _as_binary(x, "x")
+    yb = xb if y is None else _as_binary(y, "y")
+    x2, y2, _ = pairwise_inputs(xb, yb)
+    p = x2.shape[1]
+    dtype = np.float32 if p < 2**24 else np.float64
+    x2 = x2.astype(dtype, copy=False)
+    y2 = x2 if y is None else y2.astype(dtype, copy=False)
+    a = x2 @ x2.T if y is None else x2 @ y2.T
+    return a, x2.sum(axis=1, dtype=dtype), y2.sum(axis=1, dtype=dtype), p
+
+
 def binary_counts(x, y) -> BinaryCounts:
     """Co-presence, presence-absence, absence-presence and co-absence counts.
 
-    For 2-D inputs each field is an ``(n, m)`` integer matrix, computed with matrix
-    products (exact: counts below 2**53).
+    For 2-D inputs each field is an ``(n, m)`` integer matrix, computed with one matrix
+    product (see :func:`binary_gram`; exact).
 
     Examples
     --------
     >>> binary_counts([1, 0, 1, 0, 0], [1, 1, 0, 0, 0])
     BinaryCounts(co_presence=1, presence_absence=1, absence_presence=1, co_absence=2)
     """
-    xb = _as_binary(x, "x")
-    yb = _as_binary(y, "y")
-    x2, y2, pairwise = pairwise_inputs(xb, yb)
-    if x2.shape[1] < 2**24:  # float32 sums of 0/1 are exact below 2**24 and twice as fast
-        x2, y2 = x2.astype(np.float32), y2.astype(np.float32)
-    a = x2 @ y2.T
-    b = x2.sum(1)[:, None] - a
-    c = y2.sum(1)[None, :] - a
-    d = x2.shape[1] - a - b - c
+    xa, ya = np.asarray(x), np.asarray(y)
+    if xa.ndim != ya.ndim:  # let pairwise_inputs word the error
+        pairwise_inputs(_as_binary(xa, "x"), _as_binary(ya, "y"))
+    a, rx, ry, p = binary_gram(xa, ya)
+    a, rx, ry = a.astype(np.float64), rx.astype(np.float64), ry.astype(np.float64)
+    b = rx[:, None] - a
+    c = ry[None, :] - a
+    d = p - a - b - c
     fields = [np.rint(m).astype(np.int64) for m in (a, b, c, d)]
-    if not pairwise:
+    if xa.ndim == 1:
         fields = [int(m[0, 0]) for m in fields]
     return BinaryCounts(*fields)
 

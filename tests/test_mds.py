@@ -1,0 +1,382 @@
+"""Classical MDS from distances and similarities (lecture notes section 6.2), binary similarity
+matrices, and the MNIST loader: worked examples, identities, and agreement with scikit-learn,
+scipy and R's cmdscale conventions."""
+
+import gzip
+import struct
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from numpy.testing import assert_allclose
+from scipy.spatial.distance import cdist, pdist, squareform
+from sklearn.manifold import ClassicalMDS
+
+from helpers import load_animals
+from helpers.mds import (
+    BINARY_COEFFICIENTS,
+    binary_similarity,
+    cailliez_constant,
+    check_similarity_matrix,
+    classical_mds,
+    double_center,
+    place_new_points,
+    similarity_to_distance,
+)
+from helpers.mnist import MNIST_SHA256, load_mnist_test, read_idx
+
+# --- Example 5: the animals -------------------------------------------------------------------
+
+F = Fraction
+# Computed by hand from the six attributes (tail, wild, long neck, farm, carnivore, four legs);
+# order Lion, Giraffe, Cow, Sheep, Human. SMC = matches / 6, Jaccard = a / (a + b + c).
+ANIMALS_SMC = [
+    [1, F(2, 3), F(1, 2), F(1, 2), F(1, 2)],
+    [F(2, 3), 1, F(1, 2), F(1, 2), F(1, 6)],
+    [F(1, 2), F(1, 2), 1, 1, F(1, 3)],
+    [F(1, 2), F(1, 2), 1, 1, F(1, 3)],
+    [F(1, 2), F(1, 6), F(1, 3), F(1, 3), 1],
+]
+ANIMALS_JACCARD = [
+    [1, F(3, 5), F(2, 5), F(2, 5), F(1, 4)],
+    [F(3, 5), 1, F(2, 5), F(2, 5), 0],
+    [F(2, 5), F(2, 5), 1, 1, 0],
+    [F(2, 5), F(2, 5), 1, 1, 0],
+    [F(1, 4), 0, 0, 0, 1],
+]
+
+
+def test_animals_table():
+    animals = load_animals()
+    assert animals.index.tolist() == ["Lion", "Giraffe", "Cow", "Sheep", "Human"]
+    assert animals.shape == (5, 6) and set(np.unique(animals)) == {0, 1}
+    assert len(load_animals(include_cat=True)) == 6
+
+
+@pytest.mark.parametrize("coefficient, expected", [("simple_matching", ANIMALS_SMC), ("jaccard", ANIMALS_JACCARD)])
+def test_animals_similarity_matrices(coefficient, expected):
+    S = binary_similarity(load_animals().to_numpy(), coefficient=coefficient)
+    assert_allclose(S, np.array(expected, dtype=float), atol=1e-15)
+    # the entries the notes' typeset SMC matrix gets right in one triangle: Lion-Sheep 1/2, Cow-Sheep 1
+    if coefficient == "simple_matching":
+        assert S[0, 3] == S[3, 0] == 0.5 and S[2, 3] == S[3, 2] == 1.0
+
+
+def test_notes_typeset_smc_is_not_a_similarity_matrix():
+    # The typeset matrix has Sheep-Lion 1/3 and Sheep-Cow 5/6 below the diagonal: not symmetric.
+    S = binary_similarity(load_animals().to_numpy(), coefficient="simple_matching")
+    typeset = S.copy()
+    typeset[3, 0], typeset[3, 2] = 1 / 3, 5 / 6
+    with pytest.raises(ValueError, match=r"not symmetric: 2 pair\(s\).*\(Lion, Sheep\)"):
+        check_similarity_matrix(typeset, labels=load_animals().index)
+    assert check_similarity_matrix(S)["psd"]
+
+
+def test_lion_tiger_and_market_basket():
+    # Example 4: lion and tiger share 3 of 4 attributes, no co-absence
+    S = binary_similarity([[1, 1, 1, 0], [1, 1, 1, 1]], coefficient="simple_matching")
+    J = binary_similarity([[1, 1, 1, 0], [1, 1, 1, 1]], coefficient="jaccard")
+    assert S[0, 1] == J[0, 1] == 0.75
+    # market basket: 100 items, 2 bought by both, 1 by only one
+    x, y = np.zeros(100, int), np.zeros(100, int)
+    x[:2] = y[:2] = 1
+    x[2] = 1
+    assert binary_similarity([x, y], coefficient="jaccard")[0, 1] == pytest.approx(2 / 3)
+    x2, y2 = np.zeros(100, int), np.zeros(100, int)
+    x2[[0, 1]], y2[[1, 2]] = 1, 1  # one shared item out of three bought: Jaccard 1/3, SMC 98/100
+    assert binary_similarity([x2, y2], coefficient="jaccard")[0, 1] == pytest.approx(1 / 3)
+    assert binary_similarity([x2, y2], coefficient="simple_matching")[0, 1] == pytest.approx(0.98)
+
+
+# --- Definition 6.4, (6.6) and Proposition 6.2 --------------------------------------------------
+
+
+def test_similarity_to_distance_formula():
+    Fm = np.array([[4.0, 1, 0], [1, 3, 2], [0, 2, 5]])
+    D = similarity_to_distance(Fm)
+    assert D[0, 1] == pytest.approx(np.sqrt(4 + 3 - 2))
+    assert D[1, 2] == pytest.approx(np.sqrt(3 + 5 - 4))
+    assert np.all(np.diag(D) == 0)
+
+
+@given(arrays(np.float64, (7, 3), elements=st.floats(-5, 5)).filter(lambda X: np.all(np.linalg.norm(X, axis=1) > 1e-3)))
+def test_proposition_6_2_hfh_equals_minus_half_hd2h(X):
+    # cosine similarities F (unit rows, so f_ij <= f_ii = 1): B = H F H = -1/2 H (D o D) H, D from (6.6)
+    U = X / np.linalg.norm(X, axis=1, keepdims=True)
+    Fm = U @ U.T
+    D = similarity_to_distance(Fm)
+    assert_allclose(double_center(Fm), -0.5 * double_center(D**2), atol=1e-12)
+
+
+def test_gram_matrix_that_breaks_definition_6_4_is_refused():
+    X = np.array([[1.0, 0], [3, 0]])  # f_12 = 3 > f_11 = 1
+    with pytest.raises(ValueError, match=r"f_ij <= f_ii"):
+        similarity_to_distance(X @ X.T)
+
+
+def test_double_center_matches_h_m_h():
+    M = np.arange(16, dtype=float).reshape(4, 4) ** 1.5
+    H = np.eye(4) - np.ones((4, 4)) / 4
+    assert_allclose(double_center(M), H @ M @ H, atol=1e-12)
+
+
+def test_mds_of_similarity_equals_mds_of_its_distances():
+    S = binary_similarity(load_animals().to_numpy(), coefficient="jaccard")
+    a = classical_mds(F=S)
+    b = classical_mds(similarity_to_distance(S))
+    assert_allclose(a.embedding, b.embedding, atol=1e-12)
+    assert_allclose(a.eigenvalues, b.eigenvalues, atol=1e-12)
+
+
+# --- classical MDS: invariants, R's diagnostics, scikit-learn ----------------------------------
+
+
+def test_equilateral_triangle_keeps_distances():
+    D = np.ones((3, 3)) - np.eye(3)
+    res = classical_mds(D, n_components=2)
+    assert_allclose(pdist(res.embedding), [1, 1, 1], atol=1e-12)
+    assert res.n_negative == 0 and res.gof == pytest.approx((1.0, 1.0))
+
+
+def test_eigenvalues_full_spectrum_and_gof_as_cmdscale():
+    # a non-Euclidean dissimilarity: the L1 distance of random points
+    rng = np.random.default_rng(1)
+    D = cdist(*(2 * [rng.normal(size=(12, 4))]), "cityblock")
+    res = classical_mds(D, n_components=2)
+    B = -0.5 * double_center(D**2)
+    ev = np.sort(np.linalg.eigvalsh(B))[::-1]
+    assert_allclose(res.eigenvalues, ev, atol=1e-10)
+    assert res.eigenvalues.sum() == pytest.approx(res.trace)
+    # R: GOF = sum(ev[1:k]) / c(sum(abs(evalus)), sum(pmax(evalus, 0)))
+    assert res.gof == pytest.approx((ev[:2].sum() / np.abs(ev).sum(), ev[:2].sum() / ev.clip(0).sum()))
+    assert res.n_negative == int((ev < -1e-10 * np.abs(ev).max()).sum()) > 0
+    assert 0 < res.negative_share < 1
+
+
+def test_sign_convention_largest_entry_positive():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 3)) * [5, 2, 1]
+    E = classical_mds(cdist(X, X), n_components=3).embedding
+    idx = np.argmax(np.abs(E), axis=0)
+    assert np.all(E[idx, np.arange(3)] > 0)
+
+
+@pytest.mark.parametrize("n", [40, 1200])  # eigh path and the Lanczos path
+def test_agrees_with_sklearn_classical_mds_up_to_sign(n):
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, 6)) * np.linspace(4, 0.5, 6)
+    D = cdist(X, X)
+    ours = classical_mds(D, n_components=2, full_spectrum=False).embedding
+    theirs = ClassicalMDS(n_components=2, metric="precomputed").fit_transform(D)
+    signs = np.sign(np.sum(ours * theirs, axis=0))
+    assert_allclose(ours * signs, theirs, atol=1e-8 * np.abs(theirs).max())
+
+
+def test_recovers_a_euclidean_configuration():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(25, 2)) @ [[3, 1], [0, 1]]
+    res = classical_mds(cdist(X, X), n_components=2)
+    assert_allclose(squareform(pdist(res.embedding)), cdist(X, X), atol=1e-9)
+    assert res.n_negative == 0
+
+
+def test_cailliez_constant_is_the_smallest_that_makes_d_euclidean():
+    rng = np.random.default_rng(4)
+    D = cdist(*(2 * [rng.normal(size=(15, 3))]), "cityblock")
+    c = cailliez_constant(D)
+    assert c > 0
+    off = 1 - np.eye(15)
+
+    def min_eig(const):
+        B = -0.5 * double_center((D + const * off) ** 2)
+        return np.linalg.eigvalsh(B).min() / np.abs(np.linalg.eigvalsh(B)).max()
+
+    assert min_eig(c) > -1e-9  # Euclidean at c
+    assert min_eig(0.98 * c) < -1e-6  # not below it
+    res = classical_mds(D, add=True)
+    assert res.additive_constant == pytest.approx(c) and res.n_negative == 0
+
+
+def test_gower_out_of_sample_placement():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 2)) * [3, 1]
+    res = classical_mds(cdist(X, X), n_components=2)
+    assert_allclose(place_new_points(res, cdist(X[:3], X)), res.embedding[:3], atol=1e-10)
+    # a new point lands where its projection on the embedding's axes puts it
+    new = np.array([[1.0, -2.0]])
+    Xc = X - X.mean(0)
+    R, *_ = np.linalg.lstsq(Xc, res.embedding, rcond=None)  # the rotation from X to the embedding
+    assert_allclose(place_new_points(res, cdist(new, X)), (new - X.mean(0)) @ R, atol=1e-9)
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        ([[1, 0.5], [0.2, 1]], r"not symmetric.*\(0, 1\): 0\.5 vs 0\.2.*\(F \+ F\.T\) / 2"),
+        ([[1, 2], [2, 3]], r"violates f_ij <= f_ii.*f\[0, 1\] = 2 > f\[0, 0\] = 1"),
+        ([[1, 0.5, 0]], r"square \(n, n\).*\(1, 3\)"),
+        ([[1, np.nan], [np.nan, 1]], r"2 NaN/inf entries"),
+        ([[1.0]], r"at least 2 objects"),
+    ],
+)
+def test_check_similarity_matrix_errors(matrix, message):
+    with pytest.raises(ValueError, match=message):
+        check_similarity_matrix(matrix)
+
+
+def test_not_psd_warns_with_most_negative_eigenvalue():
+    Fm = np.array([[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]])
+    with pytest.warns(UserWarning, match=r"not positive semi-definite \(most negative eigenvalue -0\.8"):
+        report = check_similarity_matrix(Fm)
+    assert not report["psd"] and report["min_eigenvalue"] == pytest.approx(np.linalg.eigvalsh(Fm).min())
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({}, "exactly one of D"),
+        ({"D": [[0, 1], [1, 0]], "F": [[1, 0], [0, 1]]}, "exactly one of D"),
+        ({"D": [[0, -1], [-1, 0]]}, "negative entries"),
+        ({"D": [[1, 1], [1, 0]]}, "zero diagonal"),
+        ({"D": [[0, 1], [2, 0]]}, r"not symmetric.*D\[0, 1\] = 1 vs D\[1, 0\] = 2"),
+        ({"D": [[0, 1], [1, 0]], "n_components": 3}, r"integer in \[1, 2\]"),
+        ({"F": [[1, 0], [0, 1]], "add": True}, "add=True applies to distances"),
+    ],
+)
+def test_classical_mds_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        classical_mds(**kwargs)
+
+
+def test_binary_similarity_rejects_non_binary_and_unknown():
+    with pytest.raises(ValueError, match=r"must be binary.*0\.3.*\(X > threshold\)"):
+        binary_similarity([[0, 0.3], [1, 0]])
+    with pytest.raises(ValueError, match=r"Unknown coefficient 'tanimoto'; choose one of \[.*'rogers_tanimoto'"):
+        binary_similarity([[0, 1]], coefficient="tanimoto")
+    with pytest.raises(ValueError, match=r"2-D arrays of binary rows; got shapes \(3,\)"):
+        binary_similarity([0, 1, 1])
+    with pytest.raises(ValueError, match=r"\(2, 3\) and \(1, 2\)"):
+        binary_similarity([[0, 1, 1], [1, 0, 0]], [[1, 0]])
+
+
+# --- binary coefficients against scipy and exact counts -------------------------------------------
+
+
+@pytest.mark.parametrize("name", [n for n, v in BINARY_COEFFICIENTS.items() if v["scipy_dissimilarity"]])
+def test_binary_coefficients_equal_one_minus_scipy(name):
+    rng = np.random.default_rng(6)
+    X = rng.random((30, 25)) < 0.35
+    Y = rng.random((20, 25)) < 0.5
+    metric = BINARY_COEFFICIENTS[name]["scipy_dissimilarity"]
+    cast = float if metric in ("cosine", "correlation") else bool
+    assert_allclose(binary_similarity(X, Y, coefficient=name), 1 - cdist(X.astype(cast), Y.astype(cast), metric), atol=1e-14)
+
+
+def test_hamann_and_sokal_sneath_2_from_the_table():
+    x, y = [1, 1, 0, 1, 0, 0, 0], [1, 0, 1, 1, 0, 0, 1]  # a=2, b=1, c=2, d=2
+    assert binary_similarity([x], [y], coefficient="hamann")[0, 0] == pytest.approx((2 + 2 - 3) / 7)
+    s13 = (2 / 3 + 2 / 4 + 2 / 3 + 2 / 4) / 4
+    assert binary_similarity([x], [y], coefficient="sokal_sneath_2")[0, 0] == pytest.approx(s13)
+    # Hamann = 1 - 2 * hamming
+    rng = np.random.default_rng(7)
+    X = rng.random((10, 9)) < 0.5
+    assert_allclose(binary_similarity(X, coefficient="hamann"), 1 - 2 * squareform(pdist(X, "hamming")), atol=1e-15)
+
+
+def test_all_zero_rows_follow_scipy():
+    X = np.array([[0, 0, 0], [0, 0, 0], [1, 0, 1]])
+    assert binary_similarity(X, coefficient="jaccard")[0, 1] == 1.0  # 1 - scipy's jaccard
+    assert np.isnan(binary_similarity(X, coefficient="dice")[0, 1])  # scipy's dice is nan too
+    assert binary_similarity(X, coefficient="simple_matching")[0, 1] == 1.0
+
+
+def test_counts_behind_the_coefficients_are_exact_integers():
+    rng = np.random.default_rng(8)
+    X = rng.random((200, 784)) < 0.2
+    S = binary_similarity(X, coefficient="simple_matching")
+    mismatches = squareform(pdist(X, "hamming")) * 784
+    assert np.array_equal(np.rint((1 - S) * 784), np.rint(mismatches))
+    J = binary_similarity(X, coefficient="jaccard")
+    a = X.astype(int) @ X.T.astype(int)
+    union = X.sum(1)[:, None] + X.sum(1)[None, :] - a
+    assert_allclose(J, a / union, rtol=0, atol=0)  # the same float64 division of the same integers
+
+
+# --- MNIST loader -------------------------------------------------------------------------------
+
+
+def _write_idx(path, array, gz=True):
+    codes = {np.dtype(np.uint8): 0x08}
+    header = struct.pack(">BBBB", 0, 0, codes[array.dtype], array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
+    data = header + array.tobytes()
+    path.write_bytes(gzip.compress(data) if gz else data)
+
+
+@pytest.fixture
+def fake_mnist(tmp_path):
+    rng = np.random.default_rng(9)
+    images = rng.integers(0, 256, size=(12, 28, 28), dtype=np.uint8)
+    labels = rng.integers(0, 10, size=12, dtype=np.uint8)
+    _write_idx(tmp_path / "t10k-images-idx3-ubyte.gz", images)
+    _write_idx(tmp_path / "t10k-labels-idx1-ubyte", labels, gz=False)
+    return tmp_path, images, labels
+
+
+def test_mnist_reads_idx_files(fake_mnist):
+    folder, images, labels = fake_mnist
+    X, y, source = load_mnist_test(5, path=folder, verify=False)
+    assert source == "mnist" and X.shape == (5, 784) and X.max() <= 1.0
+    assert_allclose(X * 255, images[:5].reshape(5, -1))
+    assert y.tolist() == labels[:5].tolist()
+
+
+def test_mnist_checksum_mismatch_is_an_error(fake_mnist):
+    with pytest.raises(ValueError, match=r"SHA-256 .* does not match the published .*Copy it again"):
+        load_mnist_test(5, path=fake_mnist[0])
+
+
+def test_mnist_truncated_and_corrupt_files(tmp_path):
+    f = tmp_path / "x.idx"
+    f.write_bytes(struct.pack(">BBBBII", 0, 0, 8, 2, 3, 3) + bytes(5))
+    with pytest.raises(ValueError, match=r"announces shape \(3, 3\) \(9 bytes of data\) but the file holds 5"):
+        read_idx(f)
+    f.write_bytes(b"PK\x03\x04rest")
+    with pytest.raises(ValueError, match="bad magic number"):
+        read_idx(f)
+    g = tmp_path / "y.idx.gz"
+    g.write_bytes(gzip.compress(struct.pack(">BBBBI", 0, 0, 8, 1, 100) + bytes(100))[:-12])
+    with pytest.raises(ValueError, match="truncated gzip"):
+        read_idx(g)
+
+
+def test_mnist_bad_arguments(fake_mnist, tmp_path):
+    with pytest.raises(ValueError, match="positive integer"):
+        load_mnist_test(0, path=fake_mnist[0], verify=False)
+    with pytest.raises(ValueError, match="exceeds the 12 images"):
+        load_mnist_test(13, path=fake_mnist[0], verify=False)
+    with pytest.raises(FileNotFoundError, match="does not hold t10k-images"):
+        load_mnist_test(5, path=tmp_path / "nowhere")
+
+
+def test_mnist_falls_back_to_load_digits_with_a_notice(monkeypatch, tmp_path):
+    monkeypatch.setattr("helpers.mnist._candidates", lambda path: [tmp_path])
+    with pytest.warns(UserWarning, match=r"MNIST IDX files not found.*load_digits.*data/raw/mnist"):
+        X, y, source = load_mnist_test(20)
+    assert source == "sklearn-digits" and X.shape == (20, 64) and X.max() <= 1.0
+
+
+def test_mnist_real_files_when_present():
+    try:
+        X, y, source = load_mnist_test(10)
+    except UserWarning:  # pragma: no cover - warnings are not errors here
+        raise
+    if source != "mnist":
+        pytest.skip("MNIST IDX files absent (CI copies them from ../shared/data)")
+    assert y.tolist() == [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]  # the shared README's first labels
+    assert set(MNIST_SHA256) == {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}
