@@ -147,8 +147,14 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
         self.estimator = estimator
         self.center = center
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit one whitening matrix per class and their prior-weighted mean."""
+        if y is None:
+            raise ValueError(
+                "ExpectedWhitener requires y to be passed, but the target y is None: it averages "
+                "per-class whitening matrices, so call fit(X, y) with the training labels "
+                "(in a Pipeline, pipe.fit(X, y))."
+            )
         check_option(self.method, METHODS, "whitening method")
         _check_estimator(self.estimator)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
@@ -183,6 +189,15 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     classes). With one class this is ordinary kNN in that class's
     whitened space; with equal covariances it is ordinary kNN after pooled whitening.
 
+    For ``metric="euclidean"`` the distance in class ``c``'s whitened space is multiplied
+    by ``|Sigma_c|^(1/(2p))``, the geometric mean of that class's standard deviations:
+    class ``c`` then measures with the unit-determinant metric
+    ``Sigma_c^-1 |Sigma_c|^(1/p)``, the same shape as its Mahalanobis distance but on a
+    common scale of volume. This is the nearest-neighbour counterpart of the
+    ``1/2 log|Sigma_c|`` term of quadratic discriminant analysis: without it a class with
+    large variances looks close to everything once whitened and captures the region where
+    the classes overlap. Cosine similarity is scale-free and needs no such factor.
+
     Parameters
     ----------
     n_neighbors : int, default=5
@@ -199,6 +214,8 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     class_whitening_matrices_ : ndarray of shape (n_classes, n_features, n_features)
+    distance_scales_ : ndarray of shape (n_classes,)
+        ``|Sigma_c|^(1/(2p))``, applied to the Euclidean distances of each class's space.
     mean_ : ndarray of shape (n_features,)
     n_features_in_ : int
 
@@ -243,6 +260,10 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         self._train = [
             self._embed(Xc[y == c], W) for c, W in zip(self.classes_, self.class_whitening_matrices_)
         ]
+        # |Sigma_c|^(1/2p) = |det W_c|^(-1/p): puts each class's whitened distances back in a common
+        # unit of volume (see the class docstring); unused for the scale-free cosine
+        logdet_W = np.array([np.linalg.slogdet(W)[1] for W in self.class_whitening_matrices_])
+        self.distance_scales_ = np.exp(-logdet_W / X.shape[1])
         return self
 
     def _embed(self, X, W):
@@ -276,6 +297,8 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
             scores, owners = [], []
             for idx, (W, Z) in enumerate(zip(self.class_whitening_matrices_, self._train)):
                 s = self._scores(self._embed(X[rows], W), Z)
+                if self.metric == "euclidean":
+                    s = s * self.distance_scales_[idx]
                 top = min(k, s.shape[1])
                 s = -np.sort(-s, axis=1)[:, :top] if top == s.shape[1] else -np.sort(
                     -np.partition(s, s.shape[1] - top, axis=1)[:, s.shape[1] - top :], axis=1

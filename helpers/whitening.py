@@ -155,6 +155,10 @@ def check_covariance(sigma, name: str = "covariance", n_samples: int | None = No
     return eig
 
 
+WHITENING_TOLERANCE = 1e-6
+"""Largest accepted entry of ``|W sigma W' - I|``; raw WDBC (condition number 6e11) stays below 1e-9."""
+
+
 def _positive_diagonal(U: np.ndarray) -> np.ndarray:
     """Flip eigenvector columns so that the diagonal of ``U`` is non-negative (R `whitening`)."""
     signs = np.sign(np.diag(U))
@@ -196,6 +200,13 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
     -------
     ndarray of shape (n_features, n_features)
 
+    Raises
+    ------
+    ValueError
+        ``sigma`` is not a usable covariance (see :func:`check_covariance`), or the computed
+        ``W`` misses ``W sigma W' = I`` by more than ``WHITENING_TOLERANCE`` (1e-6): the
+        matrix is too ill-conditioned for this method, and the message says what to do.
+
     Examples
     --------
     >>> sigma = np.array([[4.0, 2.0], [2.0, 3.0]])
@@ -209,8 +220,24 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
     """
     check_option(method, METHODS, "whitening method")
     sigma = as_float_array(sigma, "sigma", ndim=2)
-    check_covariance(sigma, "sigma")
+    eig = check_covariance(sigma, "sigma")
     sigma = (sigma + sigma.T) / 2.0
+    W = _whitening_matrix(sigma, method)
+    # a posteriori check: a matrix that passes check_covariance can still be too ill-conditioned
+    # for a given method (eigen-based ones suffer most); refuse rather than return a wrong W
+    residual = float(np.abs(W @ sigma @ W.T - np.eye(sigma.shape[0])).max())
+    if not residual <= WHITENING_TOLERANCE:
+        raise ValueError(
+            f"whitening with method={method!r} lost precision: max |W sigma W' - I| = {residual:.2g} "
+            f"(tolerance {WHITENING_TOLERANCE:.0e}; condition number of sigma {eig[-1] / eig[0]:.3g}). "
+            "Regularise the covariance (estimator='ledoit_wolf', 'oas' or a float shrinkage), "
+            "standardise or reduce the features first (e.g. PCA), or use method='cholesky', "
+            "which is the least sensitive to badly scaled features."
+        )
+    return W
+
+
+def _whitening_matrix(sigma: np.ndarray, method: str) -> np.ndarray:
     p = sigma.shape[0]
     if method == "cholesky":
         L = linalg.cholesky(sigma, lower=True)

@@ -266,3 +266,14 @@ def test_transform_by_class_uses_each_rows_label(rng):
     assert_allclose(Z[y == 1], X[y == 1] @ mats[1].T)
     with pytest.raises(ValueError, match=r"No whitening matrix for label\(s\) \[2\]"):
         transform_by_class(X, np.full(len(y), 2), mats)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_whitening_that_loses_precision_is_refused(method):
+    # condition number 5e13 in a rotated basis: below check_covariance's cut-off, but no method can
+    # reach W S W' = I to 1e-6 there; the error names the residual, the condition number and the fixes
+    rng = np.random.default_rng(3)
+    Q, _ = np.linalg.qr(rng.normal(size=(10, 10)))
+    S = (Q * np.geomspace(1, 5e13, 10)) @ Q.T
+    with pytest.raises(ValueError, match=r"lost precision: max \|W sigma W' - I\| = .*condition number of sigma [\d.]+e\+13.*ledoit_wolf"):
+        whitening_matrix((S + S.T) / 2, method)
