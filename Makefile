@@ -35,12 +35,16 @@ setup: $(STAMP) ## create .venv, install the package and its tools, register the
 run: $(STAMP) ## execute every notebook into build/ (notebooks, results JSON, HTML)
 	$(PY) scripts/run_notebooks.py run --out build
 
+# pytest exits with 5 when it collected nothing; make would report that as a plain failure,
+# so say what happened (CI must never pass, or fail silently, on an empty run).
+NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
+
 test: $(STAMP) ## unit tests, doctests of helpers, and nbval over notebooks/
 	$(PY) scripts/run_notebooks.py check
-	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) notebooks
+	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) notebooks; $(NO_TESTS)
 
 unit: $(STAMP) ## unit tests and doctests only (fast)
-	$(PY) -m pytest tests helpers --doctest-modules
+	$(PY) -m pytest tests helpers --doctest-modules; $(NO_TESTS)
 
 lab: $(STAMP) ## JupyterLab on the workbook's kernel
 	$(VENV)/bin/jupyter lab notebooks
