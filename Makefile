@@ -18,7 +18,7 @@ export TQDM_DISABLE         := 1
 unexport MPLBACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test unit lab notebooks check-notebooks bench clean
+.PHONY: help setup run test unit lab notebooks check-notebooks bench bench-workbook clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -52,9 +52,11 @@ lab: $(STAMP) ## JupyterLab on the workbook's kernel
 notebooks: $(STAMP) ## re-execute notebooks in place to refresh stored outputs (review the diff)
 	$(PY) scripts/run_notebooks.py refresh $(NB)
 
-bench: $(STAMP) ## benchmarks against scipy and scikit-learn (not part of make test)
-	@ls benchmarks/*.py >/dev/null 2>&1 || { echo "no benchmarks yet"; exit 0; }
+bench: $(STAMP) ## benchmarks against scipy and scikit-learn, cases 1-6 (not part of make test)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
+
+bench-workbook: $(STAMP) ## benchmark case 7: wall time and peak memory of make run and make test (~20 min)
+	$(PY) benchmarks/workbook_timing.py
 
 clean: ## remove build/ (keeps .venv)
 	rm -rf build

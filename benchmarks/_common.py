@@ -29,7 +29,10 @@ def median_time(fn, repeat: int = 3):
 
 
 def peak_memory(fn):
-    """Peak Python-allocated memory (tracemalloc, numpy included) of one call, in MiB."""
+    """Peak memory allocated during one call (tracemalloc, which counts numpy's buffers), in MiB.
+
+    Run it on a separate, untimed call: tracing slows Python-level allocation.
+    """
     tracemalloc.start()
     try:
         result = fn()
@@ -43,11 +46,16 @@ def max_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def report(name: str, baseline_label: str, t_base: float, t_ours: float, target: float, agree: bool, extra: str = "") -> bool:
+def report(name: str, baseline_label: str, t_base: float, t_ours: float, target: float, agree: bool, extra: str = "",
+           mem_base: float | None = None, mem_ours: float | None = None) -> bool:
+    """Print one case: times, ratio against the target, peak memories (MiB), agreement. Returns ``agree``."""
     ratio = t_base / t_ours
     ok = agree and ratio >= target
+    mem = lambda m: "   n/a" if m is None else f"{m:6.0f}"  # noqa: E731
     print(
         f"{name:<44} {baseline_label:<38} base {t_base:8.3f} s  ours {t_ours:7.3f} s  "
-        f"ratio {ratio:7.1f}x (target >= {target:g}x)  agree={agree}  {'MET' if ok else 'NOT MET'} {extra}"
+        f"ratio {ratio:7.1f}x (target >= {target:g}x)  peak MiB base {mem(mem_base)} ours {mem(mem_ours)}  "
+        f"agree={agree}  {'MET' if ok else 'NOT MET'} {extra}",
+        flush=True,
     )
     return agree

@@ -418,7 +418,9 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
 
     The full ``(n, m)`` distance matrix is never held: ``sklearn.metrics.pairwise_distances_chunked``
     computes it in row blocks sized by ``working_memory`` (``sklearn.set_config``, in MiB)
-    and each block is reduced to its top ``k`` at once.
+    and each block is reduced to its top ``k`` at once. The ``k`` distances kept are then
+    recomputed from the differences, so they are exact to rounding even for near-duplicates
+    (a row's distance to itself is 0, not the ~1e-7 of the expanded formula).
 
     Parameters
     ----------
@@ -482,4 +484,15 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         return np.take_along_axis(part, order, axis=1), np.take_along_axis(idx, order, axis=1)
 
     chunks = list(pairwise_distances_chunked(x, y, reduce_func=reduce, metric=base))
-    return np.vstack([c[0] for c in chunks]), np.vstack([c[1] for c in chunks])
+    dist, idx = np.vstack([c[0] for c in chunks]), np.vstack([c[1] for c in chunks])
+    # The blocks use |a|^2 + |b|^2 - 2ab, which cancels for close pairs (a point's distance to
+    # itself comes out near 1e-7, not 0). Recompute the k kept distances from the differences:
+    # n * k * d work, exact to rounding; cosine distance 1 - cos = |u - v|^2 / 2 for unit rows.
+    step = _chunk_rows(len(x), 8.0 * k * x.shape[1])
+    for start in range(0, len(x), step):
+        rows = slice(start, start + step)
+        diff = x[rows, None, :] - y[idx[rows]]
+        sq = np.einsum("ijk,ijk->ij", diff, diff)
+        dist[rows] = sq / 2.0 if base == "cosine" else np.sqrt(sq)
+    order = np.argsort(dist, axis=1, kind="stable")
+    return np.take_along_axis(dist, order, axis=1), np.take_along_axis(idx, order, axis=1)

@@ -219,6 +219,25 @@ def test_nearest_neighbors_match_sklearn(rng, metric):
     assert_allclose(d, d_ref, atol=1e-9)
 
 
+@pytest.mark.parametrize("metric", ["euclidean", "mahalanobis", "cosine"])
+def test_nearest_neighbors_distances_exact_for_near_duplicates(rng, metric):
+    # far from the origin, the expanded formula |a|^2 + |b|^2 - 2ab loses the small distances
+    from helpers.metrics import nearest_neighbors
+
+    X = rng.normal(size=(200, 5)) * 0.01 + 100.0
+    VI = np.linalg.inv(np.cov(X, rowvar=False))
+    d, i = nearest_neighbors(X, X, k=3, metric=metric, VI=VI)
+    assert_array_equal(i[:, 0], np.arange(200))
+    assert np.all(d[:, 0] == 0.0)  # a row's distance to itself
+    if metric == "cosine":  # scipy's 1 - cos has absolute, not relative, precision here: use long double
+        U = X.astype(np.longdouble) / np.sqrt(np.sum(X.astype(np.longdouble) ** 2, axis=1, keepdims=True))
+        ref = (1 - U @ U.T).astype(np.float64)
+        assert_allclose(d[:, 1:], np.take_along_axis(distance.cdist(X, X, "cosine"), i[:, 1:], axis=1), rtol=0, atol=1e-15)
+    else:
+        ref = distance.cdist(X, X, metric, **({"VI": VI} if metric == "mahalanobis" else {}))
+    assert_allclose(d[:, 1:], np.take_along_axis(ref, i[:, 1:], axis=1), rtol=1e-8 if metric == "cosine" else 1e-12)
+
+
 def test_nearest_neighbors_errors(rng):
     from helpers.metrics import nearest_neighbors
 
