@@ -4,19 +4,25 @@
 results JSON to ``build/results/`` and its HTML (nbconvert) to ``build/html/``; then
 :func:`build_report` writes one page that links them, shows each notebook's
 "What we found", every paper / ours / difference table the notebook saved under the
-results key ``comparison``, and the robustness summaries saved under ``sweep50``.
+results key ``comparison`` (``helpers.reporting.save_results`` stores them) with a count of
+verdicts, the robustness summaries saved under ``sweep50`` with box and strip plots of the
+per-split values saved under ``sweep50_values``, and the distribution of every result of
+each parameter sweep found in ``out/sweeps/*/`` (``python -m helpers.sweep --out build/sweeps/NAME``).
 """
 
 from __future__ import annotations
 
+import base64
 import html
+import io
 import json
+import warnings
 from pathlib import Path
 
 import nbformat
 import pandas as pd
 
-__all__ = ["build_report", "notebook_summary"]
+__all__ = ["build_report", "notebook_summary", "verdict_counts"]
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -71,6 +77,70 @@ def _comparison_html(records) -> str:
     return table.to_html(index=False, escape=False, na_rep="")
 
 
+def verdict_counts(records) -> str:
+    """One line, e.g. "31 match · 2 differ · 4 without a source value", for a comparison table."""
+    verdicts = pd.Series([r.get("verdict") for r in records or []], dtype=object).value_counts()
+    parts = [f"{verdicts.get('matches', 0)} match", f"{verdicts.get('differs', 0)} differ"]
+    if verdicts.get("no source value", 0):
+        parts.append(f"{verdicts['no source value']} without a source value")
+    return " · ".join(parts) if len(records or []) else ""
+
+
+def _png(fig) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    return f"<img alt='figure' src='data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}'>"
+
+
+def _distribution_png(data: pd.DataFrame, x: str, y: str, title: str) -> str:
+    """Box and strip plot of ``y`` for each value of ``x`` (long table), as an inline PNG."""
+    import seaborn as sns
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(max(5.0, 1.1 * data[x].nunique() + 2), 3.8))
+    ax = fig.subplots()
+    with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
+        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
+        sns.boxplot(data=data, x=x, y=y, ax=ax, color="white", showfliers=False)
+    sns.stripplot(data=data, x=x, y=y, ax=ax, hue=x, palette="tab10", alpha=0.55, size=3, legend=False)
+    ax.set(title=title, xlabel=x.replace("_", " "), ylabel=y.replace("_", " "))
+    ax.tick_params(axis="x", labelrotation=30)
+    return _png(fig)
+
+
+def _split_values_html(values: dict, title: str) -> str:
+    rows = [{"method": m, "test accuracy": v} for m, vals in values.items() if isinstance(vals, list) for v in vals
+            if isinstance(v, (int, float))]
+    if not rows:
+        return ""
+    data = pd.DataFrame(rows)
+    n = data.groupby("method").size().max()
+    return _distribution_png(data, "method", "test accuracy", f"{title}: test accuracy over {n} random splits")
+
+
+def _sweeps_html(out: Path) -> str:
+    """Distribution plots of each parameter sweep in ``out/sweeps/*/results.csv``."""
+    parts = []
+    for csv in sorted((out / "sweeps").glob("*/results.csv")):
+        try:
+            table = pd.read_csv(csv)
+        except (pd.errors.EmptyDataError, OSError):
+            continue
+        if table.empty or "key" not in table:
+            continue
+        ok = table[table["status"] == "ok"]
+        accuracy = ok[ok["key"].astype(str).str.startswith("test_accuracy.")].copy()
+        n_runs, n_failed = table["run_id"].nunique(), table.loc[table["status"] != "ok", "run_id"].nunique()
+        parts.append(f"<h3>Sweep <code>{html.escape(csv.parent.name)}</code></h3><p>{n_runs} runs, "
+                     f"{n_failed} failed; table: <code>{html.escape(str(csv.relative_to(out)))}</code></p>")
+        if not accuracy.empty:
+            accuracy["method"] = accuracy["key"].str.removeprefix("test_accuracy.")
+            accuracy["test accuracy"] = pd.to_numeric(accuracy["value"], errors="coerce")
+            parts.append(_distribution_png(accuracy.dropna(subset=["test accuracy"]), "method", "test accuracy",
+                                           f"{csv.parent.name}: test accuracy over {accuracy['run_id'].nunique()} runs"))
+    return "\n".join(parts)
+
+
 def _sweep_html(sweep: dict) -> str:
     rows = []
     for method, stats in sweep.items():
@@ -90,31 +160,36 @@ def build_report(out) -> Path:
         "<h1>Covariance-aware similarity: workbook report</h1>",
         "<p>Every number below was computed by executing the notebooks on the real data "
         "(<code>make run</code>). Each notebook links to its full HTML.</p>",
-        "<table><tr><th>notebook</th><th>status</th><th>run time (s)</th></tr>",
+        "<table><tr><th>notebook</th><th>status</th><th>run time (s)</th><th>source numbers</th></tr>",
     ]
     sections = []
     for nb_path in sorted((out / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         info = notebook_summary(nb_path)
         link = f"html/{nb_path.stem}.html"
         seconds = f"{info['seconds']:.0f}" if isinstance(info["seconds"], (int, float)) else ""
+        results_file = out / "results" / f"{nb_path.stem}.json"
+        results = json.loads(results_file.read_text()) if results_file.exists() else {}
+        counts = verdict_counts(results.get("comparison"))
         parts.append(
             f"<tr><td><a href='{link}'>{html.escape(info['title'])}</a></td>"
-            f"<td class='{info['status']}'>{info['status']}</td><td>{seconds}</td></tr>"
+            f"<td class='{info['status']}'>{info['status']}</td><td>{seconds}</td><td>{counts}</td></tr>"
         )
         body = [f"<section><h2><a href='{link}'>{html.escape(info['title'])}</a></h2>"]
         if info["found"]:
             body.append("<h3>What we found</h3>" + _markdown(info["found"]))
-        results_file = out / "results" / f"{nb_path.stem}.json"
-        if results_file.exists():
-            results = json.loads(results_file.read_text())
-            if results.get("comparison"):
-                body.append("<h3>Source · ours · difference</h3>" + _comparison_html(results["comparison"]))
-            if isinstance(results.get("sweep50"), dict):
-                body.append("<h3>Accuracy over random splits (mean, sd)</h3>" + _sweep_html(results["sweep50"]))
+        if results.get("comparison"):
+            body.append(f"<h3>Source · ours · difference ({counts})</h3>" + _comparison_html(results["comparison"]))
+        if isinstance(results.get("sweep50"), dict):
+            body.append("<h3>Accuracy over random splits (mean, sd)</h3>" + _sweep_html(results["sweep50"]))
+        if isinstance(results.get("sweep50_values"), dict):
+            body.append(_split_values_html(results["sweep50_values"], info["title"].split(" · ")[0]))
         body.append("</section>")
         sections.append("\n".join(body))
     parts.append("</table>")
     parts.extend(sections)
+    sweeps = _sweeps_html(out)
+    if sweeps:
+        parts.append("<section><h2>Parameter sweeps</h2>" + sweeps + "</section>")
     parts.append("</body></html>")
     path = out / "report.html"
     path.write_text("\n".join(parts))

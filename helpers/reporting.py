@@ -16,6 +16,10 @@ __all__ = ["compare_to_paper", "save_results", "to_jsonable", "nb_setup"]
 
 COLUMNS = ["quantity", "paper", "ours", "difference", "verdict"]
 
+# Every table compare_to_paper makes in this Python session, in order; save_results stores them
+# under "comparison" so that the workbook report can collect each notebook's source-vs-ours rows.
+_SESSION_TABLES: list[pd.DataFrame] = []
+
 
 def _decimals(printed: str) -> int:
     exponent = Decimal(printed.strip()).as_tuple().exponent
@@ -39,7 +43,9 @@ def compare_to_paper(rows) -> pd.DataFrame:
     DataFrame
         Columns ``quantity, paper, ours, difference, verdict``; the verdict is
         ``"matches"`` when ``|ours - paper| <= tol``, ``"differs"`` otherwise, and
-        ``"no source value"`` without a paper number.
+        ``"no source value"`` without a paper number. The table is also remembered for
+        this session, so that :func:`save_results` can store every comparison a notebook
+        made (key ``"comparison"``) for the workbook report.
 
     Examples
     --------
@@ -71,7 +77,9 @@ def compare_to_paper(rows) -> pd.DataFrame:
         # a hair of slack so that exact halves (0.9386 vs 0.939 printed) are not lost to binary floats
         verdict = "matches" if abs(diff) <= tol * (1 + 1e-9) + 1e-12 else "differs"
         records.append((quantity, paper, ours, diff, verdict))
-    return pd.DataFrame.from_records(records, columns=COLUMNS)
+    table = pd.DataFrame.from_records(records, columns=COLUMNS)
+    _SESSION_TABLES.append(table)
+    return table
 
 
 def to_jsonable(value):
@@ -105,7 +113,9 @@ def save_results(results: dict, path) -> Path | None:
 
     Numbers become plain floats and ints, arrays become lists. Notebooks call this last
     with their ``results_path`` parameter, which papermill sets and interactive use leaves
-    ``None``.
+    ``None``. Unless ``results`` already has a ``"comparison"`` key, the rows of every
+    :func:`compare_to_paper` table made in this session are added under it (one list of
+    records; duplicates of a re-run cell are dropped), for the workbook report.
 
     Examples
     --------
@@ -114,6 +124,9 @@ def save_results(results: dict, path) -> Path | None:
     """
     if path is None:
         return None
+    if "comparison" not in results and _SESSION_TABLES:
+        combined = pd.concat(_SESSION_TABLES, ignore_index=True).drop_duplicates(subset=["quantity", "paper", "ours"])
+        results = {**results, "comparison": combined.to_dict("records")}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_jsonable(results), indent=2, sort_keys=True)

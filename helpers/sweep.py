@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -417,7 +418,9 @@ def plot_distribution(table: pd.DataFrame, key: str, by: str, ax=None):
     if data.empty:
         raise ValueError(f"No finished run has result {key!r}; keys: {sorted(table['key'].dropna().unique())}.")
     ax = ax or plt.subplots(figsize=(6, 4))[1]
-    sns.boxplot(data=data, x=by, y="value", ax=ax, color="white")
+    with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
+        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
+        sns.boxplot(data=data, x=by, y="value", ax=ax, color="white")
     sns.stripplot(data=data, x=by, y="value", ax=ax, alpha=0.5)
     ax.set(title=f"{key} over {data['run_id'].nunique()} runs", xlabel=by, ylabel=key)
     return ax
