@@ -93,7 +93,7 @@ def test_ends_with_what_we_found(nb):
 
 
 def make_test_commands() -> list[list[str]]:
-    """The recipe lines of the Makefile's ``test`` target, variables expanded, split into words."""
+    """The commands of the Makefile's ``test`` recipe, variables expanded, each split into words."""
     text = (ROOT / "Makefile").read_text()
     variables = dict(re.findall(r"^([A-Za-z_]+)\s*[:?]?=[ \t]*(.*)$", text, re.M))
 
@@ -102,7 +102,19 @@ def make_test_commands() -> list[list[str]]:
 
     recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", text, re.M)
     assert recipe, "the Makefile has no `test` target"
-    return [shlex.split(expand(line)) for line in recipe.group(1).splitlines()]
+    commands = []
+    for line in recipe.group(1).splitlines():  # one recipe line may chain commands: a; b && c
+        lexer = shlex.shlex(expand(line), posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words: list[str] = []
+        for token in lexer:
+            if token in (";", "&&", "||", "|", "&"):
+                commands.append(words)
+                words = []
+            else:
+                words.append(token)
+        commands.append(words)
+    return [c for c in commands if c]
 
 
 def test_executed_by_ci(path):
