@@ -374,7 +374,7 @@ def run_sweep(
                         ready, pending = wait(pending, return_when=FIRST_COMPLETED)
                         for future in ready:
                             finished(future.result())
-                except KeyboardInterrupt:
+                except BaseException:  # Ctrl-C, or the table could not be written (disk full): stop here
                     for future in pending:
                         future.cancel()
                     raise
@@ -477,6 +477,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"interrupted; finished runs are kept in {args.out}/results.csv", file=sys.stderr)
         return 130
+    except OSError as exc:  # disk full, output removed or made read-only during the sweep
+        print(f"error: could not write the sweep's files in {args.out}: {exc}. Runs that finished before are "
+              "kept in runs/; free space or fix the folder, then rerun the same command (finished runs are "
+              "skipped).", file=sys.stderr)
+        return 2
     # judge this command's grid only; the folder's table may hold runs of other grids
     ids = {run_id(params) for params in expand_grid(grid)}
     runs = table.drop_duplicates("run_id") if not table.empty else table

@@ -1,8 +1,13 @@
 """The sweep runner on a tiny notebook: parallel runs, failures, resume, validation, Dask."""
 
+import errno
 import json
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 
 import nbformat
 import pandas as pd
@@ -139,3 +144,60 @@ def test_dask_local_cluster(notebook, tmp_path):
     runs = table.drop_duplicates("run_id")
     assert len(runs) == 3 and (runs["status"] == "ok").all()
     assert sorted(table.loc[table["key"] == "score", "value"].astype(float)) == [0.0, 1.0, 2.0]
+
+
+def test_disk_full_during_a_sweep_is_reported(notebook, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    real, calls = sweep.write_table, []
+
+    def full_after_first(path):
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path)
+
+    monkeypatch.setattr(sweep, "write_table", full_after_first)
+    assert sweep.main([str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "could not write the sweep's files" in err and "No space left on device" in err and "rerun the same command" in err
+    monkeypatch.setattr(sweep, "write_table", real)
+    assert sweep.main([str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0  # space is back: it completes
+
+
+SLOW = [
+    nbformat.v4.new_markdown_cell("# slow sweep notebook"),
+    nbformat.v4.new_code_cell("seed = 0\nresults_path = None", metadata={"tags": ["parameters"]}),
+    nbformat.v4.new_code_cell("import json, time\ntime.sleep(1.0)\n"
+                              "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))"),
+]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
+def test_stopped_half_way_then_rerun_loses_and_duplicates_nothing(tmp_path, sig):
+    nb = nbformat.v4.new_notebook(cells=SLOW)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, tmp_path / "slow.ipynb")
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "helpers.sweep", str(tmp_path / "slow.ipynb"), "-p", "seed", "0:8", "--jobs", "2",
+           "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 180
+    while time.time() < deadline:  # wait for two finished runs in the table, then stop the whole process group
+        try:
+            if pd.read_csv(out / "results.csv")["run_id"].nunique() >= 2:
+                break
+        except (FileNotFoundError, pd.errors.EmptyDataError, KeyError):
+            pass
+        time.sleep(0.2)
+    os.killpg(proc.pid, sig)  # what Ctrl-C does to the foreground group, or a kill -9 of everything
+    _, err = proc.communicate(timeout=120)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and "finished runs are kept" in err
+    time.sleep(1)
+    assert subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True).returncode == 1  # no process left
+    kept = pd.read_csv(out / "results.csv")
+    assert kept["run_id"].nunique() >= 2 and (kept["status"] == "ok").all()
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    final = pd.read_csv(out / "results.csv")
+    assert sorted(final["seed"]) == list(range(8)) and not final.duplicated(["run_id", "key"]).any()
