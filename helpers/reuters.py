@@ -8,9 +8,9 @@ regular expressions, record by record, and every record must be complete.
 :func:`load_reuters21578` looks for the archive (an explicit path, then the environment
 variable ``REUTERS21578_PATH``, then ``data/raw/``), downloads it from the UCI KDD archive
 when it is absent, checks the SHA-256 of every SGML file, and caches the parsed table under
-``data/processed/`` keyed by the archive's checksum. The split helpers give the ModApte
-split, the top-k categories, the 90 categories with a training and a test document, and
-single-label subsets (R8 / R10).
+``data/processed/`` keyed by the archive's checksum and by the checksum table it passed.
+The split helpers give the ModApte split, the top-k categories, the 90 categories with a
+training and a test document, and single-label subsets (R8).
 
 References
 ----------
@@ -59,7 +59,7 @@ ENV_VAR = "REUTERS21578_PATH"
 _ROOT = Path(__file__).resolve().parents[1]
 RAW_DIR = _ROOT / "data" / "raw"
 PROCESSED_DIR = _ROOT / "data" / "processed"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 #: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).
 SGML_SHA256 = {
@@ -103,6 +103,22 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 class ReutersNotFoundError(FileNotFoundError, ValueError):
     """The archive is neither where we looked nor downloadable (offline)."""
+
+
+def _tqdm(iterable=None, progress: bool | None = None, **kwargs):
+    """A plain tqdm bar: ``progress=True`` shows it, ``False`` hides it, ``None`` shows it on a terminal only.
+
+    ``TQDM_DISABLE=1`` hides it in every case: tqdm itself lets an explicit ``disable=False``
+    override that variable, so it is checked here (the Makefile sets it, keeping stored
+    notebook outputs free of bar text). Plain ``tqdm``, not ``tqdm.auto``, which warns in
+    kernels without ipywidgets.
+    """
+    from tqdm import tqdm
+
+    disable = None if progress is None else not progress
+    if os.environ.get("TQDM_DISABLE"):
+        disable = True
+    return tqdm(iterable, disable=disable, **kwargs)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -260,15 +276,12 @@ def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: P
 
 def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.request.urlopen) -> Path:
     """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
-    from tqdm import tqdm  # plain bars: tqdm.auto warns in kernels without ipywidgets
-
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
     try:
         with opener(url) as response, os.fdopen(fd, "wb") as out:
             total = int(response.headers.get("Content-Length") or 0) or None
-            disable = None if progress is None else not progress
-            with tqdm(total=total, unit="B", unit_scale=True, desc=dest.name, disable=disable) as bar:
+            with _tqdm(total=total, unit="B", unit_scale=True, desc=dest.name, progress=progress) as bar:
                 for chunk in iter(lambda: response.read(1 << 16), b""):
                     out.write(chunk)
                     bar.update(len(chunk))
@@ -279,7 +292,8 @@ def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.
     return dest
 
 
-def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> Path:
+def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> tuple[Path, bool]:
+    """Where the archive is, and whether this call downloaded it."""
     if path is not None:
         p = Path(path).expanduser()
         if not p.exists():
@@ -287,7 +301,7 @@ def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> Path:
                 f"No Reuters-21578 archive or folder at {p}. Pass the path of {ARCHIVE_NAME} (or of the "
                 f"folder holding reut2-000.sgm ... reut2-021.sgm); get it from {REUTERS_URL}."
             )
-        return p
+        return p, False
     env = os.environ.get(ENV_VAR)
     if env:
         p = Path(env).expanduser()
@@ -296,10 +310,10 @@ def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> Path:
                 f"{ENV_VAR}={env} but nothing is there. Point it at {ARCHIVE_NAME} (from {REUTERS_URL}) "
                 "or unset it to use data/raw/."
             )
-        return p
+        return p, False
     for candidate in (raw_dir / ARCHIVE_NAME, raw_dir / "reuters21578"):
         if candidate.exists():
-            return candidate
+            return candidate, False
     target = raw_dir / ARCHIVE_NAME
     if url is None:
         raise ReutersNotFoundError(
@@ -307,13 +321,25 @@ def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> Path:
             f"get it from {REUTERS_URL}."
         )
     try:
-        return _download(url, target, progress=progress, opener=opener)
+        return _download(url, target, progress=progress, opener=opener), True
     except OSError as exc:  # urllib.error.URLError is an OSError
         raise ReutersNotFoundError(
             f"{ARCHIVE_NAME} is not at {target} and downloading it from {url} failed ({exc}). "
             f"Download it on a machine with network access from {REUTERS_URL} and put it at "
             f"{target}, or set {ENV_VAR} to its path."
         ) from exc
+
+
+def _verification_tag(checksums: dict[str, str] | None) -> str:
+    """Part of the cache name: which checksum table the cached table passed (``unverified``: none).
+
+    A table parsed with ``checksums=None`` is cached under a different name, so a later
+    verified load never returns it unchecked.
+    """
+    if checksums is None:
+        return "unverified"
+    table = "".join(f"{name}={digest};" for name, digest in sorted(checksums.items()))
+    return "sha" + hashlib.sha256(table.encode()).hexdigest()[:8]
 
 
 def load_reuters21578(
@@ -342,12 +368,14 @@ def load_reuters21578(
         ``None`` skips the check (for test fixtures).
     cache : bool
         Read/write the parsed table in ``cache_dir`` (default ``data/processed/``) under a
-        name holding the archive's SHA-256, so a second load skips parsing.
+        name holding the archive's SHA-256 and the checksum table it was verified against
+        (or ``unverified``), so a second load skips parsing, and a verified load never
+        returns a table cached by an unverified one.
     raw_dir, cache_dir : str or Path, optional
         Override ``data/raw/`` and ``data/processed/``.
     progress : bool or None
-        Progress bars for download and parsing; ``None`` shows them only on a terminal
-        (and ``TQDM_DISABLE=1`` silences them).
+        Progress bars for download and parsing; ``None`` shows them only on a terminal;
+        ``TQDM_DISABLE=1`` silences them in every case.
     opener : callable
         ``urllib.request.urlopen`` or a stand-in (tests).
 
@@ -365,7 +393,8 @@ def load_reuters21578(
         be downloaded; the message says where to put it and where to get it.
     ValueError
         Checksum mismatch, missing SGML files, truncated or malformed records, unsafe
-        archive member names, duplicate NEWIDs.
+        archive member names, duplicate NEWIDs. An archive this call downloaded that fails
+        the checks is deleted first, so the next load downloads it again.
 
     Examples
     --------
@@ -382,7 +411,7 @@ def load_reuters21578(
     """
     raw_dir = Path(raw_dir) if raw_dir is not None else RAW_DIR
     cache_dir = Path(cache_dir) if cache_dir is not None else PROCESSED_DIR
-    source = _locate(path, raw_dir, url, progress, opener)
+    source, downloaded = _locate(path, raw_dir, url, progress, opener)
 
     if source.is_dir():
         key_hash = hashlib.sha256()
@@ -391,22 +420,30 @@ def load_reuters21578(
         key = key_hash.hexdigest()
     else:
         key = _sha256_file(source)
-    cache_file = cache_dir / f"reuters21578-{key[:16]}-v{_CACHE_VERSION}.pkl"
+    cache_file = cache_dir / f"reuters21578-{key[:16]}-{_verification_tag(checksums)}-v{_CACHE_VERSION}.pkl"
     if cache and cache_file.exists():
         return pd.read_pickle(cache_file)
 
-    files = _read_sgml_files(source)
-    if not files:
+    try:
+        files = _read_sgml_files(source)
+        if not files:
+            raise ValueError(
+                f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
+                f"({REUTERS_URL})."
+            )
+        _verify(files, checksums, source)
+    except ValueError as exc:
+        if not downloaded:
+            raise
+        source.unlink(missing_ok=True)  # never leave a bad download where the next load finds it
         raise ValueError(
-            f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
-            f"({REUTERS_URL})."
-        )
-    _verify(files, checksums, source)
-    from tqdm import tqdm  # plain bars: tqdm.auto warns in kernels without ipywidgets
+            f"The archive downloaded from {url} failed its check and was deleted from {source.parent}: "
+            f"{exc} Try again later, or download it by hand from {REUTERS_URL}, compare the SGML "
+            f"files with SGML_SHA256 and put it at {source}."
+        ) from exc
 
     rows = []
-    disable = None if progress is None else not progress
-    for name in tqdm(sorted(files), desc="parsing SGML", disable=disable):
+    for name in _tqdm(sorted(files), desc="parsing SGML", progress=progress):
         for rec in parse_sgml(files[name].decode("latin-1"), source=name):
             rec["file"] = name
             rows.append(rec)
@@ -535,7 +572,9 @@ def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFra
     ``categories`` (the R8 / R52 convention of Cardoso-Cachopo: with the ten largest
     topics only 8 keep documents, because ``wheat`` and ``corn`` always come with
     ``grain``). ``among="categories"``: documents with exactly one of ``categories``,
-    whatever other topics they have (keeps all ten classes: "R10").
+    whatever other topics they have. That does not bring the ten classes back: with the
+    ten largest ModApte topics, ``corn`` never and ``wheat`` once (in training) occurs
+    without ``grain``, so 9 classes keep training documents and 8 keep test documents.
 
     Examples
     --------
@@ -546,7 +585,7 @@ def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFra
     ['earn', 'wheat']
     """
     if among not in ("all", "categories"):
-        raise ValueError(f"among must be 'all' (R8 convention) or 'categories' (R10); got {among!r}.")
+        raise ValueError(f"among must be 'all' (R8 convention) or 'categories'; got {among!r}.")
     cats = set(categories)
     kept = df["topics"].map(lambda ts: ts if among == "all" else [t for t in ts if t in cats])
     mask = kept.map(lambda ts: len(ts) == 1 and ts[0] in cats)

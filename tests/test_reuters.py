@@ -219,6 +219,56 @@ def test_cache_is_keyed_by_checksum_and_reused(small_archive, tmp_path, monkeypa
     pd.testing.assert_frame_equal(R.load_reuters21578(path, checksums=None, cache_dir=cache), first)
 
 
+def test_unverified_cache_is_never_returned_by_a_verified_load(small_archive, tmp_path, monkeypatch):
+    path, files = small_archive
+    cache = tmp_path / "processed"
+    R.load_reuters21578(path, checksums=None, cache_dir=cache)  # writes an unverified cache
+    (unverified,) = cache.glob("*.pkl")
+    assert "unverified" in unverified.name
+    bad = {name: "0" * 64 for name in files}
+    with pytest.raises(ValueError, match="SHA-256 of reut2-000.sgm"):
+        R.load_reuters21578(path, checksums=bad, cache_dir=cache)  # checks, despite the cache
+    good = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    verified = R.load_reuters21578(path, checksums=good, cache_dir=cache)
+    assert len(list(cache.glob("*.pkl"))) == 2  # its own cache, next to the unverified one
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("parsed again despite the verified cache")
+
+    monkeypatch.setattr(R, "_read_sgml_files", no_parsing)
+    pd.testing.assert_frame_equal(R.load_reuters21578(path, checksums=good, cache_dir=cache), verified)
+
+
+def test_downloaded_archive_failing_its_checksum_is_deleted(small_archive, tmp_path, monkeypatch):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+    src, files = small_archive
+    raw = tmp_path / "raw"
+    bad = dict({name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
+               **{"reut2-001.sgm": "0" * 64})
+    with pytest.raises(ValueError, match=r"downloaded from .* failed its check and was deleted.*SHA-256 "
+                                         r"of reut2-001\.sgm") as info:
+        R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=bad, cache=False, progress=False)
+    assert R.REUTERS_URL in str(info.value)
+    assert list(raw.iterdir()) == []  # nothing left for the next load to pick up
+    # an archive the user put in data/raw/ is never deleted, only reported
+    (raw / "reuters21578.tar.gz").write_bytes(src.read_bytes())
+    with pytest.raises(ValueError, match=r"SHA-256 of reut2-001\.sgm"):
+        R.load_reuters21578(raw_dir=raw, url=None, checksums=bad, cache=False)
+    assert (raw / "reuters21578.tar.gz").exists()
+
+
+def test_download_progress_bar_respects_tqdm_disable(small_archive, tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+    src, _ = small_archive
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    R.load_reuters21578(raw_dir=tmp_path / "a", url=src.as_uri(), checksums=None, cache=False, progress=True)
+    err = capsys.readouterr().err
+    assert "reuters21578.tar.gz" in err and "parsing SGML" in err
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    R.load_reuters21578(raw_dir=tmp_path / "b", url=src.as_uri(), checksums=None, cache=False, progress=True)
+    assert capsys.readouterr().err == ""
+
+
 def test_split_helpers_on_small_archive(small_archive):
     path, _ = small_archive
     df = R.load_reuters21578(path, checksums=None, cache=False)
@@ -274,8 +324,15 @@ def test_full_corpus_counts_and_cached_load_time():
         "ship": {"train": 197, "test": 89}, "corn": {"train": 182, "test": 56},
     }
     assert len(R.categories_with_train_and_test(train, test)) == 90
-    r8_train = R.single_label(train, R.top_categories(train, 10))
+    top10 = R.top_categories(train, 10)
+    r8_train = R.single_label(train, top10)
     assert len(r8_train) == 5485 and r8_train["label"].nunique() == 8
+    # exactly one of the ten, whatever else: still not ten classes (corn never, wheat once without grain)
+    one_of_ten_train = R.single_label(train, top10, among="categories")
+    one_of_ten_test = R.single_label(test, top10, among="categories")
+    assert one_of_ten_train["label"].nunique() == 9 and (one_of_ten_train["label"] == "wheat").sum() == 1
+    assert one_of_ten_test["label"].nunique() == 8
+    assert "corn" not in set(one_of_ten_train["label"]) | set(one_of_ten_test["label"])
     start = time.perf_counter()
     again = R.load_reuters21578()
     assert time.perf_counter() - start < 2.0
