@@ -4,14 +4,16 @@ import numpy as np
 import pytest
 from scipy import stats
 from sklearn.datasets import load_iris
-from sklearn.model_selection import LeaveOneOut, StratifiedKFold, StratifiedShuffleSplit, cross_val_score
+from sklearn.model_selection import (KFold, LeaveOneOut, RepeatedStratifiedKFold, StratifiedKFold,
+                                     StratifiedShuffleSplit, cross_val_score)
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
 
-from helpers import class_whitening_matrices, transform_by_class
-from helpers.evaluation import (loocv_accuracy, mcnemar_exact, population_protocol_cv, population_protocol_predict,
-                                population_split_scores, repeated_cv_scores, repeated_split_scores,
-                                summarize_scores, svc_loocv_accuracy)
+from helpers import ExpectedWhitener, class_whitening_matrices, load_wdbc, transform_by_class
+from helpers.evaluation import (corrected_paired_ttest, knn_cv_accuracy_by_k, loocv_accuracy, mcnemar_exact,
+                                population_protocol_cv, population_protocol_predict, population_split_scores,
+                                repeated_cv_scores, repeated_split_scores, summarize_scores, svc_loocv_accuracy)
 
 
 def two_classes(seed=0, n=20):
@@ -29,6 +31,33 @@ def test_summary_matches_scipy_t_interval():
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((lo, hi))
 
 
+def test_summary_corrected_interval_is_nadeau_bengio():
+    s = np.array([0.9, 0.92, 0.95, 0.97, 0.91, 0.93])
+    row = summarize_scores({"m": s.reshape(2, 3)}, test_train_ratio=0.25).loc["m"]    # 2-D fold scores are flattened
+    half = stats.t.ppf(0.975, 5) * s.std(ddof=1) * np.sqrt(1 / 6 + 0.25)
+    assert row["n"] == 6
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((s.mean() - half, s.mean() + half))
+    with pytest.raises(ValueError, match="n_test / n_train"):
+        summarize_scores({"m": s}, test_train_ratio=-1)
+
+
+def test_corrected_paired_ttest_reduces_to_scipy_and_corrects():
+    a = np.array([0.95, 0.93, 0.96, 0.94, 0.97])
+    b = np.array([0.93, 0.93, 0.94, 0.92, 0.94])
+    plain = corrected_paired_ttest(a, b, test_train_ratio=0.0)
+    ref = stats.ttest_rel(a, b)
+    assert plain["t"] == pytest.approx(ref.statistic)
+    assert plain["p_value"] == pytest.approx(ref.pvalue)
+    corr = corrected_paired_ttest(a, b, test_train_ratio=0.25)
+    assert corr["t"] == pytest.approx(ref.statistic / np.sqrt(1 + 5 * 0.25))   # t shrinks by sqrt(1 + n r)
+    assert corr["p_value"] > plain["p_value"]
+    assert (corr["wins"], corr["losses"], corr["ties"]) == (4, 0, 1)
+    assert corr["mean_diff"] == pytest.approx(0.018)
+    assert corrected_paired_ttest(a, a, 0.25)["p_value"] == 1.0
+    with pytest.raises(ValueError, match="same splits"):
+        corrected_paired_ttest(a, b[:-1], 0.25)
+
+
 def test_summary_rejects_single_score():
     with pytest.raises(ValueError, match="at least two"):
         summarize_scores({"m": [0.9]})
@@ -42,11 +71,12 @@ def test_repeated_split_scores_equal_sklearn():
     np.testing.assert_allclose(ours, ref)
 
 
-def test_repeated_cv_one_repeat_is_kfold_mean():
+def test_repeated_cv_returns_every_fold():
     X, y = load_iris(return_X_y=True)
     ours = repeated_cv_scores({"knn": KNeighborsClassifier(3)}, X, y, n_folds=5, n_repeats=2, random_state=0)["knn"]
-    assert ours.shape == (2,)
-    assert np.all((ours > 0.9) & (ours <= 1.0))
+    ref = cross_val_score(KNeighborsClassifier(3), X, y, cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0))
+    assert ours.shape == (2, 5)
+    np.testing.assert_allclose(ours.ravel(), ref)
 
 
 def test_models_must_be_dict():
@@ -66,6 +96,36 @@ def test_svc_loocv_shortcut_is_exact():
     X, y = two_classes(seed=3)
     for kernel in ("linear", "rbf"):
         assert svc_loocv_accuracy(SVC(kernel=kernel), X, y) == pytest.approx(loocv_accuracy(SVC(kernel=kernel), X, y))
+
+
+def test_svc_loocv_skips_misclassified_support_vectors_exactly():
+    # heavily overlapping classes: the full linear SVC misclassifies several support vectors
+    X, y = two_classes(seed=5, n=40)
+    full = SVC(kernel="linear").fit(X, y)
+    margin = np.where(y == 1, 1.0, -1.0) * full.decision_function(X)
+    assert np.sum(margin[full.support_] < -0.01) >= 5          # the shortcut is exercised
+    for kernel in ("linear", "rbf"):
+        assert svc_loocv_accuracy(SVC(kernel=kernel), X, y) == loocv_accuracy(SVC(kernel=kernel), X, y)
+
+
+def test_knn_cv_by_k_equals_sklearn_on_wdbc():
+    X_df, y_s = load_wdbc()
+    X, y = X_df.to_numpy(), y_s.to_numpy()
+    ks = [1, 3, 5, 7, 9, 11, 13, 15]
+    for cv in (StratifiedKFold(5), KFold(5, shuffle=True, random_state=42)):
+        ours = knn_cv_accuracy_by_k(X, y, ks, cv)
+        for k in ks:
+            assert ours[k] == pytest.approx(cross_val_score(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv).mean())
+    cv = KFold(5)
+    ours = knn_cv_accuracy_by_k(X, y, [13], cv, transformer=ExpectedWhitener())[13]
+    ref = cross_val_score(make_pipeline(ExpectedWhitener(), KNeighborsClassifier(13, metric="cosine")), X, y, cv=cv)
+    assert ours == pytest.approx(ref.mean())
+    # raw cosine 1-NN, LOOCV on all 569 points: 519 right, the cosine paper's Table 1 value 0.9121
+    assert knn_cv_accuracy_by_k(X, y, [1], LeaveOneOut())[1] == pytest.approx(519 / 569)
+    assert knn_cv_accuracy_by_k(X[:120], y[:120], [5], LeaveOneOut())[5] == pytest.approx(
+        loocv_accuracy(KNeighborsClassifier(5, metric="cosine"), X[:120], y[:120]))
+    with pytest.raises(ValueError, match="exceeds"):
+        knn_cv_accuracy_by_k(X[:10], y[:10], [20], KFold(2))
 
 
 def test_mcnemar_counts_and_scipy_pvalue():
