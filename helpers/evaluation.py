@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from scipy import stats
 from sklearn.base import clone
 from sklearn.metrics import pairwise_distances
@@ -129,10 +130,12 @@ def corrected_paired_ttest(scores_a, scores_b, test_train_ratio):
             "wins": int(np.sum(d > 0)), "losses": int(np.sum(d < 0)), "ties": int(np.sum(d == 0))}
 
 
-def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state=0) -> dict:
+def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state=0, n_jobs=None) -> dict:
     """Test accuracy of each model over ``n_splits`` stratified random train/test splits.
 
     Every model sees the same splits (:class:`~sklearn.model_selection.StratifiedShuffleSplit`).
+    ``n_jobs`` runs the splits in parallel processes (scikit-learn's meaning); the scores do
+    not depend on it.
 
     Returns
     -------
@@ -152,10 +155,10 @@ def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state
         raise ValueError(f"n_splits must be at least 1, got {n_splits}.")
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
-    return {name: cross_val_score(clone(m), X, y, cv=cv) for name, m in models.items()}
+    return {name: cross_val_score(clone(m), X, y, cv=cv, n_jobs=n_jobs) for name, m in models.items()}
 
 
-def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0) -> dict:
+def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0, n_jobs=None) -> dict:
     """Accuracy of each model on every fold of ``n_repeats`` x stratified ``n_folds``-fold CV.
 
     Every model sees the same folds. Summarise the fold scores with
@@ -181,7 +184,7 @@ def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0) ->
         raise ValueError(f"need n_repeats >= 1 and n_folds >= 2, got {n_repeats} and {n_folds}.")
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = RepeatedStratifiedKFold(n_splits=int(n_folds), n_repeats=int(n_repeats), random_state=random_state)
-    return {name: cross_val_score(clone(m), X, y, cv=cv).reshape(int(n_repeats), int(n_folds))
+    return {name: cross_val_score(clone(m), X, y, cv=cv, n_jobs=n_jobs).reshape(int(n_repeats), int(n_folds))
             for name, m in models.items()}
 
 
@@ -321,7 +324,8 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
     return clone(model).fit(Z_train, y_train).predict(Z_test)
 
 
-def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", estimator="sample") -> float:
+def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", estimator="sample",
+                           n_jobs=None) -> float:
     """Cross-validated accuracy of the "population" protocol. USES THE TEST LABELS.
 
     Parameters
@@ -353,14 +357,18 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
         # one transform of every row with its own class's matrix; then ordinary CV on it
         mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
         Z = transform_by_class(X, y, mats)
-        return float(np.mean(cross_val_predict(clone(model), Z, y, cv=cv) == y))
-    for tr, te in cv.split(X, y):
-        pred[te] = population_protocol_predict(model, X[tr], y[tr], X[te], y[te], method=method, estimator=estimator)
+        return float(np.mean(cross_val_predict(clone(model), Z, y, cv=cv, n_jobs=n_jobs) == y))
+    folds = list(cv.split(X, y))
+    parts = Parallel(n_jobs=n_jobs)(
+        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], method=method, estimator=estimator)
+        for tr, te in folds)
+    for (_, te), part in zip(folds, parts):
+        pred[te] = part
     return float(np.mean(pred == y))
 
 
 def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
-                            method="cholesky", estimator="sample"):
+                            method="cholesky", estimator="sample", n_jobs=None):
     """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
 
     USES THE TEST LABELS: each test row is whitened with its own class's matrix.
@@ -379,15 +387,15 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
-    scores = []
-    for tr, te in cv.split(X, y):
-        fit = (X, y) if matrices_from == "all" else (None, None)
-        pred = population_protocol_predict(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
-        scores.append(np.mean(pred == y[te]))
-    return np.asarray(scores)
+    fit = (X, y) if matrices_from == "all" else (None, None)
+    splits = list(cv.split(X, y))
+    preds = Parallel(n_jobs=n_jobs)(
+        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
+        for tr, te in splits)
+    return np.asarray([np.mean(pred == y[te]) for (_, te), pred in zip(splits, preds)])
 
 
-def svc_loocv_accuracy(svc, X, y) -> float:
+def svc_loocv_accuracy(svc, X, y, n_jobs=None) -> float:
     """Exact LOOCV accuracy of an SVC, refitting only where the answer is not already known.
 
     Two facts about the exact SVM optimum spare most refits:
@@ -401,7 +409,8 @@ def svc_loocv_accuracy(svc, X, y) -> float:
        stays misclassified. Only those with full-model margin below ``-10 * svc.tol`` are
        skipped, a safety gap of ten solver tolerances for libsvm's approximate optimum.
 
-    Only the remaining support vectors are refitted. Same model and same answer as
+    Only the remaining support vectors are refitted (in ``n_jobs`` parallel processes; the
+    answer does not depend on it). Same model and same answer as
     ``loocv_accuracy(svc, X, y)``, many times faster when each fit is slow (a linear SVC
     on unscaled WDBC takes about a second per fit).
 
@@ -424,12 +433,15 @@ def svc_loocv_accuracy(svc, X, y) -> float:
     if len(full.classes_) == 2:
         margin = np.where(y == full.classes_[1], 1.0, -1.0) * full.decision_function(X)
         refit &= margin >= -10 * full.tol      # fact 2: misclassified support vectors stay wrong
-    keep = np.ones(len(y), dtype=bool)
-    for i in np.flatnonzero(refit):
-        keep[i] = False
-        pred[i] = clone(svc).fit(X[keep], y[keep]).predict(X[i : i + 1])[0]
-        keep[i] = True
+    todo = np.flatnonzero(refit)
+    pred[todo] = Parallel(n_jobs=n_jobs)(delayed(_leave_one_out_predict)(svc, X, y, i) for i in todo)
     return float(np.mean(pred == y))
+
+
+def _leave_one_out_predict(model, X, y, i):
+    keep = np.ones(len(y), dtype=bool)
+    keep[i] = False
+    return clone(model).fit(X[keep], y[keep]).predict(X[i : i + 1])[0]
 
 
 def plot_confusions(cases, labels=("benign", "malignant"), title=None):

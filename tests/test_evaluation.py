@@ -162,3 +162,28 @@ def test_population_cv_all_equals_transform_then_cv():
     with pytest.raises(ValueError, match="matrices_from"):
         population_protocol_cv(KNeighborsClassifier(3), X, y, cv, matrices_from="test")
     assert population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3).shape == (3,)
+
+
+def test_parallel_resampling_gives_the_same_scores():
+    # n_jobs only spreads independent fits over processes: every score must be identical
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.svm import SVC
+
+    from helpers import load_wdbc
+    from helpers.evaluation import (population_protocol_cv, population_split_scores, repeated_cv_scores,
+                                    repeated_split_scores, svc_loocv_accuracy)
+
+    X, y = load_wdbc()
+    X, y = X.to_numpy()[:200], y.to_numpy()[:200]
+    knn = {"knn": KNeighborsClassifier(5, metric="cosine")}
+    for n_jobs in (None, 2):
+        got = (repeated_split_scores(knn, X, y, n_splits=4, n_jobs=n_jobs)["knn"],
+               repeated_cv_scores(knn, X, y, n_folds=3, n_repeats=2, n_jobs=n_jobs)["knn"],
+               population_split_scores(KNeighborsClassifier(5), X, y, n_splits=4, matrices_from="train", n_jobs=n_jobs),
+               population_protocol_cv(KNeighborsClassifier(5), X, y, StratifiedKFold(4), "train", n_jobs=n_jobs),
+               svc_loocv_accuracy(SVC(kernel="rbf", gamma="scale"), X[:, :5], y, n_jobs=n_jobs))
+        if n_jobs is None:
+            serial = got
+    for a, b in zip(serial, got):
+        np.testing.assert_array_equal(a, b)
