@@ -175,30 +175,37 @@ def _factor_precision(VI: np.ndarray) -> np.ndarray:
 
 
 def _euclidean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Euclidean distances by matrix products, exact where cancellation would bite.
+    """Euclidean distances by one matrix product, exact where cancellation would bite.
 
-    ``|a|^2 + |b|^2 - 2 a'b`` loses relative precision when a distance is small next to
-    the norms. Both sets are first centred on a common point (distances are translation
-    invariant), then pairs whose squared distance is below ``1e8 * eps * (|a|^2 + |b|^2)``
-    (relative error possibly above about 1e-8) are recomputed from the differences.
+    ``|a|^2 + |b|^2 - 2 a'b`` comes out of a single GEMM on augmented rows
+    ``[a, |a|^2, 1]`` and ``[-2b, 1, |b|^2]``, written straight into the result (no
+    full-size temporaries). That formula loses relative precision when a distance is small
+    next to the norms. Both sets are first centred on a common point (distances are
+    translation invariant), then pairs whose squared distance is below
+    ``1e8 * eps * (|a|^2 + |b|^2)`` (relative error possibly above about 1e-8, negative
+    values included) are recomputed from the differences.
     """
     shift = a.mean(axis=0)
     a = a - shift
     b = b - shift
     a2 = np.einsum("ij,ij->i", a, a)
     b2 = np.einsum("ij,ij->i", b, b)
+    A = np.hstack([a, a2[:, None], np.ones((a.shape[0], 1))])
+    B = np.hstack([-2.0 * b, np.ones((b.shape[0], 1)), b2[:, None]])
     out = np.empty((a.shape[0], b.shape[0]))
-    step = _chunk_rows(a.shape[0], 8.0 * 3 * b.shape[0])
+    step = _chunk_rows(a.shape[0], 9.0 * b.shape[0])  # a row of the result and of the candidate mask
     tol = 1e8 * np.finfo(float).eps
+    bound = tol * (a2 + (b2.max() if b2.size else 0.0))  # per row, a superset of the pairs to recompute
     for start in range(0, a.shape[0], step):
-        stop = start + step
-        scale = a2[start:stop, None] + b2[None, :]
-        d2 = scale - 2.0 * (a[start:stop] @ b.T)
-        rows, cols = np.nonzero(d2 <= tol * scale)
+        stop = min(start + step, a.shape[0])
+        d2 = np.matmul(A[start:stop], B.T, out=out[start:stop])
+        rows, cols = np.nonzero(d2 <= bound[start:stop, None])
         if rows.size:
+            exact = d2[rows, cols] <= tol * (a2[start + rows] + b2[cols])
+            rows, cols = rows[exact], cols[exact]
             diff = a[start + rows] - b[cols]
             d2[rows, cols] = np.einsum("ij,ij->i", diff, diff)
-        np.sqrt(np.maximum(d2, 0.0), out=out[start:stop])
+        np.sqrt(d2, out=d2)
     return out
 
 
