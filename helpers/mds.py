@@ -359,17 +359,22 @@ def _ratio(num, den, empty: float) -> np.ndarray:
 
 
 def _jaccard(a, r, s, p):
-    den = r[:, None] + s[None, :]
-    den -= a  # a + b + c = r + s - a, exact integers in a's dtype
-    out = np.divide(a, den, dtype=np.float64)  # one float64 pass, no full-size upcast
-    out[np.ix_(r == 0, s == 0)] = 1.0  # two empty sets: similarity 1, as 1 - scipy's jaccard
+    # a / (a + b + c) with a + b + c = r + s - a: built in the float64 result itself, so the
+    # only full-size allocation is the output (fresh pages cost as much as the arithmetic)
+    out = np.add.outer(r.astype(np.float64), s.astype(np.float64))
+    out -= a
+    empty = out == 0  # two all-zero rows: 0 / 0
+    np.divide(a, out, out=out, where=~empty)
+    out[empty] = 1.0  # two empty sets are equal: similarity 1, as 1 - scipy's jaccard
     return out
 
 
 def _simple_matching(a, r, s, p):
-    mismatches = r[:, None] + s[None, :]
-    mismatches -= 2 * a  # b + c = r + s - 2a
-    out = np.subtract(p, mismatches, dtype=np.float64)
+    # (a + d) / p = (p - (b + c)) / p with b + c = r + s - 2a, in place in the float64 result
+    out = np.add.outer(r.astype(np.float64), s.astype(np.float64))
+    out -= a
+    out -= a
+    np.subtract(p, out, out=out)
     out /= p
     return out
 
@@ -414,13 +419,14 @@ scipy 1.17 no longer has ``sokalmichener`` or ``kulczynski1``; ``cosine``/``corr
 on 0/1 rows give Ochiai/phi). ade4 itself returns ``sqrt(1 - S)``."""
 
 
-def binary_similarity(X, Y=None, coefficient: str = "simple_matching") -> np.ndarray:
+def binary_similarity(X, Y=None, coefficient="simple_matching"):
     """Pairwise similarity matrix of binary rows for one of ade4's ``dist.binary`` coefficients.
 
     Built on :func:`helpers.metrics.binary_gram`: one float32 matrix product (symmetric
     rank-k update when ``Y`` is omitted) and row totals, so 5,000 x 784 binary rows take
-    well under a second for Jaccard and simple matching. With ``a`` co-presences,
-    ``b``/``c`` mismatches, ``d`` co-absences and ``p = a + b + c + d``:
+    well under a second for Jaccard and simple matching. Pass several coefficients at once
+    to compute the product only once. With ``a`` co-presences, ``b``/``c`` mismatches,
+    ``d`` co-absences and ``p = a + b + c + d``:
     jaccard ``a/(a+b+c)``, simple_matching ``(a+d)/p``, sokal_sneath ``a/(a+2(b+c))``,
     rogers_tanimoto ``(a+d)/(a+2(b+c)+d)``, dice ``2a/(2a+b+c)``, hamann ``(a+d-b-c)/p``,
     ochiai ``a/sqrt((a+b)(a+c))``, sokal_sneath_2 ``(a/(a+b)+a/(a+c)+d/(b+d)+d/(c+d))/4``,
@@ -435,27 +441,29 @@ def binary_similarity(X, Y=None, coefficient: str = "simple_matching") -> np.nda
     X : array-like of shape (n, p), 0/1 or bool
     Y : array-like of shape (m, p), optional
         Defaults to ``X`` (the symmetric n x n matrix).
-    coefficient : str, default="simple_matching"
-        A key of :data:`BINARY_COEFFICIENTS`.
+    coefficient : str or sequence of str, default="simple_matching"
+        A key of :data:`BINARY_COEFFICIENTS`, or several.
 
     Returns
     -------
-    ndarray of shape (n, m)
+    ndarray of shape (n, m), or dict {coefficient: ndarray} when several are asked for
 
     Examples
     --------
     Lecture notes, Example 4: lion and tiger share 3 of 4 attributes and no co-absence.
 
     >>> lion, tiger = [1, 1, 1, 0], [1, 1, 1, 1]
-    >>> S = binary_similarity([lion, tiger], coefficient="simple_matching")
-    >>> J = binary_similarity([lion, tiger], coefficient="jaccard")
-    >>> print(f"{S[0, 1]:.2f} {J[0, 1]:.2f}")
+    >>> S = binary_similarity([lion, tiger], coefficient=["simple_matching", "jaccard"])
+    >>> print(f"{S['simple_matching'][0, 1]:.2f} {S['jaccard'][0, 1]:.2f}")
     0.75 0.75
     """
-    if coefficient not in _COEFFICIENTS:
-        raise ValueError(f"Unknown coefficient {coefficient!r}; choose one of {sorted(_COEFFICIENTS)}.")
+    names = [coefficient] if isinstance(coefficient, str) else list(coefficient)
+    unknown = [c for c in names if c not in _COEFFICIENTS]
+    if unknown or not names:
+        raise ValueError(f"Unknown coefficient {unknown[0] if unknown else coefficient!r}; choose one of {sorted(_COEFFICIENTS)}.")
     if np.ndim(X) != 2 or (Y is not None and np.ndim(Y) != 2):
         raise ValueError(f"X (and Y) must be 2-D arrays of binary rows; got shapes {np.shape(X)}" + ("" if Y is None else f" and {np.shape(Y)}") + ". Use x.reshape(1, -1) for a single row.")
     a, r, s, p = binary_gram(X, Y)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _COEFFICIENTS[coefficient][0](a, r, s, p)
+        out = {c: _COEFFICIENTS[c][0](a, r, s, p) for c in names}
+    return out[coefficient] if isinstance(coefficient, str) else out

@@ -380,3 +380,15 @@ def test_mnist_real_files_when_present():
         pytest.skip("MNIST IDX files absent (CI copies them from ../shared/data)")
     assert y.tolist() == [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]  # the shared README's first labels
     assert set(MNIST_SHA256) == {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}
+
+
+def test_several_coefficients_share_one_product():
+    rng = np.random.default_rng(10)
+    X = rng.random((40, 30)) < 0.3
+    X[5] = False  # an all-zero row
+    both = binary_similarity(X, coefficient=("simple_matching", "jaccard", "dice"))
+    assert set(both) == {"simple_matching", "jaccard", "dice"}
+    for name, matrix in both.items():
+        np.testing.assert_array_equal(matrix, binary_similarity(X, coefficient=name))
+    with pytest.raises(ValueError, match="Unknown coefficient 'nope'"):
+        binary_similarity(X, coefficient=["jaccard", "nope"])
