@@ -31,9 +31,13 @@ def warm_memory(mib: int = 1024) -> None:
     del block
 
 
+LAST_TIMES: list[float] = []  # the individual times of the last median_time call, for the report line
+
+
 def median_time(fn, repeat: int = 3):
     """Median wall time of ``repeat`` calls and the last result."""
-    times = []
+    times = LAST_TIMES
+    times.clear()
     for _ in range(repeat):
         start = time.perf_counter()
         result = fn()
