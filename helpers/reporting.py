@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validation import new_file_mode
+
 __all__ = ["compare_to_paper", "save_results", "to_jsonable", "nb_setup"]
 
 COLUMNS = ["quantity", "paper", "ours", "difference", "verdict"]
@@ -131,6 +133,7 @@ def save_results(results: dict, path) -> Path | None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_jsonable(results), indent=2, sort_keys=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text + "\n")

@@ -36,6 +36,8 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
+from ._validation import new_file_mode
+
 __all__ = [
     "ENV_VAR",
     "REUTERS_URL",
@@ -278,6 +280,7 @@ def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.
     """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
     try:
         with opener(url) as response, os.fdopen(fd, "wb") as out:
             total = int(response.headers.get("Content-Length") or 0) or None
@@ -455,6 +458,7 @@ def load_reuters21578(
     if cache:
         cache_dir.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".reuters21578.", suffix=".tmp")
+        new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
         os.close(fd)
         try:
             df.to_pickle(tmp)

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._validation import new_file_mode
+
 __all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "ipc_kernel_manager_class", "main"]
 
 STATUS_OK = "ok"
@@ -178,6 +180,7 @@ def ipc_kernel_manager_class():
 
 def _atomic_write_text(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
     try:
         with os.fdopen(fd, "w") as fh:
             fh.write(text)

@@ -57,3 +57,15 @@ def test_comparisons_of_the_session_are_stored_for_the_report(tmp_path):
     # a notebook that sets the key itself keeps it
     own = json.loads(save_results({"comparison": []}, tmp_path / "s.json").read_text())
     assert own["comparison"] == []
+
+
+def test_results_file_is_an_ordinary_file(tmp_path):
+    # mkstemp creates 0600 files; the results JSON must get the usual mode (0666 minus the umask)
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        path = save_results({"a": 1}, tmp_path / "r.json")
+    finally:
+        os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o644
