@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 # A covariance whose condition number exceeds this is treated as numerically singular:
@@ -100,10 +98,3 @@ def pairwise_inputs(x, y, name_x: str = "x", name_y: str = "y"):
         return xa[None, :], ya[None, :], False
     return xa, ya, True
 
-
-def new_file_mode(fd: int) -> None:
-    """Give a file made by ``tempfile.mkstemp`` (mode 0600) the mode a plain ``open(path, "w")``
-    would give, 0666 minus the umask, before it is renamed into place."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.fchmod(fd, 0o666 & ~umask)

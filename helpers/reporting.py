@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._validation import new_file_mode
+from ._io import atomic_open
 
 __all__ = ["compare_to_paper", "save_results", "to_jsonable", "nb_setup"]
 
@@ -132,15 +130,8 @@ def save_results(results: dict, path) -> Path | None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(to_jsonable(results), indent=2, sort_keys=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(path) as fh:
+        fh.write(text + "\n")
     return path
 
 

@@ -26,9 +26,7 @@ import hashlib
 import html
 import os
 import re
-import shutil
 import tarfile
-import tempfile
 import urllib.request
 from collections import Counter
 from pathlib import Path, PurePosixPath
@@ -36,7 +34,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
-from ._validation import new_file_mode
+from ._io import atomic_open, atomic_path, progress_bar
 
 __all__ = [
     "ENV_VAR",
@@ -105,22 +103,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 class ReutersNotFoundError(FileNotFoundError, ValueError):
     """The archive is neither where we looked nor downloadable (offline)."""
-
-
-def _tqdm(iterable=None, progress: bool | None = None, **kwargs):
-    """A plain tqdm bar: ``progress=True`` shows it, ``False`` hides it, ``None`` shows it on a terminal only.
-
-    ``TQDM_DISABLE=1`` hides it in every case: tqdm itself lets an explicit ``disable=False``
-    override that variable, so it is checked here (the Makefile sets it, keeping stored
-    notebook outputs free of bar text). Plain ``tqdm``, not ``tqdm.auto``, which warns in
-    kernels without ipywidgets.
-    """
-    from tqdm import tqdm
-
-    disable = None if progress is None else not progress
-    if os.environ.get("TQDM_DISABLE"):
-        disable = True
-    return tqdm(iterable, disable=disable, **kwargs)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -279,19 +261,12 @@ def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: P
 def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.request.urlopen) -> Path:
     """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
-    try:
-        with opener(url) as response, os.fdopen(fd, "wb") as out:
-            total = int(response.headers.get("Content-Length") or 0) or None
-            with _tqdm(total=total, unit="B", unit_scale=True, desc=dest.name, progress=progress) as bar:
-                for chunk in iter(lambda: response.read(1 << 16), b""):
-                    out.write(chunk)
-                    bar.update(len(chunk))
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with opener(url) as response, atomic_open(dest, "wb", suffix=".part") as out:
+        total = int(response.headers.get("Content-Length") or 0) or None
+        with progress_bar(total=total, unit="B", unit_scale=True, desc=dest.name, progress=progress) as bar:
+            for chunk in iter(lambda: response.read(1 << 16), b""):
+                out.write(chunk)
+                bar.update(len(chunk))
     return dest
 
 
@@ -446,7 +421,7 @@ def load_reuters21578(
         ) from exc
 
     rows = []
-    for name in _tqdm(sorted(files), desc="parsing SGML", progress=progress):
+    for name in progress_bar(sorted(files), desc="parsing SGML", progress=progress):
         for rec in parse_sgml(files[name].decode("latin-1"), source=name):
             rec["file"] = name
             rows.append(rec)
@@ -457,15 +432,8 @@ def load_reuters21578(
     df = df.sort_values("id", ignore_index=True)
     if cache:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".reuters21578.", suffix=".tmp")
-        new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
-        os.close(fd)
-        try:
+        with atomic_path(cache_file) as tmp:
             df.to_pickle(tmp)
-            os.replace(tmp, cache_file)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
     return df
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._validation import new_file_mode
+from ._io import atomic_open, atomic_path, progress_bar
 
 __all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "ipc_kernel_manager_class", "main"]
 
@@ -179,15 +179,8 @@ def ipc_kernel_manager_class():
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    new_file_mode(fd)  # mkstemp makes 0600 files; results are ordinary files
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_open(path) as fh:
+        fh.write(text)
 
 
 def execute_run(notebook: str, out: str, params: dict, timeout: float | None = None) -> dict:
@@ -312,9 +305,8 @@ def write_table(out: Path) -> pd.DataFrame:
     except ImportError:
         pass
     else:  # pragma: no cover - pyarrow is optional
-        tmp = out / ".results.parquet.tmp"
-        table.astype({"value": str}).to_parquet(tmp)
-        os.replace(tmp, out / "results.parquet")
+        with atomic_path(out / "results.parquet") as tmp:
+            table.astype({"value": str}).to_parquet(tmp)
     return table
 
 
@@ -347,9 +339,7 @@ def run_sweep(
     validate_grid(notebook, grid)
     _check_writable(out)
     todo, done = plan(out, combos, retry_failed)
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(combos), initial=len(done), unit="run", disable=not progress, file=sys.stderr)
+    bar = progress_bar(total=len(combos), initial=len(done), unit="run", progress=progress, file=sys.stderr)
     failed = 0
 
     def finished(record):

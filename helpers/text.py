@@ -37,7 +37,7 @@ from sklearn.preprocessing import normalize
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .reuters import _tqdm
+from ._io import progress_bar
 from .whitening import estimate_covariance
 
 __all__ = [
@@ -185,9 +185,9 @@ def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 
     vectorizer = make_vectorizer(tfidf, min_df)
     count_step, weight_step = vectorizer[0], vectorizer[1]
     counts_train = count_step.fit_transform(
-        _tqdm(docs_train, total=len(docs_train), desc="stemming training documents", progress=progress))
+        progress_bar(docs_train, total=len(docs_train), desc="stemming training documents", progress=progress))
     counts_test = count_step.transform(
-        _tqdm(docs_test, total=len(docs_test), desc="stemming test documents", progress=progress))
+        progress_bar(docs_test, total=len(docs_test), desc="stemming test documents", progress=progress))
     weights_train = weight_step.fit_transform(counts_train)
     return vectorizer, (counts_train, counts_test), (weights_train, weight_step.transform(counts_test))
 
@@ -281,7 +281,7 @@ class GramPCA(TransformerMixin, BaseEstimator):
         mm = float(mean @ mean)
         XT = X.T.tocsr() if sp.issparse(X) else X.T
         blocks = range(0, n, self._block_rows)
-        with _tqdm(total=len(blocks) + 2, desc="GramPCA", progress=self.progress) as bar:
+        with progress_bar(total=len(blocks) + 2, desc="GramPCA", progress=self.progress) as bar:
             bar.set_postfix_str(f"Gram matrix {n:,} x {n:,}")
             # built block by block straight into a dense array of the requested dtype: no
             # sparse n x n product, no float64 copy when dtype is float32
@@ -602,7 +602,7 @@ def knn_component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks,
             "principal components (scores and sd) are given; fit the PCA with more components."
         )
     rows = []
-    for m in _tqdm(components, desc="components x k sweep", progress=progress):
+    for m in progress_bar(components, desc="components x k sweep", progress=progress):
         for variant, scale in (("Euclidean kNN", np.ones(m)), ("Mahal-kNN (pooled)", sd[:m])):
             for kk, pred in knn_sweep(Z_train[:, :m] / scale, y_train, Z_test[:, :m] / scale, ks).items():
                 rows.append({"method": variant, "components": m, "k": kk,
@@ -713,7 +713,7 @@ def score_methods(features: dict, y_train, y_test, k: int = 5, n_components: int
         "linear SVM": lambda: wrap(LinearSVC(random_state=random_state)).fit(T_tr, y_train).predict(T_te),
     }
     preds = {}
-    for name in _tqdm(METHODS, desc=desc, progress=progress):
+    for name in progress_bar(METHODS, desc=desc, progress=progress):
         preds[name] = steps[name]() if steps[name] is not None else preds["Mahal (per-category)"]
     return {
         name: {avg: float(f1_score(y_test, p, average=avg, zero_division=0)) for avg in ("macro", "micro")}

@@ -5,7 +5,6 @@ import io
 import tarfile
 import time
 import urllib.error
-from pathlib import Path
 
 import numpy as np
 import pandas as pd

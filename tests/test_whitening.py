@@ -225,7 +225,6 @@ def test_expected_matrix_depends_on_method(rng):
     X, y = _two_classes(rng)
     Ec = expected_whitening_matrix(X, y, "cholesky")
     Ez = expected_whitening_matrix(X, y, "zca")
-    Z = X @ Ec.T, X @ Ez.T
     cos = [variance_adjusted_cosine(X[:5], X[5:10], E) for E in (Ec, Ez)]
     assert np.abs(cos[0] - cos[1]).max() > 1e-3
 

@@ -1,0 +1,62 @@
+"""Plumbing shared by the loaders, the sweep runner and the reports: atomic files, progress bars."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def atomic_path(dest, suffix: str = ".tmp"):
+    """A temporary path beside ``dest``, renamed onto it when the block succeeds.
+
+    Readers never see a half-written ``dest``: an exception (or Ctrl-C) deletes the
+    temporary file and leaves ``dest`` as it was. The file gets the mode a plain
+    ``open(dest, "w")`` would give (0666 minus the umask), not ``mkstemp``'s 0600.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> dest = Path(tempfile.mkdtemp()) / "r.json"
+    >>> with atomic_path(dest) as tmp:
+    ...     _ = tmp.write_text(json.dumps({"a": 1}))
+    >>> dest.read_text()
+    '{"a": 1}'
+    """
+    dest = Path(dest)
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def atomic_open(dest, mode: str = "w", suffix: str = ".tmp"):
+    """``open`` on a temporary file that replaces ``dest`` when the block succeeds (:func:`atomic_path`)."""
+    with atomic_path(dest, suffix) as tmp, open(tmp, mode) as fh:
+        yield fh
+
+
+def progress_bar(iterable=None, progress: bool | None = None, **kwargs):
+    """A plain tqdm bar: ``progress=True`` shows it, ``False`` hides it, ``None`` shows it on a terminal only.
+
+    ``TQDM_DISABLE=1`` hides it in every case: tqdm itself lets an explicit ``disable=False``
+    override that variable, so it is checked here (the Makefile sets it, keeping stored
+    notebook outputs free of bar text). Plain ``tqdm``, not ``tqdm.auto``, which warns in
+    kernels without ipywidgets.
+    """
+    from tqdm import tqdm
+
+    disable = None if progress is None else not progress
+    if os.environ.get("TQDM_DISABLE"):
+        disable = True
+    return tqdm(iterable, disable=disable, **kwargs)
