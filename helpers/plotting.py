@@ -228,3 +228,20 @@ def plot_kdtree_splits(ax, splits: list[dict], xlim, ylim, **kwargs):
             ax.plot([lo[0], hi[0]], [s["value"], s["value"]], **style)
     ax.set(xlim=xlim, ylim=ylim)
     return ax
+
+
+def box_strip(ax, data, x: str, y: str):
+    """A box per value of ``x`` with every observation drawn on top (seaborn box + strip plot).
+
+    Outliers are not drawn twice: the strip already shows each point. Used for
+    distributions over random splits or sweep runs (``helpers.report``, ``helpers.sweep``).
+    """
+    import warnings
+
+    import seaborn as sns
+
+    with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
+        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
+        sns.boxplot(data=data, x=x, y=y, ax=ax, color="white", showfliers=False)
+    sns.stripplot(data=data, x=x, y=y, ax=ax, hue=x, palette="tab10", alpha=0.55, size=3, legend=False)
+    return ax

@@ -16,7 +16,6 @@ import base64
 import html
 import io
 import json
-import warnings
 from pathlib import Path
 
 import nbformat
@@ -94,15 +93,12 @@ def _png(fig) -> str:
 
 def _distribution_png(data: pd.DataFrame, x: str, y: str, title: str) -> str:
     """Box and strip plot of ``y`` for each value of ``x`` (long table), as an inline PNG."""
-    import seaborn as sns
     from matplotlib.figure import Figure
 
+    from .plotting import box_strip
+
     fig = Figure(figsize=(max(5.0, 1.1 * data[x].nunique() + 2), 3.8))
-    ax = fig.subplots()
-    with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
-        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
-        sns.boxplot(data=data, x=x, y=y, ax=ax, color="white", showfliers=False)
-    sns.stripplot(data=data, x=x, y=y, ax=ax, hue=x, palette="tab10", alpha=0.55, size=3, legend=False)
+    ax = box_strip(fig.subplots(), data, x, y)
     ax.set(title=title, xlabel=x.replace("_", " "), ylabel=y.replace("_", " "))
     ax.tick_params(axis="x", labelrotation=30)
     return _png(fig)

@@ -27,7 +27,6 @@ import sys
 import tempfile
 import time
 import traceback
-import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -405,16 +404,13 @@ def load(out) -> pd.DataFrame:
 def plot_distribution(table: pd.DataFrame, key: str, by: str, ax=None):
     """Box and strip plot of result ``key`` over the values of parameter ``by``."""
     import matplotlib.pyplot as plt
-    import seaborn as sns
+
+    from .plotting import box_strip
 
     data = table[(table["key"] == key) & (table["status"] == STATUS_OK)].astype({"value": float})
     if data.empty:
         raise ValueError(f"No finished run has result {key!r}; keys: {sorted(table['key'].dropna().unique())}.")
-    ax = ax or plt.subplots(figsize=(6, 4))[1]
-    with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
-        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
-        sns.boxplot(data=data, x=by, y="value", ax=ax, color="white")
-    sns.stripplot(data=data, x=by, y="value", ax=ax, alpha=0.5)
+    ax = box_strip(ax or plt.subplots(figsize=(6, 4))[1], data, by, "value")
     ax.set(title=f"{key} over {data['run_id'].nunique()} runs", xlabel=by, ylabel=key)
     return ax
 

@@ -211,3 +211,13 @@ def test_stopped_half_way_then_rerun_loses_and_duplicates_nothing(tmp_path, sig)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     final = pd.read_csv(out / "results.csv")
     assert sorted(final["seed"]) == list(range(8)) and not final.duplicated(["run_id", "key"]).any()
+
+
+def test_plot_distribution_draws_one_box_per_value(notebook, tmp_path):
+    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2], "method": ["a", "b"]}, tmp_path / "out", jobs=2, progress=False)
+    ax = sweep.plot_distribution(table, "score", "method")
+    assert ax.get_title() == "score over 6 runs" and ax.get_xlabel() == "method" and ax.get_ylabel() == "score"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+    assert sum(len(c.get_offsets()) for c in ax.collections) == 6  # every run drawn once, no outlier copies
+    with pytest.raises(ValueError, match="No finished run has result 'nope'; keys: \\['detail.method', 'score'\\]"):
+        sweep.plot_distribution(table, "nope", "method")
