@@ -624,7 +624,7 @@ METHODS = (
 
 def score_methods(features: dict, y_train, y_test, k: int = 5, n_components: int = 300,
                   estimator="ledoit_wolf", random_state: int = 0, progress: bool | None = None,
-                  desc: str = "methods", degenerate_rtol=1e-8) -> dict:
+                  desc: str = "methods", degenerate_rtol=1e-8, return_predictions: bool = False):
     """Macro and micro F1 of the methods of Table 2 (:data:`METHODS`) on one setting.
 
     Parameters
@@ -645,11 +645,14 @@ def score_methods(features: dict, y_train, y_test, k: int = 5, n_components: int
     degenerate_rtol : float or None
         Passed to :class:`MahalanobisCentroidClassifier` (classes without spread use the
         pooled covariance; ``None`` keeps their pseudo-inverse).
+    return_predictions : bool, default=False
+        Also return each method's test predictions, to inspect them without refitting.
 
     Returns
     -------
     dict
-        ``{method: {"macro": f1, "micro": f1}}`` with ``sklearn.metrics.f1_score``.
+        ``{method: {"macro": f1, "micro": f1}}`` with ``sklearn.metrics.f1_score``; with
+        ``return_predictions``, the pair ``(scores, {method: predictions})``.
 
     Notes
     -----
@@ -715,7 +718,8 @@ def score_methods(features: dict, y_train, y_test, k: int = 5, n_components: int
     preds = {}
     for name in progress_bar(METHODS, desc=desc, progress=progress):
         preds[name] = steps[name]() if steps[name] is not None else preds["Mahal (per-category)"]
-    return {
+    scores = {
         name: {avg: float(f1_score(y_test, p, average=avg, zero_division=0)) for avg in ("macro", "micro")}
         for name, p in preds.items()
     }
+    return (scores, preds) if return_predictions else scores
