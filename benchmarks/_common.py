@@ -31,17 +31,19 @@ def warm_memory(mib: int = 1024) -> None:
     del block
 
 
-LAST_TIMES: list[float] = []  # the individual times of the last median_time call, for the report line
-
-
-def median_time(fn, repeat: int = 3):
-    """Median wall time of ``repeat`` calls and the last result."""
-    times = LAST_TIMES
-    times.clear()
+def run_times(fn, repeat: int = 3):
+    """Wall times of ``repeat`` calls, in order, and the last result."""
+    times = []
     for _ in range(repeat):
         start = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - start)
+    return times, result
+
+
+def median_time(fn, repeat: int = 3):
+    """Median wall time of ``repeat`` calls and the last result."""
+    times, result = run_times(fn, repeat)
     return statistics.median(times), result
 
 
