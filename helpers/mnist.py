@@ -51,7 +51,10 @@ def read_idx(path) -> np.ndarray:
     [7, 2, 1]
     """
     path = Path(path)
-    raw = _read_bytes(path)
+    return _parse_idx(_read_bytes(path), path)
+
+
+def _parse_idx(raw: bytes, path: Path) -> np.ndarray:
     if len(raw) < 4:
         raise ValueError(f"{path} is too short to be an IDX file ({len(raw)} bytes).")
     if raw[0] != 0 or raw[1] != 0 or raw[2] not in _DTYPES:
@@ -122,11 +125,12 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True):
             continue
         arrays = {}
         for stem, file in (("t10k-images-idx3-ubyte", img), ("t10k-labels-idx1-ubyte", lab)):
+            raw = _read_bytes(file)  # decompressed once: checksum and parsing share it
             if verify:
-                digest = hashlib.sha256(_read_bytes(file)).hexdigest()
+                digest = hashlib.sha256(raw).hexdigest()
                 if digest != MNIST_SHA256[stem]:
                     raise ValueError(f"{file}: SHA-256 {digest[:12]}... does not match the published {MNIST_SHA256[stem][:12]}...; the file is corrupt or a different version. Copy it again, or pass verify=False for test files.")
-            arrays[stem] = read_idx(file)
+            arrays[stem] = _parse_idx(raw, file)
         X, y = arrays["t10k-images-idx3-ubyte"], arrays["t10k-labels-idx1-ubyte"]
         if X.ndim != 3 or y.ndim != 1 or X.shape[0] != y.shape[0]:
             raise ValueError(f"{folder}: expected images (N, rows, cols) and N labels; got {X.shape} and {y.shape}.")
