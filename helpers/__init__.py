@@ -2,8 +2,7 @@
 
 Modules: :mod:`helpers.whitening` (covariance estimates, the five whitening matrices,
 E(W^-1)), :mod:`helpers.metrics` (norms, distances, similarities), :mod:`helpers.estimators`
-(scikit-learn estimators), :mod:`helpers.mds` (classical MDS from distances or similarities,
-binary similarity matrices), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
+(scikit-learn estimators), :mod:`helpers.mds` (classical MDS from distances or similarities), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
 """
 
 from .datasets import (
@@ -19,6 +18,7 @@ from .datasets import (
 from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from .metrics import (
     binary_counts,
+    binary_similarity,
     cosine_similarity,
     jaccard,
     l0_norm,
@@ -43,6 +43,7 @@ __all__ = [
     "ExpectedWhitener",
     "Whitener",
     "binary_counts",
+    "binary_similarity",
     "class_whitening_matrices",
     "compare_to_paper",
     "cosine_similarity",

@@ -7,8 +7,8 @@ Lecture notes section 6.2 (Wilkinson, MATH3030 Multivariate Statistics): a simil
 
 What scikit-learn's ``ClassicalMDS`` and scikit-bio's ``pcoa`` do not give and this module does:
 similarity input, the full spectrum with its negative eigenvalues, R's goodness of fit pair
-``(g1, g2)``, Gower's out-of-sample placement, and the binary similarity coefficients of ade4's
-``dist.binary`` as pairwise matrices built on :func:`helpers.metrics.binary_counts`.
+``(g1, g2)``, Gower's out-of-sample placement and Cailliez's additive constant. The binary
+similarity matrices it is usually fed come from :func:`helpers.metrics.binary_similarity`.
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import eigsh
 
-from .metrics import binary_gram
+from ._validation import as_float_array, check_square_matrix, check_symmetric
+
 
 __all__ = [
     "MDSResult",
-    "BINARY_COEFFICIENTS",
-    "binary_similarity",
     "cailliez_constant",
     "check_similarity_matrix",
     "classical_mds",
@@ -36,14 +35,32 @@ __all__ = [
 
 
 def _square(M, name: str) -> np.ndarray:
-    arr = np.asarray(M, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ValueError(f"{name} must be a square (n, n) matrix; got shape {arr.shape}. Pass the full matrix, e.g. scipy.spatial.distance.squareform(condensed).")
+    arr = as_float_array(M, name, ndim=2)
+    check_square_matrix(arr, name)
     if arr.shape[0] < 2:
         raise ValueError(f"{name} must describe at least 2 objects; got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} holds {int((~np.isfinite(arr)).sum())} NaN/inf entries; remove or impute them first.")
     return arr
+
+
+def _check_definition_6_4(F, atol: float = 1e-10, labels=None) -> np.ndarray:
+    """Definition 6.4 only (square, finite, symmetric, ``f_ij <= f_ii``); returns ``F`` as floats."""
+    F = _square(F, "F")
+    n = F.shape[0]
+    names = list(labels) if labels is not None else list(range(n))
+    if len(names) != n:
+        raise ValueError(f"labels has {len(names)} names for a {n} x {n} matrix; pass one per row.")
+    iu, ju = np.triu_indices(n, 1)
+    asym = np.abs(F[iu, ju] - F[ju, iu]) > atol
+    if asym.any():
+        ex = "; ".join(f"({names[i]}, {names[j]}): {F[i, j]:.4g} vs {F[j, i]:.4g}" for i, j in zip(iu[asym][:5], ju[asym][:5]))
+        raise ValueError(f"F is not symmetric: {int(asym.sum())} pair(s) with f_ij != f_ji, e.g. {ex}. Fix the typo or symmetrise with (F + F.T) / 2.")
+    diag = np.diag(F)
+    over = F > diag[:, None] + atol
+    if over.any():
+        ii, jj = np.nonzero(over)
+        ex = "; ".join(f"f[{names[i]}, {names[j]}] = {F[i, j]:.4g} > f[{names[i]}, {names[i]}] = {diag[i]:.4g}" for i, j in zip(ii[:5], jj[:5]))
+        raise ValueError(f"F violates f_ij <= f_ii in {int(over.sum())} entries, e.g. {ex}. An object must be at least as similar to itself as to any other.")
+    return F
 
 
 def check_similarity_matrix(F, *, atol: float = 1e-10, labels=None) -> dict:
@@ -78,22 +95,9 @@ def check_similarity_matrix(F, *, atol: float = 1e-10, labels=None) -> dict:
     ...
     ValueError: F is not symmetric: 1 pair(s) with f_ij != f_ji, e.g. (0, 1): 0.5 vs 0.2. Fix the typo or symmetrise with (F + F.T) / 2.
     """
-    F = _square(F, "F")
+    F = _check_definition_6_4(F, atol, labels)
     n = F.shape[0]
-    names = list(labels) if labels is not None else list(range(n))
-    if len(names) != n:
-        raise ValueError(f"labels has {len(names)} names for a {n} x {n} matrix; pass one per row.")
-    iu, ju = np.triu_indices(n, 1)
-    asym = np.abs(F[iu, ju] - F[ju, iu]) > atol
-    if asym.any():
-        ex = "; ".join(f"({names[i]}, {names[j]}): {F[i, j]:.4g} vs {F[j, i]:.4g}" for i, j in zip(iu[asym][:5], ju[asym][:5]))
-        raise ValueError(f"F is not symmetric: {int(asym.sum())} pair(s) with f_ij != f_ji, e.g. {ex}. Fix the typo or symmetrise with (F + F.T) / 2.")
     diag = np.diag(F)
-    over = F > diag[:, None] + atol
-    if over.any():
-        ii, jj = np.nonzero(over)
-        ex = "; ".join(f"f[{names[i]}, {names[j]}] = {F[i, j]:.4g} > f[{names[i]}, {names[i]}] = {diag[i]:.4g}" for i, j in zip(ii[:5], jj[:5]))
-        raise ValueError(f"F violates f_ij <= f_ii in {int(over.sum())} entries, e.g. {ex}. An object must be at least as similar to itself as to any other.")
     if n > 1000:  # Lanczos for the smallest eigenvalue: O(n^2) per step instead of O(n^3)
         v0 = np.random.default_rng(0).standard_normal(n)
         lam_min = float(eigsh(F, k=1, which="SA", v0=v0, tol=1e-10, return_eigenvectors=False)[0])
@@ -116,10 +120,7 @@ def similarity_to_distance(F) -> np.ndarray:
     >>> print(f"{D[0, 1]:.4f}")
     1.0000
     """
-    F = _square(F, "F")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_similarity_matrix(F)
+    F = _check_definition_6_4(F)
     d = np.diag(F)
     sq = d[:, None] + d[None, :] - 2 * F
     return np.sqrt(np.clip(sq, 0.0, None))
@@ -185,10 +186,7 @@ def _check_distances(D) -> np.ndarray:
         raise ValueError(f"D holds {int((D < 0).sum())} negative entries; distances are non-negative. For similarities use classical_mds(F=...).")
     if np.any(np.abs(np.diag(D)) > 1e-12 * scale):
         raise ValueError("D must have a zero diagonal (each object is at distance 0 from itself); for similarities use classical_mds(F=...).")
-    asym = np.abs(D - D.T) > 1e-10 * scale
-    if asym.any():
-        i, j = np.argwhere(asym)[0]
-        raise ValueError(f"D is not symmetric: {int(asym.sum()) // 2} pair(s) differ, e.g. D[{i}, {j}] = {D[i, j]:.4g} vs D[{j}, {i}] = {D[j, i]:.4g}. Symmetrise with (D + D.T) / 2 if that is meant.")
+    check_symmetric(D, "D", rtol=1e-10)
     return D
 
 
@@ -276,11 +274,7 @@ def classical_mds(D=None, *, F=None, n_components: int = 2, full_spectrum: bool 
     else:
         if add:
             raise ValueError("add=True applies to distances; pass classical_mds(similarity_to_distance(F), add=True).")
-        F = _square(F, "F")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            check_similarity_matrix(F)
-        B = double_center(F)
+        B = double_center(_check_definition_6_4(F))
     B = (B + B.T) / 2
     n = B.shape[0]
     if not isinstance(n_components, (int, np.integer)) or not 1 <= n_components <= n:
@@ -348,122 +342,3 @@ def place_new_points(result: MDSResult, d_new) -> np.ndarray:
         d_new = d_new + result.additive_constant
     b = np.diag(result.B)
     return 0.5 * (b[None, :] - d_new**2) @ result.embedding / lam[None, :]
-
-
-def _ratio(num, den, empty: float) -> np.ndarray:
-    """``num / den`` in float64 with ``empty`` where ``den == 0`` (the 0/0 of two all-zero rows)."""
-    num, den = np.broadcast_arrays(np.asarray(num), np.asarray(den))
-    out = np.full(num.shape, empty)
-    np.divide(num, den, out=out, where=den > 0, dtype=np.float64)
-    return out
-
-
-def _jaccard(a, r, s, p):
-    # a / (a + b + c) with a + b + c = r + s - a: built in the float64 result itself, so the
-    # only full-size allocation is the output (fresh pages cost as much as the arithmetic)
-    out = np.add.outer(r.astype(np.float64), s.astype(np.float64))
-    out -= a
-    empty = out == 0  # two all-zero rows: 0 / 0
-    np.divide(a, out, out=out, where=~empty)
-    out[empty] = 1.0  # two empty sets are equal: similarity 1, as 1 - scipy's jaccard
-    return out
-
-
-def _simple_matching(a, r, s, p):
-    # (a + d) / p = (p - (b + c)) / p with b + c = r + s - 2a, in place in the float64 result
-    out = np.add.outer(r.astype(np.float64), s.astype(np.float64))
-    out -= a
-    out -= a
-    np.subtract(p, out, out=out)
-    out /= p
-    return out
-
-
-def _cells(a, r, s, p):
-    a, r, s = (np.asarray(v, dtype=np.float64) for v in (a, r, s))
-    b = r[:, None] - a
-    c = s[None, :] - a
-    return b, c, p - a - b - c
-
-
-def _generic(formula):
-    def coefficient(a, r, s, p):
-        b, c, d = _cells(a, r, s, p)
-        return formula(np.asarray(a, dtype=np.float64), b, c, d)
-
-    return coefficient
-
-
-def _sokal_sneath_2(a, b, c, d):
-    return 0.25 * (_ratio(a, a + b, np.nan) + _ratio(a, a + c, np.nan) + _ratio(d, b + d, np.nan) + _ratio(d, c + d, np.nan))
-
-
-# name: (function of (a, r_x, r_y, p), ade4 dist.binary method number, scipy dissimilarity equal to 1 - S)
-_COEFFICIENTS = {
-    "jaccard": (_jaccard, 1, "jaccard"),
-    "simple_matching": (_simple_matching, 2, "hamming"),
-    "sokal_sneath": (_generic(lambda a, b, c, d: _ratio(a, a + 2 * (b + c), np.nan)), 3, "sokalsneath"),
-    "rogers_tanimoto": (_generic(lambda a, b, c, d: (a + d) / (a + 2 * (b + c) + d)), 4, "rogerstanimoto"),
-    "dice": (_generic(lambda a, b, c, d: _ratio(2 * a, 2 * a + b + c, np.nan)), 5, "dice"),
-    "hamann": (_generic(lambda a, b, c, d: (a - (b + c) + d) / (a + b + c + d)), 6, None),
-    "ochiai": (_generic(lambda a, b, c, d: _ratio(a, np.sqrt((a + b) * (a + c)), np.nan)), 7, "cosine"),
-    "sokal_sneath_2": (_generic(_sokal_sneath_2), 8, None),
-    "phi": (_generic(lambda a, b, c, d: _ratio(a * d - b * c, np.sqrt((a + b) * (a + c) * (d + b) * (d + c)), np.nan)), 9, "correlation"),
-    "russell_rao": (_generic(lambda a, b, c, d: a / (a + b + c + d)), 10, "russellrao"),
-}
-
-BINARY_COEFFICIENTS = {name: {"ade4_method": v[1], "scipy_dissimilarity": v[2]} for name, v in _COEFFICIENTS.items()}
-"""The ten similarity coefficients of ade4's ``dist.binary`` (method numbers 1-10) with the
-scipy dissimilarity equal to ``1 - S`` where scipy has one (``hamann = 1 - 2 hamming``;
-scipy 1.17 no longer has ``sokalmichener`` or ``kulczynski1``; ``cosine``/``correlation``
-on 0/1 rows give Ochiai/phi). ade4 itself returns ``sqrt(1 - S)``."""
-
-
-def binary_similarity(X, Y=None, coefficient="simple_matching"):
-    """Pairwise similarity matrix of binary rows for one of ade4's ``dist.binary`` coefficients.
-
-    Built on :func:`helpers.metrics.binary_gram`: one float32 matrix product (symmetric
-    rank-k update when ``Y`` is omitted) and row totals, so 5,000 x 784 binary rows take
-    well under a second for Jaccard and simple matching. Pass several coefficients at once
-    to compute the product only once. With ``a`` co-presences, ``b``/``c`` mismatches,
-    ``d`` co-absences and ``p = a + b + c + d``:
-    jaccard ``a/(a+b+c)``, simple_matching ``(a+d)/p``, sokal_sneath ``a/(a+2(b+c))``,
-    rogers_tanimoto ``(a+d)/(a+2(b+c)+d)``, dice ``2a/(2a+b+c)``, hamann ``(a+d-b-c)/p``,
-    ochiai ``a/sqrt((a+b)(a+c))``, sokal_sneath_2 ``(a/(a+b)+a/(a+c)+d/(b+d)+d/(c+d))/4``,
-    phi ``(ad-bc)/sqrt((a+b)(a+c)(b+d)(c+d))``, russell_rao ``a/p``.
-    Two all-zero rows (0/0) give 1 for jaccard (two empty sets are equal, as
-    ``1 - scipy.spatial.distance.jaccard``) and NaN for sokal_sneath, dice, ochiai, phi and
-    the undefined terms of sokal_sneath_2 (scipy returns NaN for dice, cosine and
-    correlation there, and raises for sokalsneath).
-
-    Parameters
-    ----------
-    X : array-like of shape (n, p), 0/1 or bool
-    Y : array-like of shape (m, p), optional
-        Defaults to ``X`` (the symmetric n x n matrix).
-    coefficient : str or sequence of str, default="simple_matching"
-        A key of :data:`BINARY_COEFFICIENTS`, or several.
-
-    Returns
-    -------
-    ndarray of shape (n, m), or dict {coefficient: ndarray} when several are asked for
-
-    Examples
-    --------
-    Lecture notes, Example 4: lion and tiger share 3 of 4 attributes and no co-absence.
-
-    >>> lion, tiger = [1, 1, 1, 0], [1, 1, 1, 1]
-    >>> S = binary_similarity([lion, tiger], coefficient=["simple_matching", "jaccard"])
-    >>> print(f"{S['simple_matching'][0, 1]:.2f} {S['jaccard'][0, 1]:.2f}")
-    0.75 0.75
-    """
-    names = [coefficient] if isinstance(coefficient, str) else list(coefficient)
-    unknown = [c for c in names if c not in _COEFFICIENTS]
-    if unknown or not names:
-        raise ValueError(f"Unknown coefficient {unknown[0] if unknown else coefficient!r}; choose one of {sorted(_COEFFICIENTS)}.")
-    if np.ndim(X) != 2 or (Y is not None and np.ndim(Y) != 2):
-        raise ValueError(f"X (and Y) must be 2-D arrays of binary rows; got shapes {np.shape(X)}" + ("" if Y is None else f" and {np.shape(Y)}") + ". Use x.reshape(1, -1) for a single row.")
-    a, r, s, p = binary_gram(X, Y)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = {c: _COEFFICIENTS[c][0](a, r, s, p) for c in names}
-    return out[coefficient] if isinstance(coefficient, str) else out
