@@ -124,7 +124,11 @@ def save_results(results: dict, path) -> Path | None:
     """
     if path is None:
         return None
-    if "comparison" not in results and _SESSION_TABLES:
+    from .workbook.ledger import session_rows
+
+    if "comparison" not in results and session_rows():
+        results = {**results, "comparison": session_rows()}
+    elif "comparison" not in results and _SESSION_TABLES:
         combined = pd.concat(_SESSION_TABLES, ignore_index=True).drop_duplicates(subset=["quantity", "paper", "ours"])
         results = {**results, "comparison": combined.to_dict("records")}
     path = Path(path)
