@@ -9,7 +9,7 @@ KERNEL := covsim-workbook
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 # Same BLAS conditions when outputs are generated and when nbval checks them
-# (NOTEBOOK_PRACTICES 2.5); figures must not vanish under an inherited Agg backend (2.8).
+# (last-digit differences otherwise); figures must not vanish under an inherited Agg backend.
 export OMP_NUM_THREADS      := 1
 export OPENBLAS_NUM_THREADS := 1
 export MKL_NUM_THREADS      := 1
@@ -18,7 +18,7 @@ export TQDM_DISABLE         := 1
 unexport MPLBACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test unit lab notebooks check-notebooks bench bench-workbook clean
+.PHONY: help setup run test unit lab notebooks ledger check-notebooks bench bench-workbook clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -51,6 +51,11 @@ lab: $(STAMP) ## JupyterLab on the workbook's kernel
 
 notebooks: $(STAMP) ## re-execute notebooks in place to refresh stored outputs (review the diff)
 	$(PY) scripts/run_notebooks.py refresh $(NB)
+
+ledger: $(STAMP) ## check data/source_ledger.csv against the source texts; refresh README's coverage table
+	@if [ -f ../shared/tools/check_ledger.py ]; then $(PY) ../shared/tools/check_ledger.py; \
+	 else echo "../shared/tools/check_ledger.py is not beside the workbook: transcriptions not checked"; fi
+	$(PY) -m helpers.workbook readme
 
 bench: $(STAMP) ## benchmarks against scipy and scikit-learn, cases 1-6 (not part of make test)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done

@@ -1,4 +1,4 @@
-"""Benchmark 7 of issue 8: wall time and peak memory of the workbook's two commands.
+"""Benchmark case 7: wall time and peak memory of the workbook's two commands.
 
 Runs ``make run`` (every notebook under papermill, full Reuters corpus, HTML report) and
 ``make test`` (unit tests, doctests, nbval over every notebook) from the repository root

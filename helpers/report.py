@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 
-__all__ = ["build_report", "notebook_summary", "verdict_counts"]
+__all__ = ["build_report", "coverage_html", "notebook_summary", "verdict_counts"]
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -29,7 +29,10 @@ table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 .ok { color: #1a7f37; } .failed { color: #cf222e; font-weight: bold; }
-.matches { color: #1a7f37; } .differs { color: #9a6700; font-weight: bold; }
+.v-reproduced, .v-reproduced-differently { color: #1a7f37; }
+.v-source-typo, .v-extraction-error, .v-not-testable { color: #57606a; }
+.v-small-not-significant, .v-not-supported, .v-not-reproduced { color: #9a6700; font-weight: bold; }
+.v-refuted { color: #cf222e; font-weight: bold; }
 section { border-top: 1px solid #ddd; margin-top: 2em; }
 """
 
@@ -65,24 +68,37 @@ def notebook_summary(path: Path) -> dict:
 
 
 def _comparison_html(records) -> str:
-    table = pd.DataFrame.from_records(records)
-    if table.empty:
+    """Source · ours · difference · verdict rows of one notebook, as a table with the ledger ids."""
+    from .workbook.ledger import ComparisonTable
+
+    if not records:
         return ""
-    for col in ("paper", "ours", "difference"):
-        if col in table:
-            table[col] = pd.to_numeric(table[col], errors="coerce").round(4)
-    if "verdict" in table:
-        table["verdict"] = [f'<span class="{html.escape(str(v))}">{html.escape(str(v))}</span>' for v in table["verdict"]]
-    return table.to_html(index=False, escape=False, na_rep="")
+    frame = ComparisonTable(records).frame()
+    frame["verdict"] = [f'<span class="v-{html.escape(v.replace(" ", "-").replace(",", ""))}">{html.escape(v)}</span>'
+                        for v in frame["verdict"]]
+    for col in ("id", "item", "lines", "source", "ours", "difference", "note"):
+        frame[col] = frame[col].map(lambda v: html.escape(str(v)))
+    return frame.to_html(index=False, escape=False, na_rep="")
 
 
 def verdict_counts(records) -> str:
-    """One line, e.g. "31 match · 2 differ · 4 without a source value", for a comparison table."""
+    """One line, e.g. "31 reproduced · 2 source typo · 1 refuted", for a notebook's comparison rows."""
+    from .workbook.ledger import VERDICTS
+
     verdicts = pd.Series([r.get("verdict") for r in records or []], dtype=object).value_counts()
-    parts = [f"{verdicts.get('matches', 0)} match", f"{verdicts.get('differs', 0)} differ"]
-    if verdicts.get("no source value", 0):
-        parts.append(f"{verdicts['no source value']} without a source value")
-    return " · ".join(parts) if len(records or []) else ""
+    return " · ".join(f"{verdicts[v]} {v}" for v in VERDICTS if v in verdicts)
+
+
+def coverage_html(results_dir: Path) -> str:
+    """Coverage of the source ledger by the executed notebooks: rows and verdicts per source."""
+    from .workbook.ledger import coverage, load_ledger
+
+    rows = []
+    for path in sorted(Path(results_dir).glob("[0-9][0-9]_*.json")):
+        rows += json.loads(path.read_text()).get("comparison") or []
+    table = coverage(load_ledger(), rows)
+    keep = [c for c in table.columns if c in ("rows", "out of scope") or table[c].sum() > 0]
+    return table[keep].to_html()
 
 
 def _png(fig) -> str:
@@ -174,7 +190,7 @@ def build_report(out) -> Path:
         if info["found"]:
             body.append("<h3>What we found</h3>" + _markdown(info["found"]))
         if results.get("comparison"):
-            body.append(f"<h3>Source · ours · difference ({counts})</h3>" + _comparison_html(results["comparison"]))
+            body.append(f"<h3>Source · ours · difference · verdict ({counts})</h3>" + _comparison_html(results["comparison"]))
         if isinstance(results.get("sweep50"), dict):
             body.append("<h3>Accuracy over random splits (mean, sd)</h3>" + _sweep_html(results["sweep50"]))
         if isinstance(results.get("sweep50_values"), dict):
@@ -182,6 +198,9 @@ def build_report(out) -> Path:
         body.append("</section>")
         sections.append("\n".join(body))
     parts.append("</table>")
+    parts.append("<h2>Source ledger coverage</h2><p>Every item of the five sources is a row of "
+                 "<code>data/source_ledger.csv</code>; the notebooks compute a verdict for each row in scope.</p>"
+                 + coverage_html(out / "results"))
     parts.extend(sections)
     sweeps = _sweeps_html(out)
     if sweeps:

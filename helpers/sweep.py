@@ -37,7 +37,8 @@ from ._io import atomic_open, atomic_path, progress_bar
 __all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "ipc_kernel_manager_class", "main"]
 
 STATUS_OK = "ok"
-# Outcome of a run that failed, from the exception papermill/nbclient raised (NOTEBOOK_PRACTICES 1.5).
+# Outcome of a run that failed, from the exception papermill/nbclient raised: a cell error is
+# deterministic (never retried), a timeout or a dead kernel is reported as such.
 FAILURE_KINDS = {
     "PapermillExecutionError": "cell-error",
     "CellTimeoutError": "timeout",
@@ -155,8 +156,8 @@ def validate_grid(notebook: Path, grid: dict) -> dict:
 def ipc_kernel_manager_class():
     """An AsyncKernelManager on the ipc transport in a private temp dir: no port races.
 
-    See NOTEBOOK_PRACTICES 1.7: kernels started by different processes can collide on TCP
-    ports; Unix-domain sockets in a fresh directory cannot.
+    Kernels started by different processes can collide on TCP ports (jupyter_client picks
+    free ports before the kernel binds them); Unix-domain sockets in a fresh directory cannot.
     """
     if os.name == "nt":  # pragma: no cover - ipc needs Unix sockets
         return None
@@ -234,7 +235,7 @@ def execute_run(notebook: str, out: str, params: dict, timeout: float | None = N
 
 
 # --------------------------------------------------------------------------------------
-# Planning, aggregation, the driver
+# The run grid, aggregation, the driver
 
 
 def _read_status(runs: Path, rid: str) -> dict | None:

@@ -1,4 +1,4 @@
-"""nbval settings for the workbook's notebooks (NOTEBOOK_PRACTICES 2.6 and 2.8).
+"""nbval settings for the workbook's notebooks.
 
 stderr is executed but not compared: library warnings come and go with versions, and the
 `check` step of scripts/run_notebooks.py refuses stored stderr anyway. pandas' text/html is

@@ -12,7 +12,8 @@
         injected cells, or is not normalized                                  (make test)
 
 --notebooks-dir DIR (before the command) points at another folder, e.g. a scratch one.
-See ../shared/NOTEBOOK_PRACTICES.md sections 1.3 (cwd), 1.5 (errors), 1.7 (ipc), 3.2 (normalize).
+Kernels run in the notebook's folder (as Jupyter and nbval do), over ipc sockets (no port races
+between parallel kernels); a failed run never replaces a committed notebook.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """environment.yml (conda) lists exactly what pyproject.toml does, with the same lower bounds.
 
-pyproject.toml is the single source of truth (NOTEBOOK_PRACTICES 4.4): runtime dependencies and
+pyproject.toml is the single source of truth: runtime dependencies and
 every extra, flattened, except the self-referencing ``covsim-workbook[...]`` extra.
 """
 

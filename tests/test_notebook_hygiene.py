@@ -1,6 +1,6 @@
 """Every numbered notebook: a title, one literal parameters cell, python3 kernel, clean outputs, run by CI.
 
-Also tests ``normalize`` and ``check`` of scripts/run_notebooks.py (NOTEBOOK_PRACTICES 3.2).
+Also tests ``normalize`` and ``check`` of scripts/run_notebooks.py.
 """
 
 import ast
@@ -193,3 +193,30 @@ def test_check_flags_problems(tmp_path):
     assert problems_of(nb) == []
     assert run_notebooks.main(["--notebooks-dir", str(tmp_path), "check"]) == 0
     assert run_notebooks.main(["--notebooks-dir", str(tmp_path / "empty"), "check"]) == 1
+
+
+# Reader-facing text speaks of the sources and the evidence, never of how the work was organised.
+PROCESS_TALK = re.compile(
+    r"\b(?:the|this|that|an?|planning) issue(?:'s)?\b|\bissue \d+|\bwhile planning\b|\bplanning\b|\bticket\b"
+    r"|NOTEBOOK_PRACTICES|STYLE\.md",
+    re.IGNORECASE,
+)
+
+
+def test_notebook_text_speaks_of_sources_and_evidence(nb):
+    for i, cell in enumerate(nb.cells):
+        texts = [cell.source]
+        for out in cell.get("outputs", []):
+            texts.append(out.get("text", "") if out.get("output_type") == "stream" else out.get("data", {}).get("text/plain", ""))
+        for text in texts:
+            hit = PROCESS_TALK.search(text if isinstance(text, str) else "".join(text))
+            assert not hit, f"cell {i}: {hit.group(0)!r} — say it in terms of the sources and the evidence"
+
+
+def test_readme_and_docs_speak_of_sources_and_evidence():
+    files = [ROOT / "README.md", ROOT / "data" / "README.md", ROOT / "benchmarks" / "README.md",
+             *sorted((ROOT / "helpers").rglob("*.py")), *sorted((ROOT / "benchmarks").glob("*.py"))]
+    hits = [f"{p.relative_to(ROOT)}:{n}: {m.group(0)}" for p in files
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            for m in [PROCESS_TALK.search(line)] if m]
+    assert not hits, hits
