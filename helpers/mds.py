@@ -1,6 +1,6 @@
 """Classical MDS from distance or similarity matrices, with R ``cmdscale``-grade diagnostics.
 
-Lecture notes section 6.2 (Wilkinson, MATH3030 Multivariate Statistics): a similarity matrix
+Lecture notes on multivariate statistics, section 6.2 "Similarity measures": a similarity matrix
 ``F`` (Definition 6.4: symmetric, ``f_ij <= f_ii``) gives distances
 ``d_ij = sqrt(f_ii + f_jj - 2 f_ij)`` (6.6) and the centred inner-product matrix ``B = H F H``
 (6.7, Proposition 6.2), which equals ``-1/2 H (D o D) H``.
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import eigsh
+from scipy.spatial import procrustes
 
 from ._validation import as_float_array, check_square_matrix, check_symmetric
 
@@ -29,7 +30,9 @@ __all__ = [
     "check_similarity_matrix",
     "classical_mds",
     "double_center",
+    "pca_resampling_disparities",
     "place_new_points",
+    "proposition_6_2_residuals",
     "similarity_to_distance",
 ]
 
@@ -342,3 +345,126 @@ def place_new_points(result: MDSResult, d_new) -> np.ndarray:
         d_new = d_new + result.additive_constant
     b = np.diag(result.B)
     return 0.5 * (b[None, :] - d_new**2) @ result.embedding / lam[None, :]
+
+
+def pca_resampling_disparities(X, *, n_components: int = 2, n_resamples: int = 200, random_state: int = 0) -> np.ndarray:
+    """How far a PCA map moves when the same objects are mapped by PCA fitted to a resample.
+
+    The reference map is the PCA scores of ``X``. For each bootstrap resample of the rows of
+    ``X`` (drawn with replacement), PCA is refitted on the resample and *all* rows of ``X`` are
+    projected on its axes; the Procrustes disparity (``scipy.spatial.procrustes``: the sum of
+    squared differences after optimal translation, scaling, rotation and reflection of
+    standardised maps, in [0, 1]) between that map and the reference is recorded. The
+    resulting values are the disparities that sampling the objects alone produces: two maps
+    of the same objects whose disparity lies among them do not differ beyond that noise.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    n_components : int, default=2
+        Dimensions of the maps.
+    n_resamples : int, default=200
+        Bootstrap resamples.
+    random_state : int, default=0
+        Seeds the resampling (and scikit-learn's randomized SVD, used for the refits).
+
+    Returns
+    -------
+    ndarray of shape (n_resamples,)
+        Procrustes disparities, each in [0, 1].
+
+    Examples
+    --------
+    Points spread mostly along one axis: refitting on resamples barely moves the map.
+
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3)) * [5.0, 2.0, 0.1]
+    >>> d = pca_resampling_disparities(X, n_resamples=20)
+    >>> d.shape, bool(d.max() < 0.01)
+    ((20,), True)
+    """
+    from sklearn.decomposition import PCA
+
+    X = as_float_array(X, "X", ndim=2)
+    n = X.shape[0]
+    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
+    if not isinstance(n_components, (int, np.integer)) or not 1 <= n_components < min(X.shape):
+        raise ValueError(f"n_components must be an integer in [1, {min(X.shape) - 1}] for X of shape {X.shape}; got {n_components!r}.")
+    reference = PCA(n_components, svd_solver="full").fit_transform(X)
+    rng = np.random.default_rng(random_state)
+    out = np.empty(n_resamples)
+    for b in range(n_resamples):
+        rows = rng.integers(0, n, n)
+        refit = PCA(n_components, svd_solver="randomized", random_state=random_state).fit(X[rows])
+        out[b] = procrustes(reference, refit.transform(X))[2]
+    return out
+
+
+def proposition_6_2_residuals(F) -> dict:
+    """Each step of the proof of Proposition 6.2 (lecture notes section 6.2), checked on ``F``.
+
+    With ``f = diag(F)``, ``t = mean(f)``, ``D`` from (6.6) and ``A = -1/2 D o D``, every step
+    is an identity ``left = right``; the value returned for it is ``max |left - right|``
+    (0 up to rounding when the step holds). Two entries are not residuals:
+    ``"min f_ii + f_jj - 2 f_ij"`` over ``i != j`` (non-negative when the ``d_ij`` are real;
+    the diagonal gives 0) and
+    ``"min eigenvalue of HFH"`` (non-negative when ``B`` is positive semi-definite).
+
+    Parameters
+    ----------
+    F : array-like of shape (n, n)
+        A similarity matrix (Definition 6.4); ValueError otherwise.
+
+    Returns
+    -------
+    dict
+        ``{step: value}`` in the order of the proof: the two minima above, ``"D distance
+        matrix"`` (asymmetry, diagonal and negative entries of ``D``), ``"a_ij"``,
+        ``"row means"``, ``"column means"``, ``"grand mean"``, ``"property (vii)"``
+        (``HAH`` against ``a_ij - a_i+ - a_+j + a_++``), ``"b_ij"`` (that against
+        ``f_ij - f_i+ - f_+j + f_++``), ``"(6.7)"`` (``-1/2 H(D o D)H`` against ``HFH``) and
+        ``"(6.6) Euclidean"`` (squared distances between the rows of ``U Lambda^(1/2)``, all
+        positive eigenpairs of ``HFH``, against ``D o D``).
+
+    Examples
+    --------
+    >>> F = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]])
+    >>> r = proposition_6_2_residuals(F)
+    >>> print(f"{r['min f_ii + f_jj - 2 f_ij']:.1f}", r["min eigenvalue of HFH"] > -1e-12)
+    1.0 True
+    >>> all(v < 1e-12 for k, v in r.items() if not k.startswith("min"))
+    True
+    """
+    F = _check_definition_6_4(F)
+    n = F.shape[0]
+    f = np.diag(F)
+    t = f.mean()
+    gap = f[:, None] + f[None, :] - 2 * F  # l. 32: f_ii + f_jj - 2 f_ij
+    D = similarity_to_distance(F)  # (6.6)
+    A = -0.5 * D**2  # l. 34
+    a_row, a_col, a_all = A.mean(axis=1), A.mean(axis=0), A.mean()
+    f_row, f_col, f_all = F.mean(axis=1), F.mean(axis=0), F.mean()
+    H = np.eye(n) - np.ones((n, n)) / n
+    B_vii = A - a_row[:, None] - a_col[None, :] + a_all  # property (vii)
+    B_f = F - f_row[:, None] - f_col[None, :] + f_all
+    HFH = H @ F @ H
+    lam, U = linalg.eigh((HFH + HFH.T) / 2)
+    keep = lam > 1e-12 * max(abs(lam).max(), 1e-300)
+    Z = U[:, keep] * np.sqrt(lam[keep])
+    sq = np.sum(Z**2, axis=1)
+    Z_sq = sq[:, None] + sq[None, :] - 2 * Z @ Z.T
+    worst = lambda M: float(np.abs(M).max())  # noqa: E731
+    return {
+        "min f_ii + f_jj - 2 f_ij": float(gap[~np.eye(n, dtype=bool)].min()),
+        "D distance matrix": max(worst(D - D.T), worst(np.diag(D)), float(np.clip(-D, 0, None).max())),
+        "a_ij": worst(A - (F - 0.5 * (f[:, None] + f[None, :]))),
+        "row means": worst(a_row - (f_row - 0.5 * (f + t))),
+        "column means": worst(a_col - (f_col - 0.5 * (f + t))),
+        "grand mean": abs(float(a_all - (f_all - 0.5 * (t + t)))),
+        "property (vii)": worst(H @ A @ H - B_vii),
+        "b_ij": worst(B_vii - B_f),
+        "(6.7)": worst(-0.5 * H @ (D**2) @ H - HFH),
+        "min eigenvalue of HFH": float(lam.min()),
+        "(6.6) Euclidean": worst(Z_sq - D**2),
+    }

@@ -55,6 +55,12 @@ def test_compare_value(printed, ours, ok):
     assert compare_value(parse_printed(printed)[0], ours)[0] is ok
 
 
+def test_exact_values_ignore_the_printed_rounding():
+    one = parse_printed("1")[0]
+    assert compare_value(one, 5 / 6)[0] and not compare_value(one, 5 / 6, exact=True)[0]
+    assert compare_value(one, 1.0, exact=True)[0]
+
+
 def test_truncation_is_named_and_tolerance_is_stated():
     assert "truncates" in compare_value(parse_printed("0.971")[0], 553 / 569)[1]
     assert compare_value(parse_printed("0.955")[0], 0.9613, tol=0.01) == (True, "within the stated tolerance 0.01")
@@ -73,6 +79,8 @@ def test_number_verdicts(check):
     assert check.number("table", [2.5, 6.0, "no"]).verdict == "reproduced"
     assert check.number("table", [2.5, 6.1, "No"]).verdict == "not reproduced"
     assert check.number("count", 2877).verdict == "reproduced"
+    assert check.number("count", 2877.4).verdict == "reproduced"
+    assert check.number("count", 2877.4, exact=True).verdict == "not reproduced"
     assert check.number("pct", 0.9061, percent=True).verdict == "reproduced"
     assert check.number("pct", 0.81, percent=True).verdict == "not reproduced"
 

@@ -1,6 +1,6 @@
 """Classical MDS from distances and similarities (lecture notes section 6.2), binary similarity
-matrices, and the MNIST loader: worked examples, identities, and agreement with scikit-learn,
-scipy and R's cmdscale conventions."""
+matrices, and the MNIST loader: the notes' worked examples and printed R output, identities,
+and agreement with scikit-learn, scipy and R's cmdscale conventions."""
 
 import gzip
 import struct
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_allclose
@@ -21,73 +21,140 @@ from helpers.mds import (
     check_similarity_matrix,
     classical_mds,
     double_center,
+    pca_resampling_disparities,
     place_new_points,
+    proposition_6_2_residuals,
     similarity_to_distance,
 )
-from helpers.metrics import BINARY_COEFFICIENTS, binary_similarity
+from helpers.metrics import BINARY_COEFFICIENTS, binary_counts, binary_similarity
 from helpers.mnist import MNIST_SHA256, load_mnist_test, read_idx
 
-# --- Example 5: the animals -------------------------------------------------------------------
+# --- Example 5: the notes' five creatures -----------------------------------------------------
 
 F = Fraction
-# Computed by hand from the six attributes (tail, wild, long neck, farm, carnivore, four legs);
-# order Lion, Giraffe, Cow, Sheep, Human. SMC = matches / 6, Jaccard = a / (a + b + c).
-ANIMALS_SMC = [
+NAMES = ["Lion", "Giraffe", "Cow", "Sheep", "Human"]
+# The data matrix typeset on line 83 of the notes (= the R matrix of lines 87-91).
+NOTES_DATA = [[1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 0, 1], [1, 0, 0, 1, 0, 1], [0, 0, 0, 1, 0, 1], [0, 0, 0, 0, 1, 0]]
+# The R vector of lines 87-88, filled by row into 5 rows (nr=5, byrow=TRUE).
+R_VECTOR = [1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0]
+# The notes' R output, lines 112-116 (SMC) and 136-140 (Jaccard), as printed.
+R_SMC = [
+    [1.0000000, 0.6666667, 0.5000000, 0.3333333, 0.5000000],
+    [0.6666667, 1.0000000, 0.5000000, 0.3333333, 0.1666667],
+    [0.5000000, 0.5000000, 1.0000000, 0.8333333, 0.3333333],
+    [0.3333333, 0.3333333, 0.8333333, 1.0000000, 0.5000000],
+    [0.5000000, 0.1666667, 0.3333333, 0.5000000, 1.0000000],
+]
+R_JACCARD = [
+    [1.00, 0.6, 0.4000000, 0.2000000, 0.25],
+    [0.60, 1.0, 0.4000000, 0.2000000, 0.00],
+    [0.40, 0.4, 1.0000000, 0.6666667, 0.00],
+    [0.20, 0.2, 0.6666667, 1.0000000, 0.00],
+    [0.25, 0.0, 0.0000000, 0.0000000, 1.00],
+]
+# The same matrices as exact fractions: SMC = matches / 6, Jaccard = a / (a + b + c).
+EXACT_SMC = [
+    [1, F(2, 3), F(1, 2), F(1, 3), F(1, 2)],
+    [F(2, 3), 1, F(1, 2), F(1, 3), F(1, 6)],
+    [F(1, 2), F(1, 2), 1, F(5, 6), F(1, 3)],
+    [F(1, 3), F(1, 3), F(5, 6), 1, F(1, 2)],
+    [F(1, 2), F(1, 6), F(1, 3), F(1, 2), 1],
+]
+EXACT_JACCARD = [
+    [1, F(3, 5), F(2, 5), F(1, 5), F(1, 4)],
+    [F(3, 5), 1, F(2, 5), F(1, 5), 0],
+    [F(2, 5), F(2, 5), 1, F(2, 3), 0],
+    [F(1, 5), F(1, 5), F(2, 3), 1, 0],
+    [F(1, 4), 0, 0, 0, 1],
+]
+# The notes' typeset SMC matrix F (line 83), as printed: its Sheep column is wrong in four rows.
+TYPESET_F = [
     [1, F(2, 3), F(1, 2), F(1, 2), F(1, 2)],
     [F(2, 3), 1, F(1, 2), F(1, 2), F(1, 6)],
     [F(1, 2), F(1, 2), 1, 1, F(1, 3)],
-    [F(1, 2), F(1, 2), 1, 1, F(1, 3)],
+    [F(1, 3), F(1, 3), F(5, 6), 1, F(1, 2)],
     [F(1, 2), F(1, 6), F(1, 3), F(1, 3), 1],
 ]
-ANIMALS_JACCARD = [
-    [1, F(3, 5), F(2, 5), F(2, 5), F(1, 4)],
-    [F(3, 5), 1, F(2, 5), F(2, 5), 0],
-    [F(2, 5), F(2, 5), 1, 1, 0],
-    [F(2, 5), F(2, 5), 1, 1, 0],
-    [F(1, 4), 0, 0, 0, 1],
-]
 
 
-def test_animals_table():
+def test_load_animals_is_the_notes_table():
     animals = load_animals()
-    assert animals.index.tolist() == ["Lion", "Giraffe", "Cow", "Sheep", "Human"]
-    assert animals.shape == (5, 6) and set(np.unique(animals)) == {0, 1}
-    assert len(load_animals(include_cat=True)) == 6
+    assert animals.index.tolist() == NAMES
+    assert animals.columns.tolist() == ["A1", "A2", "A3", "A4", "A5", "A6"]
+    assert animals.to_numpy().tolist() == NOTES_DATA
+    assert np.array_equal(np.array(R_VECTOR).reshape(5, 6), animals.to_numpy())  # the R code agrees
 
 
-@pytest.mark.parametrize("coefficient, expected", [("simple_matching", ANIMALS_SMC), ("jaccard", ANIMALS_JACCARD)])
-def test_animals_similarity_matrices(coefficient, expected):
+@pytest.mark.parametrize("coefficient, printed, exact", [("simple_matching", R_SMC, EXACT_SMC), ("jaccard", R_JACCARD, EXACT_JACCARD)])
+def test_animals_similarity_matrices_match_the_notes_r_output(coefficient, printed, exact):
     S = binary_similarity(load_animals().to_numpy(), coefficient=coefficient)
-    assert_allclose(S, np.array(expected, dtype=float), atol=1e-15)
-    # the entries the notes' typeset SMC matrix gets right in one triangle: Lion-Sheep 1/2, Cow-Sheep 1
-    if coefficient == "simple_matching":
-        assert S[0, 3] == S[3, 0] == 0.5 and S[2, 3] == S[3, 2] == 1.0
+    assert_allclose(S, np.array(exact, dtype=float), rtol=0, atol=1e-15)
+    assert_allclose(S, np.array(printed), rtol=0, atol=5e-8)  # R prints 7 decimals
 
 
-def test_notes_typeset_smc_is_not_a_similarity_matrix():
-    # The typeset matrix has Sheep-Lion 1/3 and Sheep-Cow 5/6 below the diagonal: not symmetric.
+def test_animals_smc_by_the_notes_routes():
+    A = load_animals().to_numpy()
+    by_function = np.array([[np.sum(x == y) / len(x) for y in A] for x in A])  # SMC() and outer(), lines 93-103
+    by_manhattan = (6 - squareform(pdist(A, "cityblock"))) / 6  # lines 109-110
+    S = binary_similarity(A, coefficient="simple_matching")
+    assert_allclose(by_function, S, atol=1e-15)
+    assert_allclose(by_manhattan, S, atol=1e-15)
+    assert_allclose(1 - squareform(pdist(A.astype(bool), "jaccard")), binary_similarity(A, coefficient="jaccard"), atol=1e-15)
+
+
+def test_notes_typeset_f_is_wrong_in_the_sheep_column_and_not_symmetric():
     S = binary_similarity(load_animals().to_numpy(), coefficient="simple_matching")
-    typeset = S.copy()
-    typeset[3, 0], typeset[3, 2] = 1 / 3, 5 / 6
-    with pytest.raises(ValueError, match=r"not symmetric: 2 pair\(s\).*\(Lion, Sheep\)"):
-        check_similarity_matrix(typeset, labels=load_animals().index)
-    assert check_similarity_matrix(S)["psd"]
+    typeset = np.array(TYPESET_F, dtype=float)
+    wrong = {(NAMES[i], NAMES[j]) for i, j in np.argwhere(~np.isclose(typeset, S))}
+    assert wrong == {("Lion", "Sheep"), ("Giraffe", "Sheep"), ("Cow", "Sheep"), ("Human", "Sheep")}
+    assert_allclose(typeset[3], S[3])  # the typeset Sheep row is right
+    with pytest.raises(ValueError, match=r"not symmetric: 4 pair\(s\).*\(Lion, Sheep\): 0\.5 vs 0\.3333"):
+        check_similarity_matrix(typeset, labels=NAMES)
+    assert check_similarity_matrix(S, labels=NAMES)["psd"]
+    # the wrong entries are what a Sheep with Cow's attributes would give
+    as_cow = load_animals().to_numpy().copy()
+    as_cow[3] = as_cow[2]
+    assert_allclose(binary_similarity(as_cow, coefficient="simple_matching")[[0, 1, 2, 4], 3], typeset[[0, 1, 2, 4], 3])
 
 
-def test_lion_tiger_and_market_basket():
-    # Example 4: lion and tiger share 3 of 4 attributes, no co-absence
-    S = binary_similarity([[1, 1, 1, 0], [1, 1, 1, 1]], coefficient="simple_matching")
-    J = binary_similarity([[1, 1, 1, 0], [1, 1, 1, 1]], coefficient="jaccard")
-    assert S[0, 1] == J[0, 1] == 0.75
-    # market basket: 100 items, 2 bought by both, 1 by only one
-    x, y = np.zeros(100, int), np.zeros(100, int)
-    x[:2] = y[:2] = 1
-    x[2] = 1
-    assert binary_similarity([x, y], coefficient="jaccard")[0, 1] == pytest.approx(2 / 3)
-    x2, y2 = np.zeros(100, int), np.zeros(100, int)
-    x2[[0, 1]], y2[[1, 2]] = 1, 1  # one shared item out of three bought: Jaccard 1/3, SMC 98/100
-    assert binary_similarity([x2, y2], coefficient="jaccard")[0, 1] == pytest.approx(1 / 3)
-    assert binary_similarity([x2, y2], coefficient="simple_matching")[0, 1] == pytest.approx(0.98)
+def test_animals_mds_eigenvalues_and_gof():
+    # cmdscale(FtoD(F_SMC), eig = TRUE): four positive eigenvalues, GOF = (l1 + l2) / sum
+    S = binary_similarity(load_animals().to_numpy(), coefficient="simple_matching")
+    res = classical_mds(F=S)
+    B = double_center(S)
+    ev = np.sort(np.linalg.eigvalsh(B))[::-1]
+    assert_allclose(res.eigenvalues, ev, atol=1e-12)
+    assert res.n_negative == 0 and res.gof[0] == pytest.approx(ev[:2].sum() / ev[:4].sum())
+    assert res.eigenvalues.sum() == pytest.approx(np.trace(B)) == pytest.approx(5 * (1 - S.mean()))
+
+
+# --- Example 4 and the market basket ------------------------------------------------------------
+
+
+def test_example_4_lion_and_tiger():
+    lion, tiger = [1, 1, 1, 1], [1, 1, 0, 1]  # lines 59 and 61
+    t = binary_counts(lion, tiger)
+    assert (t.co_presence, t.presence_absence, t.absence_presence, t.co_absence) == (3, 1, 0, 0)  # line 65
+    both = binary_similarity([lion], [tiger], coefficient=["simple_matching", "jaccard"])
+    assert both["simple_matching"][0, 0] == 0.75 and both["jaccard"][0, 0] == 0.75  # lines 69, 71
+
+
+def test_market_basket():
+    # line 75: 100 products; A bought bread and beer, B peanuts and beer
+    bread, beer, peanuts = 0, 1, 2
+    a, b = np.zeros(100, int), np.zeros(100, int)
+    a[[bread, beer]] = 1
+    b[[peanuts, beer]] = 1
+    t = binary_counts(a, b)
+    assert (t.co_presence, t.co_absence) == (1, 97)
+    assert binary_similarity([a], [b], coefficient="jaccard")[0, 0] == pytest.approx(1 / 3)
+    assert binary_similarity([a], [b], coefficient="simple_matching")[0, 0] == pytest.approx((1 + 97) / 100)
+
+
+def test_smc_does_not_depend_on_the_coding_jaccard_does():
+    A = load_animals().to_numpy()
+    assert_allclose(binary_similarity(1 - A), binary_similarity(A), atol=0)
+    assert np.abs(binary_similarity(1 - A, coefficient="jaccard") - binary_similarity(A, coefficient="jaccard")).max() > 0.4
 
 
 # --- Definition 6.4, (6.6) and Proposition 6.2 --------------------------------------------------
@@ -110,6 +177,26 @@ def test_proposition_6_2_hfh_equals_minus_half_hd2h(X):
     assert_allclose(double_center(Fm), -0.5 * double_center(D**2), atol=1e-12)
 
 
+@settings(max_examples=50, deadline=None)
+@given(arrays(np.int8, (6, 8), elements=st.integers(0, 1)).filter(lambda X: np.all(X.sum(axis=1) > 0)),
+       st.sampled_from(["simple_matching", "jaccard"]))
+def test_proposition_6_2_every_step_on_binary_similarities(X, coefficient):
+    # SMC and Jaccard matrices are positive semi-definite similarity matrices: every step of the proof holds
+    r = proposition_6_2_residuals(binary_similarity(X, coefficient=coefficient))
+    assert r["min f_ii + f_jj - 2 f_ij"] >= 0 and r["min eigenvalue of HFH"] > -1e-12
+    assert all(v < 1e-12 for k, v in r.items() if not k.startswith("min"))
+
+
+def test_proposition_6_2_residuals_sees_a_not_psd_similarity():
+    # a similarity matrix (Definition 6.4) that is not PSD: the identities hold, HFH is indefinite, D not Euclidean
+    Fm = np.array([[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]])
+    with pytest.warns(UserWarning, match="not positive semi-definite"):
+        assert not check_similarity_matrix(Fm)["psd"]
+    r = proposition_6_2_residuals(Fm)
+    assert r["(6.7)"] < 1e-12 and r["b_ij"] < 1e-12
+    assert r["min eigenvalue of HFH"] < -0.1 and r["(6.6) Euclidean"] > 0.1
+
+
 def test_gram_matrix_that_breaks_definition_6_4_is_refused():
     X = np.array([[1.0, 0], [3, 0]])  # f_12 = 3 > f_11 = 1
     with pytest.raises(ValueError, match=r"f_ij <= f_ii"):
@@ -128,6 +215,23 @@ def test_mds_of_similarity_equals_mds_of_its_distances():
     b = classical_mds(similarity_to_distance(S))
     assert_allclose(a.embedding, b.embedding, atol=1e-12)
     assert_allclose(a.eigenvalues, b.eigenvalues, atol=1e-12)
+
+
+# --- comparing maps: PCA resampling noise ------------------------------------------------------
+
+
+def test_pca_resampling_disparities():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(150, 4)) * [4.0, 2.0, 1.0, 0.5]
+    d = pca_resampling_disparities(X, n_resamples=15, random_state=3)
+    assert d.shape == (15,) and np.all((d >= 0) & (d <= 1))
+    assert_allclose(d, pca_resampling_disparities(X, n_resamples=15, random_state=3))  # seeded
+    iso = rng.normal(size=(150, 4))  # no preferred 2-D plane: refits wander far more
+    assert np.median(pca_resampling_disparities(iso, n_resamples=15)) > 5 * np.median(d)
+    with pytest.raises(ValueError, match="n_resamples must be a positive integer; got 0"):
+        pca_resampling_disparities(X, n_resamples=0)
+    with pytest.raises(ValueError, match=r"n_components must be an integer in \[1, 3\]"):
+        pca_resampling_disparities(X, n_components=4)
 
 
 # --- classical MDS: invariants, R's diagnostics, scikit-learn ----------------------------------

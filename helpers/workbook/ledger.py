@@ -228,13 +228,14 @@ def _fmt(value, decimals: int | None) -> str:
     return f"{value:.{d}f}"
 
 
-def compare_value(printed: Printed, ours, tol: float | None = None) -> tuple[bool, str]:
+def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool = False) -> tuple[bool, str]:
     """Does ``ours`` equal one printed value? Returns ``(match, how)``.
 
     A number matches when it rounds to the printed digits (half a unit of the last printed
     digit), when it *truncates* to them (some sources cut digits instead of rounding: the note
     says so), or when it lies within ``tol`` (a tolerance the notebook states, e.g. for fold
-    noise). A fraction must match to 1e-9; a word must match ignoring case.
+    noise). A fraction, or any number when ``exact`` is true (a count, an identity, a matrix
+    entry the source gives exactly), must match to 1e-9; a word must match ignoring case.
 
     Examples
     --------
@@ -253,7 +254,7 @@ def compare_value(printed: Printed, ours, tol: float | None = None) -> tuple[boo
     if math.isnan(ours):
         return False, ""
     target = float(printed.value)
-    if printed.decimals is None:
+    if printed.decimals is None or exact:
         ok = abs(ours - target) <= 1e-9 * max(1.0, abs(target))
         return ok, ""
     unit = 10.0 ** -printed.decimals
@@ -268,7 +269,7 @@ def compare_value(printed: Printed, ours, tol: float | None = None) -> tuple[boo
     return False, ""
 
 
-def _compare_all(printed: list[Printed], ours, tol, percent) -> tuple[bool, list[str], float | None]:
+def _compare_all(printed: list[Printed], ours, tol, percent, exact=False) -> tuple[bool, list[str], float | None]:
     values = list(ours) if isinstance(ours, (list, tuple)) else [ours]
     if len(values) != len(printed):
         raise ValueError(
@@ -281,7 +282,7 @@ def _compare_all(printed: list[Printed], ours, tol, percent) -> tuple[bool, list
             v = v.item()
         if percent and p.is_number and not isinstance(v, str):
             v = 100.0 * float(v)
-        ok, how = compare_value(p, v, tol)
+        ok, how = compare_value(p, v, tol, exact)
         ok_all &= ok
         if how:
             notes.append(how)
@@ -385,7 +386,7 @@ class SourceCheck:
 
     # -- the three kinds of answer -------------------------------------------------------------
     def number(self, key: str, ours, *, how: str | None = None, tol: float | None = None,
-               percent: bool = False, note: str = ""):
+               percent: bool = False, exact: bool = False, note: str = ""):
         """Compare our value(s) with the printed value(s) of ``key``.
 
         Parameters
@@ -401,6 +402,9 @@ class SourceCheck:
             A tolerance beyond the printed rounding, stated in ``note`` (e.g. two fold sds).
         percent : bool
             The source prints per cent (``91``) and ours is a fraction (``0.91``).
+        exact : bool
+            The printed numbers are exact, not rounded (a matrix entry ``1`` among exact
+            fractions, a count): ours must equal them to 1e-9, whatever digits are printed.
         note : str
             A sentence for the reader, shown with the verdict.
         """
@@ -409,11 +413,11 @@ class SourceCheck:
         if not printed or any(not p.is_number and len(p.text.split()) > 1 for p in printed):
             raise ValueError(f"ledger row {row['id']} ({key}) prints no value but {row['printed']!r}; "
                              "answer it with claim() or not_testable()")
-        ok, notes, diff = _compare_all(printed, ours, tol, percent)
+        ok, notes, diff = _compare_all(printed, ours, tol, percent, exact)
         verdict = ("reproduced differently" if how else "reproduced") if ok else "not reproduced"
         if not ok and row["reading"]:
             reading = parse_printed(row["reading"])
-            ok_r, notes_r, diff_r = _compare_all(reading, ours, tol, percent)
+            ok_r, notes_r, diff_r = _compare_all(reading, ours, tol, percent, exact)
             if ok_r:
                 kind = row["correction"].split(":", 1)[0]
                 verdict = "extraction error" if kind == "extraction" else "source typo"
