@@ -1,23 +1,39 @@
-"""How many clusters? The f(K) criterion of Pham, Dimov & Nguyen (2005) for k-means.
+"""How many clusters? Two elbow criteria for k-means: the slides' alpha_k and Pham et al.'s f(K).
 
 k-means' within-cluster sum of squares ``S_K`` always falls as ``K`` grows, so it cannot
-pick ``K`` by itself. Pham et al. divide it by the fall expected for *uniformly spread*
-data, ``alpha_K * S_{K-1}``:
+pick ``K`` by itself.
+
+**The slides' criterion** (lecture slides, Chapter 5 "Similarity-based learning", lines
+960-968): compute
+
+    alpha_K = (1 / K) * sum_i sum_{x in S_i} ||x - mu_i||^2 = S_K / K
+
+and "select K while d alpha_K / dK is less than a small number". The slides give no scale
+for that number, nor a discretisation of the derivative; :func:`select_k_by_alpha` uses the
+forward difference ``alpha_{K+1} - alpha_K`` divided by ``alpha_1 = S_1`` (so the tolerance
+is a fraction of the total scatter and does not depend on the data's units) and returns the
+smallest ``K`` whose slope is smaller in magnitude than the tolerance: adding a cluster
+after it changes ``alpha`` by less than that.
+
+**Pham, Dimov & Nguyen (2005)**, an addition of this workbook (not in the slides), divide
+``S_K`` by the fall expected for *uniformly spread* data, ``alpha_K * S_{K-1}`` with their
+own weights (not the slides' alpha):
 
     f(1) = 1,    f(K) = S_K / (alpha_K * S_{K-1})    (f(K) = 1 when S_{K-1} = 0),
     alpha_2 = 1 - 3 / (4 m),    alpha_K = alpha_{K-1} + (1 - alpha_{K-1}) / 6  for K > 2,
 
 with ``m`` the number of features. ``f(K)`` well below 1 means that going from ``K - 1``
-to ``K`` clusters removes much more scatter than uniform data would lose: there is
-structure at ``K``. The paper selects the ``K`` with the smallest ``f(K)`` and recommends
-only values with ``f(K) < 0.85``; if there is none, the data show no clear clusters.
+to ``K`` clusters removes much more scatter than uniform data would lose. The paper selects
+the ``K`` with the smallest ``f(K)`` and recommends only values with ``f(K) < 0.85``.
 
 The k-means fits themselves are scikit-learn's :class:`~sklearn.cluster.KMeans`; this
-module adds only the weights and the ratio.
+module adds only the criteria.
 
 References
 ----------
-.. [1] Pham, D. T., Dimov, S. S. & Nguyen, C. D. (2005). Selection of K in K-means
+.. [1] C.-C. Cheng, lecture slides, Chapter 5 "Similarity-based learning" (after Kelleher,
+   Mac Namee & D'Arcy), "K-Means Clustering: How to decide k?".
+.. [2] Pham, D. T., Dimov, S. S. & Nguyen, C. D. (2005). Selection of K in K-means
    clustering. Proc. IMechE Part C: J. Mechanical Engineering Science 219(1), 43-54,
    doi:10.1243/095440605X8298, Eqs. (3)-(4).
 """
@@ -30,9 +46,172 @@ from sklearn.cluster import KMeans
 
 from ._validation import as_float_array
 
-__all__ = ["pham_alpha", "pham_f", "kmeans_f_table", "PHAM_THRESHOLD"]
+__all__ = [
+    "kmeans_inertias",
+    "slide_alpha",
+    "alpha_slopes",
+    "select_k_by_alpha",
+    "kmeans_alpha_table",
+    "pham_alpha",
+    "pham_f",
+    "kmeans_f_table",
+    "PHAM_THRESHOLD",
+]
 
 PHAM_THRESHOLD = 0.85  # Pham et al. (2005): only K with f(K) below this are recommended
+
+
+def _check_k_max(k_max, n_samples: int) -> int:
+    if int(k_max) != k_max or not 1 <= k_max <= n_samples:
+        raise ValueError(
+            f"k_max must be an integer between 1 and the number of samples ({n_samples}); got {k_max!r}."
+        )
+    return int(k_max)
+
+
+def _check_inertias(inertias) -> np.ndarray:
+    S = as_float_array(inertias, "inertias", ndim=1)
+    if S.size == 0:
+        raise ValueError("inertias is empty; pass S_K for K = 1, ..., k_max.")
+    if np.any(S < 0):
+        raise ValueError(f"inertias are sums of squares and cannot be negative; got {S.tolist()}.")
+    return S
+
+
+def kmeans_inertias(X, k_max: int, n_init: int = 10, random_state: int = 0) -> np.ndarray:
+    """The k-means objective ``S_K`` (scikit-learn's ``inertia_``) for ``K = 1, ..., k_max``.
+
+    ``S_K = sum_i sum_{x in S_i} ||x - mu_i||^2`` is the sum-of-squares criterion the slides
+    minimise (line 927); each ``K`` keeps the best of ``n_init`` k-means runs.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    k_max : int
+        Largest number of clusters, between 1 and ``n_samples``.
+    n_init : int, default=10
+        k-means restarts per ``K`` (scikit-learn keeps the lowest ``S_K``).
+    random_state : int, default=0
+        Seed of the initialisations, so the values are reproducible.
+
+    Returns
+    -------
+    ndarray of shape (k_max,)
+        Entry ``K - 1`` holds ``S_K``.
+
+    Examples
+    --------
+    >>> print(kmeans_inertias([[0, 0], [0, 1], [10, 0], [10, 1]], k_max=2).round(2))
+    [101.   1.]
+    """
+    X = as_float_array(X, "X", ndim=2)
+    k_max = _check_k_max(k_max, X.shape[0])
+    return np.array([KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(X).inertia_
+                     for k in range(1, k_max + 1)])
+
+
+def slide_alpha(inertias) -> np.ndarray:
+    """The slides' ``alpha_K = S_K / K`` (lines 966-967) from ``S_1, ..., S_Kmax``.
+
+    Examples
+    --------
+    >>> print(slide_alpha([12.0, 6.0, 3.0, 2.4]))
+    [12.   3.   1.   0.6]
+    """
+    S = _check_inertias(inertias)
+    return S / np.arange(1, S.size + 1)
+
+
+def alpha_slopes(inertias) -> np.ndarray:
+    """Forward slopes of the slides' ``alpha_K``, as a fraction of ``alpha_1``.
+
+    ``(alpha_{K+1} - alpha_K) / alpha_1`` for ``K = 1, ..., k_max - 1``, and NaN for
+    ``K = k_max`` (no next value). They are negative (``alpha_K`` falls as ``K`` grows);
+    :func:`select_k_by_alpha` compares their magnitude with a tolerance.
+
+    Examples
+    --------
+    >>> print(alpha_slopes([12.0, 6.0, 3.0, 2.4]).round(4))
+    [-0.75   -0.1667 -0.0333     nan]
+    """
+    alpha = slide_alpha(inertias)
+    if alpha[0] == 0:
+        raise ValueError("S_1 = 0: all points coincide, so there is nothing to cluster and no slope to scale.")
+    return np.append(np.diff(alpha), np.nan) / alpha[0]
+
+
+def select_k_by_alpha(inertias, tol: float) -> int:
+    """The slides' rule: the smallest ``K`` at which ``d alpha_K / dK`` is below ``tol`` in size.
+
+    Parameters
+    ----------
+    inertias : array-like of shape (k_max,)
+        ``S_K`` for ``K = 1, ..., k_max`` (e.g. :func:`kmeans_inertias`).
+    tol : float
+        The slides' "small number", as a fraction of ``alpha_1`` (see :func:`alpha_slopes`).
+
+    Returns
+    -------
+    int
+        The smallest ``K`` with ``|alpha_{K+1} - alpha_K| / alpha_1 < tol``.
+
+    Raises
+    ------
+    ValueError
+        If no ``K < k_max`` qualifies: the tolerance is too small for the ``K`` tried.
+
+    Examples
+    --------
+    ``alpha = (12, 3, 1, 0.6)``: the slopes are 0.75, 0.167 and 0.033 of ``alpha_1``.
+
+    >>> select_k_by_alpha([12.0, 6.0, 3.0, 2.4], tol=0.1)
+    3
+    >>> select_k_by_alpha([12.0, 6.0, 3.0, 2.4], tol=0.2)
+    2
+    """
+    tol = float(tol)
+    if not tol > 0:
+        raise ValueError(f"tol must be a positive fraction of alpha_1, such as 0.05; got {tol}.")
+    slopes = alpha_slopes(inertias)
+    small = np.flatnonzero(np.abs(slopes[:-1]) < tol)
+    if small.size == 0:
+        raise ValueError(
+            f"no K below k_max = {slopes.size} has |d alpha / dK| < {tol} alpha_1 (smallest "
+            f"{np.nanmin(np.abs(slopes)):.4g}); try more clusters (a larger k_max) or a larger tol."
+        )
+    return int(small[0] + 1)
+
+
+def kmeans_alpha_table(X, k_max: int, n_init: int = 10, random_state: int = 0) -> pd.DataFrame:
+    """Fit k-means for ``K = 1, ..., k_max`` and tabulate ``S_K``, the slides' ``alpha_K`` and its slope.
+
+    Parameters are those of :func:`kmeans_inertias`.
+
+    Returns
+    -------
+    DataFrame
+        Index ``K``; columns ``S_K``, ``alpha_K`` (``S_K / K``) and ``slope_K``
+        (:func:`alpha_slopes`). The slides' choice for a tolerance ``tol`` is
+        ``select_k_by_alpha(table["S_K"], tol)``.
+
+    Examples
+    --------
+    Three tight pairs of points: the slope falls to almost nothing after ``K = 3``.
+
+    >>> X = [[0, 0], [0, 1], [10, 0], [10, 1], [5, 9], [5, 10]]
+    >>> t = kmeans_alpha_table(X, k_max=4)
+    >>> for k, row in t.iterrows():
+    ...     print(k, f"S_K = {row['S_K']:.2f}, alpha_K = {row['alpha_K']:.2f}, slope = {row['slope_K']:.4f}")
+    1 S_K = 209.50, alpha_K = 209.50, slope = -0.7578
+    2 S_K = 101.50, alpha_K = 50.75, slope = -0.2399
+    3 S_K = 1.50, alpha_K = 0.50, slope = -0.0012
+    4 S_K = 1.00, alpha_K = 0.25, slope = nan
+    >>> select_k_by_alpha(t["S_K"], tol=0.05)
+    3
+    """
+    S = kmeans_inertias(X, k_max, n_init, random_state)
+    return pd.DataFrame({"S_K": S, "alpha_K": slide_alpha(S), "slope_K": alpha_slopes(S)},
+                        index=pd.Index(np.arange(1, S.size + 1), name="K"))
 
 
 def _check_n_features(n_features) -> int:
@@ -45,7 +224,7 @@ def _check_n_features(n_features) -> int:
 
 
 def pham_alpha(k_max: int, n_features: int) -> np.ndarray:
-    """The weights ``alpha_K`` of Pham et al. (2005) for ``K = 1, ..., k_max``.
+    """The weights ``alpha_K`` of Pham et al. (2005) for ``K = 1, ..., k_max`` (not the slides' alpha).
 
     Parameters
     ----------
@@ -99,11 +278,7 @@ def pham_f(inertias, n_features: int) -> np.ndarray:
     >>> print(pham_f([10.0, 5.0, 0.0, 0.0], n_features=2))
     [1.  0.8 0.  1. ]
     """
-    S = as_float_array(inertias, "inertias", ndim=1)
-    if S.size == 0:
-        raise ValueError("inertias is empty; pass S_K for K = 1, ..., k_max.")
-    if np.any(S < 0):
-        raise ValueError(f"inertias are sums of squares and cannot be negative; got {S.tolist()}.")
+    S = _check_inertias(inertias)
     alpha = pham_alpha(S.size, n_features)
     f = np.ones(S.size)
     prev, cur = S[:-1], S[1:]
@@ -148,12 +323,7 @@ def kmeans_f_table(X, k_max: int, n_init: int = 10, random_state: int = 0) -> pd
     """
     X = as_float_array(X, "X", ndim=2)
     _check_n_features(X.shape[1])
-    if int(k_max) != k_max or not 1 <= k_max <= X.shape[0]:
-        raise ValueError(
-            f"k_max must be an integer between 1 and the number of samples ({X.shape[0]}); got {k_max!r}."
-        )
-    ks = np.arange(1, int(k_max) + 1)
-    S = np.array([KMeans(n_clusters=int(k), n_init=n_init, random_state=random_state).fit(X).inertia_ for k in ks])
-    table = pd.DataFrame({"S_K": S, "alpha_K": pham_alpha(k_max, X.shape[1]), "f_K": pham_f(S, X.shape[1])},
-                         index=pd.Index(ks, name="K"))
-    return table
+    S = kmeans_inertias(X, k_max, n_init, random_state)
+    ks = np.arange(1, S.size + 1)
+    return pd.DataFrame({"S_K": S, "alpha_K": pham_alpha(S.size, X.shape[1]), "f_K": pham_f(S, X.shape[1])},
+                        index=pd.Index(ks, name="K"))

@@ -26,13 +26,17 @@ __all__ = [
     "load_salary_age",
     "load_whiskey",
     "load_signup",
+    "load_weather",
+    "load_bird_ata",
+    "load_lfw_faces",
     "load_animals",
     "load_mnist_test",
     "load_reuters21578",
 ]
 
-# The query instance of each slide example (FMLPDA ch. 5 slides). The whiskey query is
-# shown only in a figure; (2, 5) is the query that reproduces all 20 printed distances.
+# The query instance of each slide example (lecture slides, ch. 5 "Similarity-based learning",
+# after FMLPDA ch. 5). The whiskey query is printed range-normalised (age 0.0667, rating 1.00,
+# line 752), which is age 2 and rating 5 in the table's units.
 QUERIES = {
     "athletes": {"speed": 6.75, "agility": 3.00},
     "athletes_kdtree": {"speed": 6.0, "agility": 3.5},
@@ -103,8 +107,9 @@ def load_athletes(extended: bool = False):
     Parameters
     ----------
     extended : bool, default=False
-        ``True`` adds ID 21 = (6.75, 3.00, yes), the slides' "extended" data set (the query
-        labelled with its 1-NN prediction), used for the k-d tree example.
+        ``True`` adds ID 21 = (6.75, 3.00, yes), the slides' "Updating" table (the query
+        labelled with its 1-NN prediction), which the slides use from then on (decision
+        regions, k-d tree).
 
     Returns
     -------
@@ -138,6 +143,9 @@ def load_salary_age():
 def load_whiskey():
     """Age, rating and price of 20 whiskeys, and the query (age 2, rating 5).
 
+    The slides print the query range-normalised, (0.0667, 1.00); in the table's units
+    that is age 2 (of 0-30) and rating 5 (of 1-5).
+
     Examples
     --------
     >>> table, query = load_whiskey()
@@ -159,30 +167,94 @@ def load_signup():
     return _with_query("signup")
 
 
-def load_animals(include_cat: bool = False) -> pd.DataFrame:
-    """Binary attributes of the animals of the lecture notes' Example 5 (section 6.2).
-
-    Parameters
-    ----------
-    include_cat : bool, default=False
-        ``True`` adds the sixth animal of the source exercise (Mardia, Kent & Bibby), which
-        the notes leave out.
+def load_weather() -> pd.DataFrame:
+    """Seven days of weather observations: the slides' feature-space example (lines 53-60).
 
     Returns
     -------
     DataFrame
-        Indexed by animal name; columns tail, wild, long_neck, farm, carnivore, four_legs
-        (0/1 integers).
+        Columns day, min_temp, max_temp, humidity, rain.
+
+    Examples
+    --------
+    >>> weather = load_weather()
+    >>> weather.shape
+    (7, 5)
+    >>> weather.loc[weather["day"] == 3, ["min_temp", "max_temp", "humidity", "rain"]].to_numpy().tolist()
+    [[23.0, 30.0, 0.6, 0.3]]
+    """
+    return load_table("weather")
+
+
+def load_bird_ata() -> pd.DataFrame:
+    """The slides' bird PCA matrix ``A'A`` exactly as their text prints it (line 1230).
+
+    The printed matrix is not symmetric, as ``A'A`` must be: its (2, 1) and (3, 2) entries
+    repeat other entries. It is kept as printed; the symmetric reading is made where it is
+    used (notebook 00), so that the correction stays visible.
+
+    Returns
+    -------
+    DataFrame of shape (3, 3)
+        Rows and columns length, wingspan, weight (the slides' feature order, line 1224).
+
+    Examples
+    --------
+    >>> ata = load_bird_ata()
+    >>> print(ata.columns.tolist(), f"trace {ata.to_numpy().trace():.2f}")
+    ['length', 'wingspan', 'weight'] trace 1762.61
+    >>> bool((ata.to_numpy() == ata.to_numpy().T).all())
+    False
+    """
+    return load_table("bird_ata").set_index("feature")
+
+
+def load_lfw_faces():
+    """The 100 faces of scikit-image's LFW subset, as rows of 625 pixel intensities.
+
+    ``skimage.data.lfw_subset()`` ships in scikit-image's wheel (no download): 200 grey
+    images of 25 x 25 pixels in [0, 1], the first 100 faces of randomly chosen people from
+    Labeled Faces in the Wild, the last 100 non-face patches from the same photographs.
+    It carries no identity labels. This function returns the faces only.
+
+    Returns
+    -------
+    faces : ndarray of shape (100, 625)
+        One face per row, pixels in row-major order (``faces[i].reshape(25, 25)``).
+    shape : tuple
+        ``(25, 25)``, the image shape.
+
+    Examples
+    --------
+    >>> faces, shape = load_lfw_faces()
+    >>> faces.shape, shape, bool(0 <= faces.min() and faces.max() <= 1)
+    ((100, 625), (25, 25), True)
+    """
+    from skimage.data import lfw_subset
+
+    images = lfw_subset()[:100]
+    return images.reshape(len(images), -1).astype(float), images.shape[1:]
+
+
+def load_animals() -> pd.DataFrame:
+    """The data matrix of the lecture notes' Example 5 (section 6.2): five creatures, six attributes.
+
+    The notes leave the six binary attributes unspecified and call them ``A1`` ... ``A6`` in
+    their R code; the table is the one typeset on line 83 of the notes, identical to the R
+    matrix ``animal`` of lines 87-91 (``data/animals.csv``; see ``data/README.md``).
+
+    Returns
+    -------
+    DataFrame of shape (5, 6)
+        Indexed by creature (Lion, Giraffe, Cow, Sheep, Human, the notes' order); columns
+        ``A1`` ... ``A6`` holding 0/1 integers (1 = attribute present).
 
     Examples
     --------
     >>> animals = load_animals()
-    >>> animals.index.tolist()
-    ['Lion', 'Giraffe', 'Cow', 'Sheep', 'Human']
-    >>> animals.loc["Lion"].tolist()
-    [1, 1, 0, 0, 1, 1]
+    >>> animals.index.tolist(), animals.columns.tolist()
+    (['Lion', 'Giraffe', 'Cow', 'Sheep', 'Human'], ['A1', 'A2', 'A3', 'A4', 'A5', 'A6'])
+    >>> animals.loc["Sheep"].tolist()
+    [0, 0, 0, 1, 0, 1]
     """
-    table = load_table("animals")
-    if not include_cat:
-        table = table[table["in_notes"]]
-    return table.drop(columns="in_notes").set_index("animal")
+    return load_table("animals").set_index("animal")

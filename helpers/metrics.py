@@ -40,6 +40,7 @@ __all__ = [
     "sokal_michener",
     "jaccard",
     "nearest_neighbors",
+    "inverse_square_weights",
 ]
 
 
@@ -620,3 +621,40 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         dist[rows] = sq / 2.0 if base == "cosine" else np.sqrt(sq)
     order = np.argsort(dist, axis=1, kind="stable")
     return np.take_along_axis(dist, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+
+def inverse_square_weights(distances):
+    """Weights ``1 / d^2`` for a weighted k-nearest-neighbour vote or average.
+
+    The weighting of the slides' weighted kNN (their lines 515 and 767). Pass it as
+    ``KNeighborsClassifier(weights=inverse_square_weights)`` or to
+    ``KNeighborsRegressor``. A query that coincides with training points (``d = 0``) would
+    get infinite weights; as scikit-learn does for ``weights="distance"``, the exact
+    matches of such a query then share the vote with weight 1 each and its other
+    neighbours get 0.
+
+    Parameters
+    ----------
+    distances : array-like of shape (n_queries, n_neighbors)
+        Distances of each query to its neighbours (non-negative).
+
+    Returns
+    -------
+    ndarray of the same shape
+
+    Examples
+    --------
+    >>> print(inverse_square_weights([[0.5, 2.0], [0.0, 1.0]]))
+    [[4.   0.25]
+     [1.   0.  ]]
+    """
+    d = as_float_array(distances, "distances", ndim=(1, 2))
+    if np.any(d < 0):
+        raise ValueError(f"distances cannot be negative; got a minimum of {d.min()}. Pass |x - q|, not a difference.")
+    d2 = np.atleast_2d(d)
+    exact = d2 == 0
+    hit = exact.any(axis=1)
+    w = np.empty_like(d2)
+    w[~hit] = 1.0 / d2[~hit] ** 2
+    w[hit] = exact[hit].astype(float)
+    return w.reshape(d.shape)

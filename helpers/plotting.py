@@ -13,7 +13,15 @@ from scipy import linalg, stats
 
 from ._validation import as_float_array, check_square_matrix, check_symmetric
 
-__all__ = ["prediction_ellipse", "plot_prediction_ellipses", "line_points", "plot_line", "kdtree_splits", "plot_kdtree_splits"]
+__all__ = [
+    "prediction_ellipse",
+    "plot_prediction_ellipses",
+    "line_points",
+    "plot_line",
+    "kdtree_splits",
+    "plot_kdtree_splits",
+    "plot_decision_regions",
+]
 
 
 def _check_level(level) -> float:
@@ -228,6 +236,66 @@ def plot_kdtree_splits(ax, splits: list[dict], xlim, ylim, **kwargs):
             ax.plot([lo[0], hi[0]], [s["value"], s["value"]], **style)
     ax.set(xlim=xlim, ylim=ylim)
     return ax
+
+
+def plot_decision_regions(ax, clf, X, labels, *, grid_resolution: int = 200, eps: float = 0.5,
+                          markers=("o", "^"), cmap: str = "coolwarm"):
+    """Shade the regions a fitted 2-D classifier predicts, and draw the training points by class.
+
+    A thin wrapper of :class:`sklearn.inspection.DecisionBoundaryDisplay` for the slides'
+    kNN pictures: the regions are the classifier's predictions on a grid, each class of
+    ``labels`` is drawn with its own marker, and the legend names the classes.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    clf : fitted classifier with two features
+        E.g. ``KNeighborsClassifier(5).fit(X, labels)``; its ``classes_`` fix the colours.
+    X : array-like of shape (n_samples, 2)
+        The points to draw (usually the training data).
+    labels : array-like of shape (n_samples,)
+        Their classes, drawn in the order of ``clf.classes_``.
+    grid_resolution : int, default=200
+        Grid points per axis.
+    eps : float, default=0.5
+        Margin around ``X`` of the shaded area.
+    markers : sequence of str
+        One marker per class, in the order of ``clf.classes_``.
+    cmap : str
+        Colour map of the regions and points.
+
+    Returns
+    -------
+    DecisionBoundaryDisplay
+    """
+    from sklearn.inspection import DecisionBoundaryDisplay
+
+    X = as_float_array(X, "X", ndim=2)
+    labels = np.asarray(labels)
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have 2 features to draw regions in the plane; got shape {X.shape}.")
+    if len(labels) != len(X):
+        raise ValueError(f"labels has {len(labels)} entries for {len(X)} points; give one label per row of X.")
+    classes = list(clf.classes_)
+    if len(markers) < len(classes):
+        raise ValueError(f"{len(classes)} classes but {len(markers)} markers; pass one marker per class.")
+    codes = np.array([classes.index(v) for v in labels])
+    display = DecisionBoundaryDisplay.from_estimator(
+        clf, X, response_method="predict", alpha=0.3, ax=ax, grid_resolution=grid_resolution, eps=eps,
+        cmap=cmap, plot_method="pcolormesh", shading="auto",
+    )
+    colours = [_colormap(cmap)(i / max(len(classes) - 1, 1)) for i in range(len(classes))]
+    for i, (name, marker) in enumerate(zip(classes, markers)):
+        sel = codes == i
+        ax.scatter(X[sel, 0], X[sel, 1], marker=marker, color=colours[i], edgecolor="k", label=str(name), zorder=3)
+    return display
+
+
+def _colormap(name: str):
+    """The matplotlib colour map called ``name``."""
+    import matplotlib
+
+    return matplotlib.colormaps[name]
 
 
 def box_strip(ax, data, x: str, y: str):

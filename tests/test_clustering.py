@@ -1,11 +1,69 @@
-"""The f(K) criterion of Pham, Dimov & Nguyen (2005): weights by hand, ratios by hand, and K on blobs."""
+"""The slides' alpha_K rule and Pham, Dimov & Nguyen's f(K): values by hand, and K on blobs."""
 
 import numpy as np
 import pytest
 from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
 
-from helpers.clustering import PHAM_THRESHOLD, kmeans_f_table, pham_alpha, pham_f
+from helpers.clustering import (
+    PHAM_THRESHOLD,
+    alpha_slopes,
+    kmeans_alpha_table,
+    kmeans_f_table,
+    kmeans_inertias,
+    pham_alpha,
+    pham_f,
+    select_k_by_alpha,
+    slide_alpha,
+)
+
+
+# --- the slides' alpha_K = S_K / K (lines 966-968) --------------------------------------------
+
+
+def test_slide_alpha_and_slopes_by_hand():
+    # S = (12, 6, 3, 2.4): alpha = (12, 3, 1, 0.6); forward slopes (-9, -2, -0.4) / 12
+    S = [12.0, 6.0, 3.0, 2.4]
+    np.testing.assert_allclose(slide_alpha(S), [12.0, 3.0, 1.0, 0.6])
+    slopes = alpha_slopes(S)
+    np.testing.assert_allclose(slopes[:-1], [-0.75, -2 / 12, -0.4 / 12])
+    assert np.isnan(slopes[-1])
+    assert [select_k_by_alpha(S, tol) for tol in (0.05, 0.1, 0.2, 0.8)] == [3, 3, 2, 1]
+
+
+def test_alpha_is_the_within_cluster_scatter_over_k():
+    X, _ = make_blobs(n_samples=40, centers=3, random_state=2)
+    km = KMeans(3, n_init=10, random_state=0).fit(X)
+    by_hand = sum(((X[km.labels_ == c] - km.cluster_centers_[c]) ** 2).sum() for c in range(3)) / 3
+    assert slide_alpha(kmeans_inertias(X, 3, n_init=10, random_state=0))[2] == pytest.approx(by_hand)
+
+
+def test_alpha_rule_finds_three_separated_blobs():
+    # the notebook's control: three blobs, K = 3 at every tolerance from 0.01 to 0.2 of alpha_1
+    X, _ = make_blobs(n_samples=60, centers=[[0, 0], [6, 0], [3, 5]], cluster_std=0.6, random_state=0)
+    table = kmeans_alpha_table(X, k_max=8, n_init=10, random_state=0)
+    assert list(table.columns) == ["S_K", "alpha_K", "slope_K"] and table.index.tolist() == list(range(1, 9))
+    assert np.all(np.diff(table["S_K"]) < 0)
+    np.testing.assert_allclose(table["alpha_K"], table["S_K"] / table.index)
+    assert [select_k_by_alpha(table["S_K"], tol) for tol in (0.01, 0.02, 0.05, 0.1, 0.2)] == [3] * 5
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: select_k_by_alpha([12.0, 6.0, 3.0], tol=0.0), "positive fraction"),
+        (lambda: select_k_by_alpha([12.0, 6.0, 3.0], tol=0.01), r"a larger k_max\) or a larger tol"),
+        (lambda: alpha_slopes([0.0, 0.0]), "S_1 = 0"),
+        (lambda: slide_alpha([3.0, -1.0]), "cannot be negative"),
+        (lambda: kmeans_inertias(np.zeros((3, 2)), k_max=5), r"between 1 and the number of samples \(3\)"),
+    ],
+)
+def test_alpha_bad_input_errors_name_the_problem(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- Pham, Dimov & Nguyen (2005), the workbook's addition ----------------------------------
 
 
 def test_alpha_two_features_by_hand():

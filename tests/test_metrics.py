@@ -9,6 +9,7 @@ from sklearn import config_context
 
 from helpers.metrics import (
     binary_counts,
+    inverse_square_weights,
     cosine_similarity,
     jaccard,
     l0_norm,
@@ -248,3 +249,39 @@ def test_nearest_neighbors_errors(rng):
         nearest_neighbors(X, X, metric="mahalanobis")
     with pytest.raises(ValueError, match="Unknown metric 'l1'"):
         nearest_neighbors(X, X, metric="l1")
+
+
+# --- weights of the slides' weighted kNN (lines 515 and 767) -----------------------------------
+
+
+def test_inverse_square_weights_by_hand_and_exact_matches():
+    np.testing.assert_allclose(inverse_square_weights([[0.5, 2.0, 4.0]]), [[4.0, 0.25, 0.0625]])
+    # a query on top of training points: those share the vote, the others get nothing
+    np.testing.assert_array_equal(inverse_square_weights([[0.0, 0.0, 1.0], [1.0, 2.0, 2.0]])[0], [1.0, 1.0, 0.0])
+    assert inverse_square_weights([2.0]).tolist() == [0.25]
+
+
+def test_inverse_square_weights_in_sklearn_match_the_slides_formula():
+    from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+    from helpers import load_athletes, load_whiskey
+
+    table, _ = load_athletes(extended=True)
+    X, y = table[["speed", "agility"]].to_numpy(), table["draft"].to_numpy()
+    q = np.array([[8.0, 8.0]])
+    d = np.linalg.norm(X - q, axis=1)
+    tally = {lab: (1 / d[y == lab] ** 2).sum() for lab in ("yes", "no")}  # K = 21: every athlete votes
+    assert KNeighborsClassifier(21, weights=inverse_square_weights).fit(X, y).predict(q)[0] == max(tally, key=tally.get)
+    wh, wq = load_whiskey()
+    Xw = wh[["age", "rating"]].to_numpy(float)
+    Xw = (Xw - Xw.min(0)) / (Xw.max(0) - Xw.min(0))
+    qw = (wq.to_numpy(float) - [0, 1]) / [30, 4]
+    dw = np.linalg.norm(Xw - qw, axis=1)
+    by_hand = (wh["price"] / dw**2).sum() / (1 / dw**2).sum()  # line 767 over all 20
+    model = KNeighborsRegressor(20, weights=inverse_square_weights).fit(Xw, wh["price"])
+    assert model.predict(qw[None, :])[0] == pytest.approx(by_hand)
+
+
+def test_inverse_square_weights_refuse_negative_distances():
+    with pytest.raises(ValueError, match="cannot be negative"):
+        inverse_square_weights([[1.0, -0.5]])

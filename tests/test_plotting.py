@@ -3,7 +3,7 @@ import pytest
 from matplotlib.figure import Figure
 from scipy import stats
 
-from helpers.plotting import line_points, plot_line, plot_prediction_ellipses, prediction_ellipse
+from helpers.plotting import line_points, plot_decision_regions, plot_line, plot_prediction_ellipses, prediction_ellipse
 
 
 @pytest.mark.parametrize("level", [0.1, 0.5, 0.75, 0.9, 0.99])
@@ -85,3 +85,29 @@ def test_plot_line_keeps_limits():
     line = plot_line(ax, [1.0, 1.0], -1.0)
     assert ax.get_xlim() == (0, 1) and ax.get_ylim() == (0, 1)
     np.testing.assert_allclose(line.get_xydata() @ [1.0, 1.0] - 1.0, 0.0, atol=1e-12)
+
+
+def test_decision_regions_shade_the_classifier_predictions():
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [3.0, 0.0], [3.0, 1.0]])
+    labels = np.array(["no", "no", "yes", "yes"])
+    clf = KNeighborsClassifier(1).fit(X, labels)
+    ax = Figure().add_subplot()
+    display = plot_decision_regions(ax, clf, X, labels, grid_resolution=20)
+    grid = np.column_stack([display.xx0.ravel(), display.xx1.ravel()])
+    codes = np.searchsorted(clf.classes_, clf.predict(grid)).reshape(display.xx0.shape)
+    np.testing.assert_array_equal(display.response, codes)  # left half "no" (0), right half "yes" (1)
+    assert [t.get_text() for t in ax.legend().get_texts()] == ["no", "yes"]
+
+
+@pytest.mark.parametrize(
+    "X, labels, match",
+    [(np.zeros((4, 3)), ["a", "a", "b", "b"], r"2 features.*\(4, 3\)"), (np.zeros((4, 2)), ["a", "b"], "2 entries for 4 points")],
+)
+def test_decision_regions_bad_input(X, labels, match):
+    from sklearn.dummy import DummyClassifier
+
+    clf = DummyClassifier().fit(np.zeros((2, 2)), ["a", "b"])
+    with pytest.raises(ValueError, match=match):
+        plot_decision_regions(Figure().add_subplot(), clf, X, labels)

@@ -13,7 +13,10 @@ from helpers.reporting import compare_to_paper, save_results
 
 @pytest.fixture(autouse=True)
 def fresh_session(monkeypatch):
+    from helpers.workbook.ledger import SourceCheck
+
     monkeypatch.setattr(reporting, "_SESSION_TABLES", [])
+    monkeypatch.setattr(SourceCheck, "_registry", {})
 
 
 def test_tolerance_is_half_a_unit_of_the_printed_digit():

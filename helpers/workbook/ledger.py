@@ -342,7 +342,7 @@ class SourceCheck:
     '2 source items answered: 1 reproduced, 1 extraction error'
     """
 
-    _registry: list["SourceCheck"] = []
+    _registry: dict[str, "SourceCheck"] = {}  # the latest check of each notebook in this session
 
     def __init__(self, notebook: str, ledger: pd.DataFrame | None = None):
         if not _NOTEBOOK.fullmatch(str(notebook)):
@@ -353,7 +353,7 @@ class SourceCheck:
         self._rows_by_key = {r["key"]: r for r in mine.to_dict("records")}
         self.rows: list[dict] = []
         self._shown = 0
-        SourceCheck._registry.append(self)
+        SourceCheck._registry[self.notebook] = self
 
     # -- lookup ---------------------------------------------------------------------------------
     def item(self, key: str) -> dict:
@@ -551,7 +551,7 @@ class ComparisonTable:
 def session_rows() -> list[dict]:
     """Every comparison row made in this Python session (the notebook's), for its results file."""
     rows = {}
-    for check in SourceCheck._registry:
+    for check in SourceCheck._registry.values():
         for r in check.rows:
             rows[(r["notebook"], r["key"])] = r
     return list(rows.values())
