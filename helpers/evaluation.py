@@ -3,36 +3,71 @@
 Also the seeds' "population" protocol, kept under a name that says what it does:
 :func:`population_protocol_predict` whitens every test point with the matrix of its
 *own* class, so it reads the test labels. Use it to reproduce the papers, never to
-evaluate a classifier.
+evaluate a classifier. And two small checks the papers' claims call for: the rows of a
+classification table (:func:`report_rows`) and exact linear separability
+(:func:`is_linearly_separable`).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from scipy import stats
+from scipy import optimize, stats
 from sklearn.base import clone
-from sklearn.metrics import pairwise_distances
+from sklearn.metrics import (accuracy_score, classification_report, f1_score, make_scorer, pairwise_distances,
+                             precision_score, recall_score)
 from sklearn.model_selection import (LeaveOneOut, RepeatedStratifiedKFold, StratifiedShuffleSplit,
-                                     cross_val_predict, cross_val_score)
+                                     cross_val_predict, cross_val_score, cross_validate)
 
 from .whitening import class_whitening_matrices, transform_by_class
 
 __all__ = [
+    "METRICS",
     "summarize_scores",
     "corrected_paired_ttest",
+    "compare_pairs",
     "repeated_split_scores",
     "repeated_cv_scores",
     "loocv_accuracy",
     "knn_cv_accuracy_by_k",
+    "knn_cv_predictions_by_k",
     "mcnemar_exact",
+    "report_rows",
+    "is_linearly_separable",
     "population_protocol_predict",
     "population_protocol_cv",
     "population_split_scores",
     "svc_loocv_accuracy",
+    "svc_loocv_predict",
     "plot_confusions",
 ]
+
+#: Scores on the test rows of a split, by name: functions of ``(y_true, y_pred)`` with class 1
+#: positive (malignant in WDBC); precision and recall count 0 when nothing is predicted positive.
+METRICS = {
+    "accuracy": accuracy_score,
+    "precision": partial(precision_score, zero_division=0),
+    "recall": partial(recall_score, zero_division=0),
+    "f1": partial(f1_score, zero_division=0),
+}
+
+
+def _check_scoring(scoring):
+    """``scoring`` as a tuple of metric names, and whether one name (a str) was given."""
+    single = isinstance(scoring, str)
+    names = (scoring,) if single else tuple(scoring)
+    unknown = [n for n in names if n not in METRICS]
+    if not names or unknown:
+        raise ValueError(f"scoring must name metrics among {sorted(METRICS)}; got {scoring!r}. "
+                         "Pass one name (scores per model) or a tuple (scores per model and metric).")
+    return names, single
+
+
+def _scorers(names):
+    return {n: make_scorer(METRICS[n]) for n in names}
 
 
 def _check_models(models) -> dict:
@@ -130,32 +165,81 @@ def corrected_paired_ttest(scores_a, scores_b, test_train_ratio):
             "wins": int(np.sum(d > 0)), "losses": int(np.sum(d < 0)), "ties": int(np.sum(d == 0))}
 
 
-def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state=0, n_jobs=None) -> dict:
-    """Test accuracy of each model over ``n_splits`` stratified random train/test splits.
+def compare_pairs(scores, pairs, test_train_ratio) -> pd.DataFrame:
+    """:func:`corrected_paired_ttest` for several pairs of models, one row per pair.
 
-    Every model sees the same splits (:class:`~sklearn.model_selection.StratifiedShuffleSplit`).
-    ``n_jobs`` runs the splits in parallel processes (scikit-learn's meaning); the scores do
-    not depend on it.
+    Parameters
+    ----------
+    scores : dict of {name: array-like}
+        Scores of each model on the same splits.
+    pairs : iterable of (name_a, name_b)
+        Each row tests ``a - b`` (positive: ``a`` better).
+    test_train_ratio : float
+        ``n_test / n_train`` of the resampling, as in :func:`corrected_paired_ttest`.
 
     Returns
     -------
-    dict of {name: ndarray of shape (n_splits,)}
+    DataFrame indexed ``"a vs b"`` with columns ``mean_diff, t, p_value, n, wins, losses, ties``.
 
     Examples
     --------
-    >>> from sklearn.datasets import load_iris
+    >>> s = {"a": [0.95, 0.93, 0.96, 0.94], "b": [0.93, 0.93, 0.94, 0.92]}
+    >>> print(compare_pairs(s, [("a", "b")], 0.25)[["mean_diff", "wins"]].to_string())
+            mean_diff  wins
+    a vs b      0.015     3
+    """
+    rows = {}
+    for a, b in pairs:
+        missing = [n for n in (a, b) if n not in scores]
+        if missing:
+            raise ValueError(f"no scores for {missing}; scores has {sorted(scores)}.")
+        rows[f"{a} vs {b}"] = corrected_paired_ttest(scores[a], scores[b], test_train_ratio)
+    if not rows:
+        raise ValueError("pairs is empty: give at least one (name_a, name_b).")
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state=0, n_jobs=None,
+                          scoring="accuracy") -> dict:
+    """Test scores of each model over ``n_splits`` stratified random train/test splits.
+
+    Every model sees the same splits (:class:`~sklearn.model_selection.StratifiedShuffleSplit`).
+    ``n_jobs`` runs the splits in parallel processes (scikit-learn's meaning); the scores do
+    not depend on it. Several metrics come from one fit per split.
+
+    Parameters
+    ----------
+    scoring : str or tuple of str, default="accuracy"
+        Names in :data:`METRICS` (class 1 positive for precision, recall and F1).
+
+    Returns
+    -------
+    dict of {name: ndarray of shape (n_splits,)} for one metric; for a tuple,
+    dict of {name: {metric: ndarray of shape (n_splits,)}}.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> X, y = load_iris(return_X_y=True)
+    >>> X, y = load_breast_cancer(return_X_y=True)
     >>> s = repeated_split_scores({"knn": KNeighborsClassifier()}, X, y, n_splits=3, random_state=0)
     >>> s["knn"].shape
     (3,)
+    >>> s = repeated_split_scores({"knn": KNeighborsClassifier()}, X, y, n_splits=3, scoring=("accuracy", "recall"))
+    >>> sorted(s["knn"])
+    ['accuracy', 'recall']
     """
     models = _check_models(models)
+    names, single = _check_scoring(scoring)
     if int(n_splits) < 1:
         raise ValueError(f"n_splits must be at least 1, got {n_splits}.")
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
-    return {name: cross_val_score(clone(m), X, y, cv=cv, n_jobs=n_jobs) for name, m in models.items()}
+    out = {}
+    for name, m in models.items():
+        res = cross_validate(clone(m), X, y, cv=cv, n_jobs=n_jobs, scoring=_scorers(names))
+        out[name] = {n: res[f"test_{n}"] for n in names}
+    return {name: s[names[0]] for name, s in out.items()} if single else out
 
 
 def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0, n_jobs=None) -> dict:
@@ -247,20 +331,64 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
         raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
     classes, y_idx = np.unique(y, return_inverse=True)
     folds = list(cv.split(X, y))
-    k_max = max(ks)
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
-        if k_max > len(tr):
-            raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use smaller ks.")
-        X_tr, X_te = X[tr], X[te]
-        if transformer is not None:
-            t = clone(transformer).fit(X_tr, y[tr])
-            X_tr, X_te = t.transform(X_tr), t.transform(X_te)
-        order = np.argsort(pairwise_distances(X_te, X_tr, metric=metric), axis=1, kind="stable")[:, :k_max]
-        votes = np.cumsum(y_idx[tr][order][:, :, None] == np.arange(len(classes)), axis=1)  # (n_te, K, n_classes)
+        votes = _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
         for i, k in enumerate(ks):
             acc[i, j] = np.mean(votes[:, k - 1].argmax(axis=1) == y_idx[te])
     return {k: float(acc[i].mean()) for i, k in enumerate(ks)}
+
+
+def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
+    """Held-out kNN predictions for several K at once, each row predicted by the fold that holds it out.
+
+    The predictions behind :func:`knn_cv_accuracy_by_k` (same neighbour order and ties), for
+    splitters in which every row is held out exactly once (``LeaveOneOut()``, ``KFold``,
+    ``StratifiedKFold``): what a paired test on the same rows (e.g. :func:`mcnemar_exact` on two
+    methods' LOOCV predictions) needs. Equals ``cross_val_predict`` of the same kNN.
+
+    Returns
+    -------
+    dict of {k: ndarray of shape (n_samples,)}: the predicted labels.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import LeaveOneOut
+    >>> X = [[1.0, 0.1], [1.0, 0.2], [1.0, 0.3], [0.1, 1.0], [0.2, 1.0], [0.3, 1.2]]
+    >>> knn_cv_predictions_by_k(X, [0, 0, 0, 1, 1, 1], [1], LeaveOneOut())[1].tolist()
+    [0, 0, 0, 1, 1, 1]
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
+    ks = [int(k) for k in ks]
+    if not ks or min(ks) < 1:
+        raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
+    classes, y_idx = np.unique(y, return_inverse=True)
+    folds = list(cv.split(X, y))
+    held_out = np.bincount(np.concatenate([te for _, te in folds]), minlength=len(y))
+    if not np.all(held_out == 1):
+        raise ValueError(f"every row must be held out exactly once (LeaveOneOut, KFold); this splitter holds "
+                         f"rows out {held_out.min()} to {held_out.max()} times: use knn_cv_accuracy_by_k.")
+    pred = {k: np.empty(len(y), dtype=int) for k in ks}
+    for tr, te in folds:
+        votes = _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        for k in ks:
+            pred[k][te] = votes[:, k - 1].argmax(axis=1)
+    return {k: classes[p] for k, p in pred.items()}
+
+
+def _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
+    """Cumulative class votes of the nearest training rows, shape (n_test, max(ks), n_classes)."""
+    k_max = max(ks)
+    if k_max > len(tr):
+        raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use smaller ks.")
+    X_tr, X_te = X[tr], X[te]
+    if transformer is not None:
+        t = clone(transformer).fit(X_tr, y[tr])
+        X_tr, X_te = t.transform(X_tr), t.transform(X_te)
+    order = np.argsort(pairwise_distances(X_te, X_tr, metric=metric), axis=1, kind="stable")[:, :k_max]
+    return np.cumsum(y_idx[tr][order][:, :, None] == np.arange(n_classes), axis=1)
 
 
 def mcnemar_exact(y_true, pred_a, pred_b):
@@ -289,15 +417,81 @@ def mcnemar_exact(y_true, pred_a, pred_b):
     return b, c, p
 
 
+def report_rows(y_true, y_pred, labels=(0, 1)) -> dict:
+    """The rows of a classification table as scikit-learn's ``classification_report`` prints them.
+
+    Returns
+    -------
+    dict
+        ``{label: [precision, recall, f1, support]}`` for each label, then
+        ``"accuracy": [accuracy, n]``, ``"macro avg"`` and ``"weighted avg"``:
+        ``[precision, recall, f1, n]``. Unrounded; precision is 0 for a label never predicted.
+
+    Examples
+    --------
+    >>> rows = report_rows([0, 0, 0, 1, 1], [0, 0, 1, 1, 1])
+    >>> print({k: [round(v, 3) for v in r] for k, r in rows.items()})  # doctest: +NORMALIZE_WHITESPACE
+    {0: [1.0, 0.667, 0.8, 3], 1: [0.667, 1.0, 0.8, 2], 'accuracy': [0.8, 5],
+     'macro avg': [0.833, 0.833, 0.8, 5], 'weighted avg': [0.867, 0.8, 0.8, 5]}
+    """
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true and y_pred must have the same shape; got {y_true.shape} and {y_pred.shape}.")
+    rep = classification_report(y_true, y_pred, labels=list(labels), output_dict=True, zero_division=0)
+    rows = {}
+    for label in labels:
+        r = rep[str(label)]
+        rows[label] = [r["precision"], r["recall"], r["f1-score"], int(r["support"])]
+    rows["accuracy"] = [float(np.mean(y_true == y_pred)), int(y_true.size)]
+    for avg in ("macro avg", "weighted avg"):
+        r = rep[avg]
+        rows[avg] = [r["precision"], r["recall"], r["f1-score"], int(r["support"])]
+    return rows
+
+
+def is_linearly_separable(X, y) -> bool:
+    """Whether a hyperplane separates two classes without error: ``y_i (w'x_i + b) >= 1`` is feasible.
+
+    Solved exactly as a linear-programming feasibility problem (:func:`scipy.optimize.linprog`,
+    HiGHS), on features standardised first (separability does not change under an invertible
+    affine map of the features, and the solver is better conditioned). A hard-margin SVM has a
+    solution exactly when this is ``True``.
+
+    Examples
+    --------
+    >>> is_linearly_separable([[0, 0], [1, 0], [0, 1], [3, 3]], [0, 0, 0, 1])
+    True
+    >>> is_linearly_separable([[0, 0], [1, 1], [0, 1], [1, 0]], [0, 0, 1, 1])   # XOR
+    False
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"linear separability is defined here for two classes; y has {classes.size}: {classes.tolist()}.")
+    sd = X.std(axis=0)
+    Xs = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    s = np.where(y == classes[1], 1.0, -1.0)
+    # variables (w, b); constraints -s_i (w'x_i + b) <= -1
+    A = -s[:, None] * np.hstack([Xs, np.ones((len(y), 1))])
+    res = optimize.linprog(np.zeros(X.shape[1] + 1), A_ub=A, b_ub=-np.ones(len(y)),
+                           bounds=[(None, None)] * (X.shape[1] + 1), method="highs")
+    if res.status not in (0, 2):
+        raise ValueError(f"the separability LP did not finish (status {res.status}: {res.message}).")
+    return bool(res.status == 0)
+
+
 def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_fit=None, y_fit=None,
-                                method="cholesky", estimator="sample"):
+                                method="cholesky", estimator="sample", matrices=None):
     """The seeds' "population" protocol. USES THE TEST LABELS (``y_test_used``).
 
     Per-class whitening matrices are estimated on ``(X_fit, y_fit)`` (default: the
     training data; the papers used all 569 points), every training row is transformed
     with its class's matrix and so is every *test* row, with the label given in
     ``y_test_used``. Passing the true test labels reproduces the papers; passing wrong
-    labels shows that the prediction follows the label we gave.
+    labels shows that the prediction follows the label we gave. ``matrices`` (``{label: W}``)
+    replaces the estimated matrices by any label-dependent transform, e.g. random ones.
 
     Returns
     -------
@@ -316,9 +510,13 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
     y_train, y_test_used = np.asarray(y_train), np.asarray(y_test_used)
     if X_test.shape[0] != y_test_used.shape[0]:
         raise ValueError("population protocol needs one (used!) label per test row: y_test_used has the wrong length.")
-    if X_fit is None:
-        X_fit, y_fit = X_train, y_train
-    mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method, estimator=estimator)
+    if matrices is not None:
+        mats = matrices
+    else:
+        if X_fit is None:
+            X_fit, y_fit = X_train, y_train
+        mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method,
+                                        estimator=estimator)
     Z_train = transform_by_class(X_train, y_train, mats)
     Z_test = transform_by_class(X_test, y_test_used, mats)
     return clone(model).fit(Z_train, y_train).predict(Z_test)
@@ -368,12 +566,13 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
 
 
 def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
-                            method="cholesky", estimator="sample", n_jobs=None):
+                            method="cholesky", estimator="sample", n_jobs=None, scoring="accuracy"):
     """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
 
     USES THE TEST LABELS: each test row is whitened with its own class's matrix.
     ``matrices_from="all"`` estimates the per-class matrices on all rows (as the papers),
-    ``"train"`` on the training rows of each split only.
+    ``"train"`` on the training rows of each split only. ``scoring`` as in
+    :func:`repeated_split_scores` (one name: an array; a tuple: ``{metric: array}``).
 
     Examples
     --------
@@ -385,6 +584,7 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     """
     if matrices_from not in ("all", "train"):
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
+    names, single = _check_scoring(scoring)
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
     fit = (X, y) if matrices_from == "all" else (None, None)
@@ -392,11 +592,27 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     preds = Parallel(n_jobs=n_jobs)(
         delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
         for tr, te in splits)
-    return np.asarray([np.mean(pred == y[te]) for (_, te), pred in zip(splits, preds)])
+    out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
+    return out[names[0]] if single else out
 
 
 def svc_loocv_accuracy(svc, X, y, n_jobs=None) -> float:
-    """Exact LOOCV accuracy of an SVC, refitting only where the answer is not already known.
+    """Exact LOOCV accuracy of an SVC: the mean of :func:`svc_loocv_predict` against ``y``.
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (15, 2)), rng.normal(2, 1, (15, 2))]); y = np.repeat([0, 1], 15)
+    >>> fast, slow = svc_loocv_accuracy(SVC(kernel="linear"), X, y), loocv_accuracy(SVC(kernel="linear"), X, y)
+    >>> print(f"{fast:.3f} {slow:.3f}")
+    0.933 0.933
+    """
+    return float(np.mean(svc_loocv_predict(svc, X, y, n_jobs=n_jobs) == np.asarray(y)))
+
+
+def svc_loocv_predict(svc, X, y, n_jobs=None) -> np.ndarray:
+    """Exact leave-one-out predictions of an SVC, refitting only where the answer is not already known.
 
     Two facts about the exact SVM optimum spare most refits:
 
@@ -410,18 +626,20 @@ def svc_loocv_accuracy(svc, X, y, n_jobs=None) -> float:
        skipped, a safety gap of ten solver tolerances for libsvm's approximate optimum.
 
     Only the remaining support vectors are refitted (in ``n_jobs`` parallel processes; the
-    answer does not depend on it). Same model and same answer as
-    ``loocv_accuracy(svc, X, y)``, many times faster when each fit is slow (a linear SVC
-    on unscaled WDBC takes about a second per fit).
+    answer does not depend on it). Same model and same predictions as
+    ``cross_val_predict(svc, X, y, cv=LeaveOneOut())``, many times faster when each fit is
+    slow (a linear SVC on unscaled WDBC takes about a second per fit).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,): the label predicted for each row with that row left out.
 
     Examples
     --------
     >>> from sklearn.svm import SVC
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (15, 2)), rng.normal(2, 1, (15, 2))]); y = np.repeat([0, 1], 15)
-    >>> fast, slow = svc_loocv_accuracy(SVC(kernel="linear"), X, y), loocv_accuracy(SVC(kernel="linear"), X, y)
-    >>> print(f"{fast:.3f} {slow:.3f}")
-    0.933 0.933
+    >>> X = [[0.0], [0.2], [0.4], [1.0], [1.2], [1.4]]
+    >>> svc_loocv_predict(SVC(kernel="linear"), X, [0, 0, 0, 1, 1, 1]).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     if X.shape[0] != y.shape[0]:
@@ -435,7 +653,7 @@ def svc_loocv_accuracy(svc, X, y, n_jobs=None) -> float:
         refit &= margin >= -10 * full.tol      # fact 2: misclassified support vectors stay wrong
     todo = np.flatnonzero(refit)
     pred[todo] = Parallel(n_jobs=n_jobs)(delayed(_leave_one_out_predict)(svc, X, y, i) for i in todo)
-    return float(np.mean(pred == y))
+    return pred
 
 
 def _leave_one_out_predict(model, X, y, i):

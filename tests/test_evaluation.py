@@ -4,16 +4,19 @@ import numpy as np
 import pytest
 from scipy import stats
 from sklearn.datasets import load_iris
+from sklearn.metrics import classification_report, precision_score, recall_score
 from sklearn.model_selection import (KFold, LeaveOneOut, RepeatedStratifiedKFold, StratifiedKFold,
-                                     StratifiedShuffleSplit, cross_val_score)
+                                     StratifiedShuffleSplit, cross_val_predict, cross_val_score)
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, load_wdbc, transform_by_class
-from helpers.evaluation import (corrected_paired_ttest, knn_cv_accuracy_by_k, loocv_accuracy, mcnemar_exact,
-                                population_protocol_cv, population_protocol_predict, population_split_scores,
-                                repeated_cv_scores, repeated_split_scores, summarize_scores, svc_loocv_accuracy)
+from helpers.evaluation import (compare_pairs, corrected_paired_ttest, is_linearly_separable, knn_cv_accuracy_by_k,
+                                knn_cv_predictions_by_k, loocv_accuracy, mcnemar_exact, population_protocol_cv,
+                                population_protocol_predict, population_split_scores, repeated_cv_scores,
+                                repeated_split_scores, report_rows, summarize_scores, svc_loocv_accuracy,
+                                svc_loocv_predict)
 
 
 def two_classes(seed=0, n=20):
@@ -187,3 +190,91 @@ def test_parallel_resampling_gives_the_same_scores():
             serial = got
     for a, b in zip(serial, got):
         np.testing.assert_array_equal(a, b)
+
+
+# ---------------------------------------------------------------------------- added for the papers' claims
+
+def test_compare_pairs_is_the_corrected_test_per_pair():
+    s = {"a": [0.95, 0.93, 0.96, 0.94], "b": [0.93, 0.93, 0.94, 0.92], "c": [0.90, 0.91, 0.90, 0.92]}
+    table = compare_pairs(s, [("a", "b"), ("c", "a")], 0.25)
+    assert list(table.index) == ["a vs b", "c vs a"]
+    assert table.loc["a vs b", "p_value"] == pytest.approx(corrected_paired_ttest(s["a"], s["b"], 0.25)["p_value"])
+    assert table.loc["c vs a", "mean_diff"] == pytest.approx(-0.0375)
+    with pytest.raises(ValueError, match="no scores for"):
+        compare_pairs(s, [("a", "zzz")], 0.25)
+
+
+def test_repeated_split_scores_several_metrics_from_one_fit():
+    X, y = two_classes(seed=4, n=40)
+    knn = {"knn": KNeighborsClassifier(3)}
+    multi = repeated_split_scores(knn, X, y, n_splits=3, random_state=2, scoring=("accuracy", "precision", "recall"))
+    np.testing.assert_allclose(multi["knn"]["accuracy"], repeated_split_scores(knn, X, y, n_splits=3, random_state=2)["knn"])
+    tr, te = next(StratifiedShuffleSplit(3, test_size=0.2, random_state=2).split(X, y))
+    pred = KNeighborsClassifier(3).fit(X[tr], y[tr]).predict(X[te])
+    assert multi["knn"]["precision"][0] == pytest.approx(precision_score(y[te], pred))
+    assert multi["knn"]["recall"][0] == pytest.approx(recall_score(y[te], pred))
+    with pytest.raises(ValueError, match="scoring must name metrics"):
+        repeated_split_scores(knn, X, y, n_splits=2, scoring="auc")
+
+
+def test_population_scores_by_metric_and_given_matrices():
+    X, y = two_classes(seed=6, n=40)
+    both = population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3, scoring=("accuracy", "recall"))
+    np.testing.assert_allclose(both["accuracy"], population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3))
+    rng = np.random.default_rng(0)
+    mats = {0: rng.normal(size=(3, 3)), 1: rng.normal(size=(3, 3))}
+    ours = population_protocol_predict(KNeighborsClassifier(3), X[::2], y[::2], X[1::2], y[1::2], matrices=mats)
+    ref = KNeighborsClassifier(3).fit(transform_by_class(X[::2], y[::2], mats), y[::2]).predict(
+        transform_by_class(X[1::2], y[1::2], mats))
+    np.testing.assert_array_equal(ours, ref)
+
+
+def test_knn_cv_predictions_equal_cross_val_predict():
+    X_df, y_s = load_wdbc()
+    X, y = X_df.to_numpy()[:150], y_s.to_numpy()[:150]
+    for cv in (LeaveOneOut(), KFold(5, shuffle=True, random_state=0)):
+        ours = knn_cv_predictions_by_k(X, y, [1, 13], cv)
+        for k in (1, 13):
+            ref = cross_val_predict(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv)
+            np.testing.assert_array_equal(ours[k], ref)
+    loo = knn_cv_predictions_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5]
+    assert np.mean(loo == y) == pytest.approx(knn_cv_accuracy_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5])
+    with pytest.raises(ValueError, match="held out exactly once"):
+        knn_cv_predictions_by_k(X, y, [1], StratifiedShuffleSplit(3, test_size=0.2, random_state=0))
+
+
+def test_report_rows_give_the_cosine_papers_tables_from_their_counts():
+    # Fig. 3 of the cosine paper: 70 of 71 benign and 37 of 43 malignant right (accuracy 107/114 = 0.939)
+    y = np.repeat([0, 1], [71, 43])
+    pred = np.concatenate([np.zeros(70, int), [1], np.zeros(6, int), np.ones(37, int)])
+    rows = report_rows(y, pred)
+    assert [round(v, 3) for v in rows[0]] == [0.921, 0.986, 0.952, 71]
+    assert [round(v, 3) for v in rows[1]] == [0.974, 0.86, 0.914, 43]     # printed 0.9214: F1 = 74/81
+    assert [round(v, 3) for v in rows["accuracy"]] == [0.939, 114]
+    assert [round(v, 3) for v in rows["macro avg"]] == [0.947, 0.923, 0.933, 114]
+    assert [round(v, 3) for v in rows["weighted avg"]] == [0.941, 0.939, 0.938, 114]
+    ref = classification_report(y, pred, output_dict=True)
+    assert rows[1][2] == pytest.approx(ref["1"]["f1-score"])
+    assert report_rows([0, 0], [0, 0])[1] == [0.0, 0.0, 0.0, 0]              # a label never seen nor predicted
+    with pytest.raises(ValueError, match="same shape"):
+        report_rows([0, 1], [0])
+
+
+def test_linear_separability_agrees_with_a_hard_margin_svm():
+    assert is_linearly_separable([[0, 0], [1, 0], [0, 1], [3, 3]], [0, 0, 0, 1])
+    assert not is_linearly_separable([[0, 0], [1, 1], [0, 1], [1, 0]], [0, 0, 1, 1])   # XOR
+    assert not is_linearly_separable([[0.0], [1.0], [2.0]], [0, 1, 0])                # no threshold splits it
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(0, 1, (30, 3)), rng.normal(6, 1, (30, 3))])     # well apart
+    y = np.repeat([0, 1], 30)
+    assert is_linearly_separable(X, y) and SVC(kernel="linear", C=1e8).fit(X, y).score(X, y) == 1.0
+    X[0] = X[30:].mean(axis=0)               # a class-0 point inside the class-1 cloud
+    assert not is_linearly_separable(X, y)
+    with pytest.raises(ValueError, match="two classes"):
+        is_linearly_separable([[0.0], [1.0], [2.0]], [0, 1, 2])
+
+
+def test_svc_loocv_predictions_equal_cross_val_predict():
+    X, y = two_classes(seed=3)
+    np.testing.assert_array_equal(svc_loocv_predict(SVC(kernel="linear"), X, y),
+                                  cross_val_predict(SVC(kernel="linear"), X, y, cv=LeaveOneOut()))

@@ -94,6 +94,9 @@ def test_a_re_answered_key_replaces_its_row(check):
 def test_rows_carry_the_difference_and_notes(check):
     r = check.number("prec", 0.9211).record
     assert r["difference"] == pytest.approx(0.0001) and "read 0.921" in r["note"]
+    r = check.number("prec", 0.93).record                  # neither printed nor read: measured from the reading
+    assert r["verdict"] == "not reproduced" and r["difference"] == pytest.approx(0.009)
+    assert "read 0.921" in r["note"] and "0.93000 vs read 0.921" in r["note"]
     r = check.number("acc", 0.95).record
     assert r["difference"] == pytest.approx(0.011) and "0.95000 vs printed 0.939" in r["note"]
 

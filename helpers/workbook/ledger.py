@@ -269,7 +269,8 @@ def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool 
     return False, ""
 
 
-def _compare_all(printed: list[Printed], ours, tol, percent, exact=False) -> tuple[bool, list[str], float | None]:
+def _compare_all(printed: list[Printed], ours, tol, percent, exact=False,
+                 label: str = "printed") -> tuple[bool, list[str], float | None]:
     values = list(ours) if isinstance(ours, (list, tuple)) else [ours]
     if len(values) != len(printed):
         raise ValueError(
@@ -287,7 +288,7 @@ def _compare_all(printed: list[Printed], ours, tol, percent, exact=False) -> tup
         if how:
             notes.append(how)
         if not ok:
-            notes.append(f"{_fmt(v, p.decimals)} vs printed {p.text}")
+            notes.append(f"{_fmt(v, p.decimals)} vs {label} {p.text}")
         if p.is_number and not isinstance(v, str):
             diffs.append(float(v) - float(p.value))
     diff = max(diffs, key=abs) if diffs else None
@@ -416,12 +417,14 @@ class SourceCheck:
         ok, notes, diff = _compare_all(printed, ours, tol, percent, exact)
         verdict = ("reproduced differently" if how else "reproduced") if ok else "not reproduced"
         if not ok and row["reading"]:
+            # the printed value cannot be right: compare with the reading, and measure the difference from it
             reading = parse_printed(row["reading"])
-            ok_r, notes_r, diff_r = _compare_all(reading, ours, tol, percent, exact)
+            ok_r, notes_r, diff_r = _compare_all(reading, ours, tol, percent, exact, label="read")
+            kind = row["correction"].split(":", 1)[0]
             if ok_r:
-                kind = row["correction"].split(":", 1)[0]
                 verdict = "extraction error" if kind == "extraction" else "source typo"
-                notes, diff = [f"printed {row['printed']}, read {row['reading']}: {row['correction'].split(':', 1)[1].strip()}"] + notes_r, diff_r
+            why = row["correction"].split(":", 1)[1].strip()
+            notes, diff = [f"printed {row['printed']}, read {row['reading']} ({kind}: {why})"] + notes_r, diff_r
         parts = ([f"by {how}"] if how else []) + notes + ([note] if note else [])
         return self._add(key, _round_json(ours), verdict, _round_json(diff), "; ".join(parts), row["printed"])
 
