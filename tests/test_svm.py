@@ -1,0 +1,62 @@
+"""primal_linear_svm: the printed SVM formulations solved directly, against scikit-learn's SVC."""
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from helpers.svm import primal_linear_svm
+
+
+@pytest.fixture
+def data(rng):
+    X = np.vstack([rng.normal([2.0, 1.0], [1.0, 0.5], (25, 2)), rng.normal([-1.0, -1.0], [0.6, 1.2], (25, 2))])
+    return X, np.repeat([1, -1], 25)
+
+
+def test_standard_svm_equals_libsvm(data):
+    X, y = data
+    ours = primal_linear_svm(X, y, C=1.0)
+    svc = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
+    assert ours.theta == pytest.approx(svc.coef_[0], abs=1e-4)
+    assert ours.theta0 == pytest.approx(svc.intercept_[0], abs=1e-4)
+    assert np.array_equal(np.sign(ours.decision_function(X)), svc.predict(X))
+
+
+def test_matrix_in_objective_and_constraint_is_svm_on_whitened_rows(data, rng):
+    # P = M = inv(S): substituting w = S^-1/2 theta gives the standard SVM on S^-1/2 x
+    X, y = data
+    A = rng.normal(size=(2, 2))
+    S = A @ A.T + np.eye(2)
+    vals, vecs = np.linalg.eigh(S)
+    root_inv = vecs @ np.diag(vals ** -0.5) @ vecs.T
+    ours = primal_linear_svm(X, y, C=1.0, P=np.linalg.inv(S), M=np.linalg.inv(S))
+    svc = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X @ root_inv, y)
+    assert ours.decision_function(X) == pytest.approx(svc.decision_function(X @ root_inv), abs=1e-4)
+
+
+def test_hard_margin_on_a_line():
+    fit = primal_linear_svm([[-2.0], [-1.0], [1.0], [3.0]], [-1, -1, 1, 1], C=1e4)
+    assert fit.theta[0] == pytest.approx(1.0, abs=1e-6) and fit.theta0 == pytest.approx(0.0, abs=1e-6)
+    assert fit.slack == pytest.approx(0.0, abs=1e-8)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(y=[0, 1]), "labels must be -1 and \\+1"),
+    (dict(y=[1]), "one label per row"),
+    (dict(C=0.0), "C must be positive"),
+    (dict(P=np.eye(3)), "must be 1 x 1"),
+    (dict(P=[[-1.0]]), "symmetric positive definite"),
+])
+def test_bad_input_is_refused_with_the_fix(kwargs, message):
+    args = dict(X=[[-1.0], [1.0]], y=[-1, 1]) | kwargs
+    with pytest.raises(ValueError, match=message):
+        primal_linear_svm(**args)
+
+
+def test_badly_scaled_units_are_solved(data):
+    # features in very different units: the solution is the same classifier in the new units
+    X, y = data
+    D = np.diag([1000.0, 0.01])
+    a = primal_linear_svm(X, y, C=1.0)
+    b = primal_linear_svm(X @ D, y, C=1.0, P=D @ D)    # theta = D theta' keeps the problem
+    assert b.decision_function(X @ D) == pytest.approx(a.decision_function(X), abs=1e-4)
