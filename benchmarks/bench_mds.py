@@ -1,4 +1,4 @@
-"""Benchmark 5 of issue 8: classical MDS of n = 5,000 points, 2 components, from a distance matrix.
+"""Benchmark case 5: classical MDS of n = 5,000 points, 2 components, from a distance matrix.
 
 helpers.mds.classical_mds (top eigenpairs by Lanczos) against
 sklearn.manifold.ClassicalMDS(metric="precomputed"); same embedding to 1e-8 up to sign.

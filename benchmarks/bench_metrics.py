@@ -1,4 +1,4 @@
-"""Benchmarks 1-4 and 6 of issue 8: helpers.metrics and whitening + kNN against scipy / scikit-learn.
+"""Benchmark cases 1-4 and 6: helpers.metrics and whitening + kNN against scipy / scikit-learn.
 
 Run with `make bench` (BLAS pinned to one thread by the Makefile) or directly:
     .venv/bin/python benchmarks/bench_metrics.py [--quick]

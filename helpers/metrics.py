@@ -469,9 +469,9 @@ def binary_similarity(X, Y=None, coefficient="simple_matching"):
 
     Examples
     --------
-    Lecture notes, Example 4: lion and tiger share 3 of 4 attributes and no co-absence.
+    Lecture notes, Example 4: the lion has all four attributes, the tiger all but the third.
 
-    >>> lion, tiger = [1, 1, 1, 0], [1, 1, 1, 1]
+    >>> lion, tiger = [1, 1, 1, 1], [1, 1, 0, 1]
     >>> S = binary_similarity([lion, tiger], coefficient=["simple_matching", "jaccard"])
     >>> print(f"{S['simple_matching'][0, 1]:.2f} {S['jaccard'][0, 1]:.2f}")
     0.75 0.75

@@ -155,7 +155,7 @@ def test_raw_wdbc_whitens_with_the_sample_estimator():
     X, _ = load_wdbc()
     sigma = estimate_covariance(X.to_numpy())
     eig = check_covariance(sigma)
-    assert 5e11 < eig[-1] / eig[0] < 8e11  # condition number about 6e11, as the issue says
+    assert 5e11 < eig[-1] / eig[0] < 8e11  # condition number about 6e11
     for method in METHODS:
         W = whitening_matrix(sigma, method)
         assert_allclose(W @ sigma @ W.T, np.eye(30), atol=1e-8)
