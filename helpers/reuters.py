@@ -42,6 +42,7 @@ __all__ = [
     "SGML_SHA256",
     "ReutersNotFoundError",
     "load_reuters21578",
+    "read_archive_member",
     "parse_sgml",
     "modapte_split",
     "top_categories",
@@ -59,7 +60,7 @@ ENV_VAR = "REUTERS21578_PATH"
 _ROOT = Path(__file__).resolve().parents[1]
 RAW_DIR = _ROOT / "data" / "raw"
 PROCESSED_DIR = _ROOT / "data" / "processed"
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3  # 3: topics is each document's topic set (first appearance order); topics_listed as printed
 
 #: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).
 SGML_SHA256 = {
@@ -87,7 +88,7 @@ SGML_SHA256 = {
     "reut2-021.sgm": "3f5196d32869723c9042aa5756805b4e90360f1f45ea17f4594fa0e2b3630b18",
 }
 
-COLUMNS = ["id", "date", "lewissplit", "cgisplit", "topics_attr", "topics", "title", "body", "file"]
+COLUMNS = ["id", "date", "lewissplit", "cgisplit", "topics_attr", "topics", "topics_listed", "title", "body", "file"]
 
 _SGML_NAME = re.compile(r"reut2-\d{3}\.sgm")
 _RECORD_START = re.compile(r"<REUTERS\b([^>]*)>")
@@ -125,9 +126,12 @@ def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
     -------
     list of dict
         One per record, with keys ``id`` (NEWID), ``date``, ``lewissplit``, ``cgisplit``,
-        ``topics_attr`` (the TOPICS attribute: YES, NO or BYPASS), ``topics`` (list of
-        str), ``title`` and ``body``. Records without a ``<BODY>`` (briefs, unprocessed
-        texts) get the text of ``<TEXT>`` with tags removed, minus the title.
+        ``topics_attr`` (the TOPICS attribute: YES, NO or BYPASS), ``topics`` (the
+        document's topics, each once, in the order first listed), ``topics_listed`` (the
+        ``<D>`` entries as printed: two records list a topic twice, NEWID 5467 ``corn`` and
+        NEWID 19918 ``trade``), ``title`` and ``body``. Records without a ``<BODY>``
+        (briefs, unprocessed texts) get the text of ``<TEXT>`` with tags removed, minus the
+        title.
 
     Raises
     ------
@@ -138,11 +142,11 @@ def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
     Examples
     --------
     >>> sgml = ('<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" NEWID="7">'
-    ...         '<DATE>26-FEB-1987</DATE><TOPICS><D>earn</D><D>acq</D></TOPICS>'
+    ...         '<DATE>26-FEB-1987</DATE><TOPICS><D>earn</D><D>acq</D><D>earn</D></TOPICS>'
     ...         '<TEXT><TITLE>A &amp; B</TITLE><BODY>Profit up&#3;</BODY></TEXT></REUTERS>')
     >>> rec = parse_sgml(sgml)[0]
-    >>> rec["id"], rec["topics"], rec["title"], rec["body"]
-    (7, ['earn', 'acq'], 'A & B', 'Profit up')
+    >>> rec["id"], rec["topics"], rec["topics_listed"], rec["title"], rec["body"]
+    (7, ['earn', 'acq'], ['earn', 'acq', 'earn'], 'A & B', 'Profit up')
     """
     records = []
     pos = 0
@@ -167,7 +171,8 @@ def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
             )
         inner = text[start.end() : end]
         topics_block = _TOPICS.search(inner)
-        topics = [_clean(t) for t in _D.findall(topics_block.group(1))] if topics_block else []
+        listed = [_clean(t) for t in _D.findall(topics_block.group(1))] if topics_block else []
+        topics = list(dict.fromkeys(listed))  # a topic listed twice is still one topic of the document
         fields = {name: (m.group(1) if (m := rx.search(inner)) else "") for name, rx in _TAGS.items()}
         body = fields["BODY"]
         if not body and (m := _TEXT.search(inner)):
@@ -181,6 +186,7 @@ def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
                 "cgisplit": attrs.get("CGISPLIT", ""),
                 "topics_attr": attrs.get("TOPICS", ""),
                 "topics": topics,
+                "topics_listed": listed,
                 "title": _clean(fields["TITLE"]),
                 "body": _clean(body),
             }
@@ -361,8 +367,9 @@ def load_reuters21578(
     -------
     DataFrame
         Columns ``id`` (NEWID), ``date``, ``lewissplit`` (TRAIN/TEST/NOT-USED), ``cgisplit``,
-        ``topics_attr`` (the TOPICS attribute), ``topics`` (list of str), ``title``, ``body``,
-        ``file``; sorted by ``id``. The full collection has 21,578 rows.
+        ``topics_attr`` (the TOPICS attribute), ``topics`` (the document's topics, each once),
+        ``topics_listed`` (the ``<D>`` entries as printed), ``title``, ``body``, ``file``;
+        sorted by ``id``. The full collection has 21,578 rows.
 
     Raises
     ------
@@ -437,7 +444,50 @@ def load_reuters21578(
     return df
 
 
+def read_archive_member(name: str, path=None, raw_dir=None) -> bytes:
+    """The bytes of one file of the distribution (``README.txt``, ``all-topics-strings.lc.txt``, an SGML file).
+
+    The archive is found as :func:`load_reuters21578` finds it (``path``, then
+    ``REUTERS21578_PATH``, then ``data/raw/``), never downloaded.
+
+    Raises
+    ------
+    ReutersNotFoundError
+        No archive or folder where it was looked for.
+    ValueError
+        ``name`` is not in the archive (the message lists what is).
+
+    Examples
+    --------
+    >>> import io, tarfile, tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with tarfile.open(d / "r.tar.gz", "w:gz") as tar:
+    ...     info = tarfile.TarInfo("README.txt"); info.size = 5
+    ...     tar.addfile(info, io.BytesIO(b"hello"))
+    >>> read_archive_member("README.txt", d / "r.tar.gz")
+    b'hello'
+    """
+    source, _ = _locate(path, Path(raw_dir) if raw_dir is not None else RAW_DIR, None, False, None)
+    if source.is_dir():
+        matches = [f for f in source.rglob(PurePosixPath(name).name) if f.is_file()]
+        if not matches:
+            raise ValueError(f"{name} is not in {source}; it holds {sorted(f.name for f in source.iterdir())[:8]} ...")
+        return matches[0].read_bytes()
+    with tarfile.open(source, "r:*") as tar:
+        for m in tar.getmembers():
+            _check_member_name(m.name, source)
+            if m.isfile() and PurePosixPath(m.name).name == name:
+                return tar.extractfile(m).read()
+        names = sorted(PurePosixPath(m.name).name for m in tar.getmembers() if m.isfile())
+    raise ValueError(f"{name} is not in {source}; its files are {names[:8]} ...")
+
+
 # --------------------------------------------------------------------------- splits
+def _unique(topics) -> list:
+    """A document's topics, each once, in the order first listed (tables built by hand may repeat one)."""
+    return list(dict.fromkeys(topics))
+
+
 def _check_table(df) -> None:
     if not isinstance(df, pd.DataFrame) or not {"lewissplit", "topics_attr", "topics"} <= set(df.columns):
         raise ValueError(
@@ -471,27 +521,48 @@ def modapte_split(df: pd.DataFrame, keep_without_topics: bool = False) -> tuple[
     return train, test
 
 
-def class_counts(train: pd.DataFrame, test: pd.DataFrame) -> pd.DataFrame:
-    """Documents per topic in training and test (multi-label: a document counts for each topic).
+def class_counts(train: pd.DataFrame, test: pd.DataFrame, by: str = "document") -> pd.DataFrame:
+    """Documents per topic in training and test, sorted by training count (descending), then name.
 
-    Sorted by training count (descending), then name.
+    Parameters
+    ----------
+    train, test : DataFrame
+        Tables from :func:`modapte_split` (a ``topics`` column of lists).
+    by : {"document", "listing"}
+        ``"document"``: a document counts once for each of its topics, however often its
+        ``<TOPICS>`` lists one (multi-label: a document about earn and acq counts for both).
+        ``"listing"``: every ``<D>`` entry counts (column ``topics_listed``), so a topic
+        printed twice in one record counts twice; only for comparing with counts made
+        that way.
 
     Examples
     --------
-    >>> tr = pd.DataFrame({"topics": [["earn"], ["earn", "acq"]]})
-    >>> te = pd.DataFrame({"topics": [["acq"]]})
+    >>> tr = pd.DataFrame({"topics": [["earn"], ["earn", "acq"]],
+    ...                    "topics_listed": [["earn"], ["earn", "acq", "earn"]]})
+    >>> te = pd.DataFrame({"topics": [["acq"]], "topics_listed": [["acq"]]})
     >>> class_counts(tr, te).values.tolist()
     [[2, 0], [1, 1]]
+    >>> class_counts(tr, te, by="listing").loc["earn"].tolist()
+    [3, 0]
     """
-    tr = Counter(t for ts in train["topics"] for t in ts)
-    te = Counter(t for ts in test["topics"] for t in ts)
+    if by not in ("document", "listing"):
+        raise ValueError(f"by must be 'document' (each document once per topic) or 'listing' (every <D> entry); got {by!r}.")
+
+    def count(df):
+        if by == "listing":
+            if "topics_listed" not in df.columns:
+                raise ValueError("by='listing' needs the topics_listed column of load_reuters21578's table.")
+            return Counter(t for ts in df["topics_listed"] for t in ts)
+        return Counter(t for ts in df["topics"] for t in set(ts))
+
+    tr, te = count(train), count(test)
     names = sorted(set(tr) | set(te), key=lambda c: (-tr[c], c))
     return pd.DataFrame({"train": [tr[c] for c in names], "test": [te[c] for c in names]},
                         index=pd.Index(names, name="category"))
 
 
 def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
-    """The ``k`` topics with most training documents (ties broken by name).
+    """The ``k`` topics with most training documents (each document once per topic; ties by name).
 
     Examples
     --------
@@ -500,7 +571,7 @@ def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
     """
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise ValueError(f"k must be a positive integer number of categories; got {k!r}.")
-    counts = Counter(t for ts in train["topics"] for t in ts)
+    counts = Counter(t for ts in train["topics"] for t in set(ts))
     return sorted(counts, key=lambda c: (-counts[c], c))[:k]
 
 
@@ -533,7 +604,7 @@ def restrict_to_categories(df: pd.DataFrame, categories) -> pd.DataFrame:
     cats = set(categories)
     if not cats:
         raise ValueError("categories is empty; pass e.g. top_categories(train, 10).")
-    out = df.assign(topics=df["topics"].map(lambda ts: [t for t in ts if t in cats]))
+    out = df.assign(topics=df["topics"].map(lambda ts: _unique(t for t in ts if t in cats)))
     return out[out["topics"].map(len) > 0].reset_index(drop=True)
 
 
@@ -559,7 +630,7 @@ def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFra
     if among not in ("all", "categories"):
         raise ValueError(f"among must be 'all' (R8 convention) or 'categories'; got {among!r}.")
     cats = set(categories)
-    kept = df["topics"].map(lambda ts: ts if among == "all" else [t for t in ts if t in cats])
+    kept = df["topics"].map(lambda ts: _unique(ts) if among == "all" else _unique(t for t in ts if t in cats))
     mask = kept.map(lambda ts: len(ts) == 1 and ts[0] in cats)
     out = df[mask].copy()
     out["label"] = kept[mask].map(lambda ts: ts[0])
@@ -604,10 +675,11 @@ def make_setting(train: pd.DataFrame, test: pd.DataFrame, setting: str = "single
     else:
         cats = top_categories(train, categories)
     if setting == "single_label":
-        ok_tr = train["topics"].map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
-        ok_te = test["topics"].map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
-        y_tr = train["topics"][ok_tr].map(lambda ts: ts[0]).to_numpy()
-        y_te = test["topics"][ok_te].map(lambda ts: ts[0]).to_numpy()
+        t_tr, t_te = train["topics"].map(_unique), test["topics"].map(_unique)
+        ok_tr = t_tr.map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
+        ok_te = t_te.map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
+        y_tr = t_tr[ok_tr].map(lambda ts: ts[0]).to_numpy()
+        y_te = t_te[ok_te].map(lambda ts: ts[0]).to_numpy()
         classes = sorted(set(y_tr))
         return np.flatnonzero(ok_tr), np.flatnonzero(ok_te), y_tr, y_te, classes
     keep = set(cats)

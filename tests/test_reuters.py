@@ -60,6 +60,27 @@ def test_parse_sgml_worked_example():
     assert rec["date"] == "26-FEB-1987 15:01:01.79"
 
 
+def test_a_topic_listed_twice_is_one_topic_of_the_document():
+    # NEWID 19918 lists <D>trade</D> twice: one trade document, not two (Table 1 counts documents)
+    text = sgml(record(19918, ("trade", "trade"), split="TEST"), record(5467, ("grain", "corn", "barley", "corn")))
+    trade, corn = R.parse_sgml(text.decode("latin-1"))
+    assert trade["topics"] == ["trade"] and trade["topics_listed"] == ["trade", "trade"]
+    assert corn["topics"] == ["grain", "corn", "barley"]
+    train, test = pd.DataFrame([corn]), pd.DataFrame([trade])
+    assert R.class_counts(train, test).loc[["trade", "corn"]].values.tolist() == [[0, 1], [1, 0]]
+    assert R.class_counts(train, test, by="listing").loc[["trade", "corn"]].values.tolist() == [[0, 2], [2, 0]]
+    # single-label: a document listing one topic twice has one topic
+    assert R.single_label(test, ["trade"])["label"].tolist() == ["trade"]
+    hand_made = pd.DataFrame({"topics": [["trade", "trade"], ["acq"]]})  # a table not from the parser
+    assert R.single_label(hand_made, ["trade", "acq"])["label"].tolist() == ["trade", "acq"]
+    assert R.make_setting(hand_made, hand_made, "single_label", 2)[2].tolist() == ["trade", "acq"]
+    assert R.top_categories(pd.DataFrame({"topics": [["b", "b", "b"], ["a"], ["a"]]}), 1) == ["a"]
+    with pytest.raises(ValueError, match="by must be 'document'"):
+        R.class_counts(train, test, by="tags")
+    with pytest.raises(ValueError, match="topics_listed"):
+        R.class_counts(hand_made, hand_made, by="listing")
+
+
 def test_record_without_body_uses_text():
     brief = ('<REUTERS TOPICS="NO" LEWISSPLIT="TRAIN" CGISPLIT="X" NEWID="9"><TOPICS></TOPICS>'
              '<TEXT TYPE="UNPROC">&#2;\nshort unprocessed text &#3;</TEXT></REUTERS>')
@@ -268,6 +289,19 @@ def test_download_progress_bar_respects_tqdm_disable(small_archive, tmp_path, mo
     assert capsys.readouterr().err == ""
 
 
+def test_read_archive_member_from_archive_and_folder(small_archive, tmp_path):
+    path, files = small_archive
+    assert R.read_archive_member("reut2-001.sgm", path) == files["reut2-001.sgm"]
+    folder = tmp_path / "extracted"
+    folder.mkdir()
+    (folder / "README.txt").write_bytes(b"Reuters Ltd. and Carnegie Group, Inc.")
+    assert R.read_archive_member("README.txt", folder).startswith(b"Reuters Ltd.")
+    with pytest.raises(ValueError, match=r"README\.txt is not in .*reut2-000\.sgm"):
+        R.read_archive_member("README.txt", path)
+    with pytest.raises(R.ReutersNotFoundError, match="No Reuters-21578 archive"):
+        R.read_archive_member("README.txt", tmp_path / "nowhere.tar.gz")
+
+
 def test_split_helpers_on_small_archive(small_archive):
     path, _ = small_archive
     df = R.load_reuters21578(path, checksums=None, cache=False)
@@ -315,17 +349,24 @@ def test_full_corpus_counts_and_cached_load_time():
     train_all, test_all = R.modapte_split(df, keep_without_topics=True)
     assert (len(train_all), len(test_all)) == (9603, 3299)
     counts = R.class_counts(train, test).head(10)
-    assert counts.to_dict("index") == {
+    assert counts.to_dict("index") == {  # documents: NEWID 19918 lists trade twice, NEWID 5467 corn twice
         "earn": {"train": 2877, "test": 1087}, "acq": {"train": 1650, "test": 719},
         "money-fx": {"train": 538, "test": 179}, "grain": {"train": 433, "test": 149},
-        "crude": {"train": 389, "test": 189}, "trade": {"train": 369, "test": 118},
+        "crude": {"train": 389, "test": 189}, "trade": {"train": 369, "test": 117},
         "interest": {"train": 347, "test": 131}, "wheat": {"train": 212, "test": 71},
-        "ship": {"train": 197, "test": 89}, "corn": {"train": 182, "test": 56},
+        "ship": {"train": 197, "test": 89}, "corn": {"train": 181, "test": 56},
     }
+    listing = R.class_counts(train, test, by="listing")
+    assert listing.loc["trade"].tolist() == [369, 118] and listing.loc["corn"].tolist() == [182, 56]
+    repeated = df[df["topics_listed"].map(len) != df["topics"].map(len)]
+    assert repeated["id"].tolist() == [5467, 19918]
+    topics_in_modapte = {t for ts in pd.concat([train_all, test_all])["topics"] for t in ts}
+    assert len(topics_in_modapte) == 118 and len({t for ts in df["topics"] for t in ts}) == 120
     assert len(R.categories_with_train_and_test(train, test)) == 90
     top10 = R.top_categories(train, 10)
     r8_train = R.single_label(train, top10)
     assert len(r8_train) == 5485 and r8_train["label"].nunique() == 8
+    assert len(R.single_label(test, top10)) == 2190  # with NEWID 19918 (trade, listed twice)
     # exactly one of the ten, whatever else: still not ten classes (corn never, wheat once without grain)
     one_of_ten_train = R.single_label(train, top10, among="categories")
     one_of_ten_test = R.single_label(test, top10, among="categories")

@@ -1,33 +1,45 @@
 """Tests of helpers.text against hand calculations, scikit-learn and scipy."""
 
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from nltk.stem import PorterStemmer
 from scipy.spatial.distance import mahalanobis
+from sklearn.covariance import ledoit_wolf_shrinkage
 from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import TfidfTransformer
-from sklearn.metrics import f1_score
+from sklearn.metrics import precision_recall_fscore_support
+from sklearn.model_selection import LeaveOneOut, cross_val_predict
+from sklearn.naive_bayes import MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
-from nltk.stem import PorterStemmer
 
 from helpers import text as T
-
 from helpers.text import (
+    SCORES,
     GramPCA,
     MahalanobisCentroidClassifier,
     PaperTfidfTransformer,
+    ResidualCovariance,
     StemmingAnalyzer,
-    knn_component_sweep,
+    baseline_predictions,
+    best_k,
+    component_sweep,
     knn_sweep,
+    paired_comparisons,
+    summarize_readings,
+    training_size_curve,
+    ledoit_wolf_shrinkage_gram,
+    mahalanobis_readings,
     make_vectorizer,
-    nearest_category_predict,
+    paired_permutation_test,
+    prf_scores,
     rocchio_ovr_predict,
-    score_methods,
+    shrunk_residual_covariance,
     vectorize_corpus,
 )
 from helpers.whitening import estimate_covariance
-
-
 def test_analyzer_drops_stop_words_and_stems():
     assert StemmingAnalyzer()("The prices of the shares were rising, and it is 1987!") == [
         "price", "share", "rise"]
@@ -74,26 +86,6 @@ def test_vectorize_corpus_equals_fitted_pipeline(tfidf):
     np.testing.assert_array_equal(w_tr.toarray(), ref.transform(OIL + WHEAT).toarray())
     np.testing.assert_array_equal(w_te.toarray(), vec.transform(["oil wheat prices"]).toarray())
     assert c_te.sum() == 3
-
-
-def test_sklearn_tfidf_end_to_end():
-    docs = OIL + WHEAT
-    y = np.array(["crude"] * 6 + ["wheat"] * 6)
-    vec, (c_tr, c_te), (w_tr, w_te) = vectorize_corpus(docs, docs, "sklearn", progress=False)
-    words = vec[0].get_feature_names_out().tolist()
-    # sklearn's smooth idf: ln((1 + N) / (1 + df)) + 1; 'oil' is in 5 of 12 documents, 'opec' in 1
-    idf = vec[1].idf_
-    assert idf[words.index("oil")] == pytest.approx(np.log(13 / 6) + 1)
-    assert idf[words.index("opec")] == pytest.approx(np.log(13 / 2) + 1)
-    np.testing.assert_allclose(w_tr.toarray(), TfidfTransformer().fit_transform(c_tr).toarray())
-    np.testing.assert_allclose(sp.linalg.norm(w_tr, axis=1), 1.0)
-    pca = GramPCA(0.9, max_components=4).fit(w_tr)
-    assert pca.n_components_ == 4  # 90% of the variance needs more: the cap binds
-    Z = pca.transform(w_tr)
-    feats = {"counts": (c_tr, c_te), "tfidf": (w_tr, w_te), "scores": (Z, Z), "sd": np.sqrt(pca.explained_variance_)}
-    out = score_methods(feats, y, y, k=1, n_components=4, estimator=0.5, progress=False)
-    for name in ["naive Bayes", "Rocchio", "Euclidean kNN", "Mahal-kNN (pooled)", "linear SVM"]:
-        assert out[name]["micro"] == pytest.approx(1.0), name  # training = test: all separable
 
 
 def test_progress_bars_show_unless_tqdm_disable(monkeypatch, capsys):
@@ -188,38 +180,6 @@ def test_mahalanobis_centroid_shrinkage_and_small_classes(rng):
         MahalanobisCentroidClassifier(min_class_size=1).fit(X, y)
 
 
-def test_nearest_category_counts_multi_label_documents_for_each_category(rng):
-    Z = np.vstack([rng.normal(size=(20, 2)), rng.normal(size=(20, 2)) + [6, 0], rng.normal(size=(20, 2)) + [0, 6]])
-    Y = np.zeros((60, 3), dtype=int)
-    Y[np.arange(60), np.repeat([0, 1, 2], 20)] = 1
-    Y[:5, 1] = 1  # five documents of category 0 also carry category 1
-    Q = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0], [5.5, 0.5]])
-    pred = nearest_category_predict(Z, Y, Q, "sample")
-    np.testing.assert_array_equal(pred, [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]])
-    # the same as the single-label classifier fitted on (document, category) pairs
-    docs, labels = np.nonzero(Y)
-    ref = MahalanobisCentroidClassifier("sample").fit(Z[docs], labels)
-    np.testing.assert_allclose(ref.means_[1], Z[Y[:, 1] == 1].mean(axis=0))
-    np.testing.assert_array_equal(pred.argmax(axis=1), ref.predict(Q))
-    with pytest.raises(ValueError, match="indicator matrix"):
-        nearest_category_predict(Z, Y[:, 0], Q)
-
-
-def test_knn_component_sweep_matches_kneighbors_classifier(rng):
-    Z, Q = rng.normal(size=(50, 6)), rng.normal(size=(20, 6))
-    y, y_q = rng.choice(["a", "b"], size=50), rng.choice(["a", "b"], size=20)
-    sd = Z.std(axis=0, ddof=1)
-    out = knn_component_sweep(Z, y, Q, y_q, sd, [2, 6], [1, 3], progress=False)
-    assert len(out) == 2 * 2 * 2 and set(out["method"]) == {"Euclidean kNN", "Mahal-kNN (pooled)"}
-    cell = out.set_index(["method", "components", "k"])
-    ref = KNeighborsClassifier(3, algorithm="brute").fit(Z[:, :2] / sd[:2], y).predict(Q[:, :2] / sd[:2])
-    assert cell.loc[("Mahal-kNN (pooled)", 2, 3), "macro"] == pytest.approx(f1_score(y_q, ref, average="macro"))
-    ref = KNeighborsClassifier(1, algorithm="brute").fit(Z, y).predict(Q)
-    assert cell.loc[("Euclidean kNN", 6, 1), "micro"] == pytest.approx(f1_score(y_q, ref, average="micro"))
-    with pytest.raises(ValueError, match="components go up to 7 but only 6"):
-        knn_component_sweep(Z, y, Q, y_q, sd, [7], [1])
-
-
 def test_class_without_spread_uses_pooled_covariance(rng):
     # two documents: Ledoit-Wolf estimates zero shrinkage and leaves a rank-1 covariance (the
     # all_90 case); identical documents: no spread at all. Their pseudo-inverses see distance
@@ -240,23 +200,6 @@ def test_class_without_spread_uses_pooled_covariance(rng):
         MahalanobisCentroidClassifier(degenerate_rtol=-1.0).fit(X, y)
 
 
-@pytest.mark.parametrize("k", [1, 3, 4, 7])
-def test_knn_sweep_matches_kneighbors_classifier(rng, k):
-    Z = rng.normal(size=(60, 4))
-    y = rng.choice(["x", "y", "z"], size=60)
-    Q = rng.normal(size=(25, 4))
-    ref = KNeighborsClassifier(k, algorithm="brute").fit(Z, y).predict(Q)
-    np.testing.assert_array_equal(knn_sweep(Z, y, Q, [k])[k], ref)
-    Y = rng.integers(0, 2, size=(60, 3))
-    ref_multi = KNeighborsClassifier(k, algorithm="brute").fit(Z, Y).predict(Q)
-    np.testing.assert_array_equal(knn_sweep(Z, Y, Q, [k])[k], ref_multi)
-
-
-def test_knn_sweep_bad_k(rng):
-    with pytest.raises(ValueError, match=r"lie in \[1, 5\]"):
-        knn_sweep(rng.normal(size=(5, 2)), np.arange(5), rng.normal(size=(2, 2)), [6])
-
-
 def test_rocchio_matches_nearest_centroid_per_label(rng):
     # NearestCentroid.predict (uniform priors) is the plain nearest centroid; OneVsRestClassifier
     # would call its decision_function, which also divides by within-class standard deviations
@@ -270,33 +213,316 @@ def test_rocchio_matches_nearest_centroid_per_label(rng):
         rocchio_ovr_predict(X, Y[:, 0], Q)
 
 
-def test_score_methods_on_separable_data(rng):
-    centers = np.eye(3) * 6
-    y = np.repeat(["a", "b", "c"], 20)
-    X = np.abs(centers[np.repeat([0, 1, 2], 20)] + rng.normal(size=(60, 3)) * 0.3)
-    pca = GramPCA(3).fit(X)
-    feats = {"counts": (X, X), "tfidf": (X, X), "scores": (pca.transform(X), pca.transform(X)),
-             "sd": np.sqrt(pca.explained_variance_)}
-    out = score_methods(feats, y, y, k=3, n_components=2, progress=False)
-    assert list(out) == list(T.METHODS) and len(out) == 7
-    for name, f in out.items():
-        assert f["macro"] == pytest.approx(1.0), name
-        assert f["micro"] == pytest.approx(1.0), name
-    with pytest.raises(ValueError, match="n_components=5 but only 3"):
-        score_methods(feats, y, y, n_components=5)
 
 
-def test_score_methods_multi_label_readings_of_mahalanobis(rng):
-    # three well-separated categories, every document has exactly one label: the nearest-category
-    # reading is then exact, while one-vs-rest also runs and yields an indicator matrix
-    centers = np.eye(3) * 6
-    labels = np.repeat([0, 1, 2], 20)
-    X = np.abs(centers[labels] + rng.normal(size=(60, 3)) * 0.3)
-    Y = np.eye(3, dtype=int)[labels]
-    pca = GramPCA(3).fit(X)
-    Z = pca.transform(X)
-    feats = {"counts": (X, X), "tfidf": (X, X), "scores": (Z, Z), "sd": np.sqrt(pca.explained_variance_)}
-    out = score_methods(feats, Y, Y, k=3, n_components=2, progress=False)
-    assert out["Mahal (nearest category)"]["micro"] == pytest.approx(1.0)
-    assert out["Euclidean kNN"]["macro"] == pytest.approx(1.0)
-    assert 0.0 <= out["Mahal (per-category)"]["micro"] <= 1.0
+# ---------------------------------------------------------------------------- shrunk covariances
+
+@pytest.mark.parametrize("n, p", [(5, 40), (30, 6), (12, 12)])
+def test_ledoit_wolf_from_gram_equals_sklearn(rng, n, p):
+    X = rng.normal(size=(n, p)) * rng.uniform(0.1, 3.0, size=p)
+    Xc = X - X.mean(axis=0)
+    assert ledoit_wolf_shrinkage_gram(Xc @ Xc.T, p) == pytest.approx(ledoit_wolf_shrinkage(X), rel=1e-10)
+
+
+def random_groups(rng, sizes, p):
+    X = np.vstack([rng.normal(size=(n, p)) * rng.uniform(0.2, 3.0, size=p) + 3 * i for i, n in enumerate(sizes)])
+    return X, np.repeat(np.arange(len(sizes)), sizes)
+
+
+@pytest.mark.parametrize("estimator", ["ledoit_wolf", 0.3])
+def test_one_group_covariance_is_estimate_covariance(rng, estimator):
+    X = rng.normal(size=(9, 20)) @ rng.normal(size=(20, 20))  # fewer samples than dimensions
+    cov = ResidualCovariance(estimator).fit(X @ X.T, np.zeros(9), 20)
+    np.testing.assert_allclose(cov.covariance(X), estimate_covariance(X, estimator), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(shrunk_residual_covariance(X - X.mean(0), 1, estimator), cov.covariance(X), rtol=1e-10)
+
+
+@pytest.mark.parametrize("sizes, p", [([6, 9, 4], 25), ([30, 40], 5)])
+def test_woodbury_distances_equal_dense_mahalanobis(rng, sizes, p):
+    X, g = random_groups(rng, sizes, p)
+    cov = ResidualCovariance("ledoit_wolf").fit(X @ X.T, g, p)
+    S = cov.covariance(X)
+    means = np.array([X[g == i].mean(axis=0) for i in range(len(sizes))])
+    np.testing.assert_allclose(S, shrunk_residual_covariance(X - means[g], len(sizes)), rtol=1e-10)
+    VI = np.linalg.inv(S)
+    Q = rng.normal(size=(4, p)) * 2
+    T_q, T_x = cov.project(Q @ X.T), cov.project(X @ X.T)
+    D = cov.sq_distances(T_q, (Q**2).sum(1), T_x, (X**2).sum(1), Q @ X.T)
+    ref = np.array([[mahalanobis(q, x, VI) ** 2 for x in X] for q in Q])
+    np.testing.assert_allclose(D, ref, rtol=1e-8)
+    to_means = cov.sq_distances_to_means(Q @ X.T, (Q**2).sum(1))
+    np.testing.assert_allclose(to_means, [[mahalanobis(q, m, VI) ** 2 for m in means] for q in Q], rtol=1e-8)
+
+
+def test_full_shrinkage_is_scaled_euclidean(rng):
+    X, g = random_groups(rng, [5, 5], 3)
+    cov = ResidualCovariance(1.0).fit(X @ X.T, g, 3)
+    assert cov.chol_ is None and cov.b_ == 0.0
+    Q = rng.normal(size=(2, 3))
+    D = cov.sq_distances(cov.project(Q @ X.T), (Q**2).sum(1), cov.project(X @ X.T), (X**2).sum(1), Q @ X.T)
+    np.testing.assert_allclose(D, ((Q[:, None] - X[None]) ** 2).sum(-1) / cov.a_)
+
+
+def test_residual_covariance_bad_inputs(rng):
+    X = rng.normal(size=(4, 6))
+    for bad in ["sample", 0.0, 1.5, True]:
+        with pytest.raises(ValueError, match="estimator must be 'ledoit_wolf' or a shrinkage in"):
+            ResidualCovariance(bad).fit(X @ X.T, np.zeros(4), 6)
+    with pytest.raises(ValueError, match="one label per member: 4 members"):
+        ResidualCovariance().fit(X @ X.T, np.zeros(3), 6)
+    with pytest.raises(ValueError, match="no residual degrees of freedom"):
+        ResidualCovariance().fit(X @ X.T, np.arange(4), 6)
+    with pytest.raises(ValueError, match="no spread"):
+        ResidualCovariance().fit(np.ones((3, 3)), np.zeros(3), 6)  # three identical members
+    with pytest.raises(ValueError, match="square matrix"):
+        ResidualCovariance().fit(X, np.zeros(4), 6)
+    cov = ResidualCovariance().fit(X @ X.T, np.zeros(4), 6)
+    with pytest.raises(ValueError, match="inner products with the 4 members"):
+        cov.project(np.ones((2, 3)))
+
+
+# ---------------------------------------------------------------------------- the readings
+
+@pytest.fixture
+def corpus(rng):
+    """Three categories of unequal size and shape in 6 dimensions; 15 test points."""
+    sizes, p = [14, 10, 8], 6
+    X, g = random_groups(rng, sizes, p)
+    y = np.array(["earn", "grain", "trade"])[g]
+    Q = rng.normal(size=(15, p)) * 2 + 3
+    return X, y, Q
+
+
+@pytest.mark.parametrize("k", [1, 3, 4, 7])
+def test_euclidean_and_class_blind_equal_kneighbors_classifier(corpus, k):
+    X, y, Q = corpus
+    sd = X.std(axis=0, ddof=1)
+    out = mahalanobis_readings(X, y, Q, sd, ks=[k], readings=["euclidean", "class_blind"], loo=False)
+    ref = KNeighborsClassifier(k, algorithm="brute").fit(X, y).predict(Q)
+    np.testing.assert_array_equal(out.pred["euclidean"][k], ref)
+    VI = np.diag(1 / sd**2)  # whitening by the component sds = Mahalanobis with a diagonal covariance
+    ref = KNeighborsClassifier(k, algorithm="brute", metric="mahalanobis", metric_params={"VI": VI}).fit(X, y)
+    np.testing.assert_array_equal(out.pred["class_blind"][k], ref.predict(Q))
+
+
+@pytest.mark.parametrize("p", [6, 40])  # more documents than dimensions (dense Cholesky), and fewer (Woodbury)
+def test_pooled_equals_kneighbors_with_the_pooled_covariance(rng, p):
+    X, g = random_groups(rng, [14, 10, 8], p)
+    y = np.array(["a", "b", "c"])[g]
+    Q = rng.normal(size=(15, p)) + 3
+    means = np.array([X[g == i].mean(axis=0) for i in range(3)])
+    VI = np.linalg.inv(shrunk_residual_covariance(X - means[g], 3))
+    out = mahalanobis_readings(X, y, Q, ks=[1, 3, 5], readings=["pooled"], loo=True)
+    for k in (1, 3, 5):
+        ref = KNeighborsClassifier(k, algorithm="brute", metric="mahalanobis", metric_params={"VI": VI})
+        np.testing.assert_array_equal(out.pred["pooled"][k], ref.fit(X, y).predict(Q))
+        loo = cross_val_predict(ref, X, y, cv=LeaveOneOut())  # refits, but the covariance is fixed
+        assert out.loo_accuracy["pooled"][k] == pytest.approx(np.mean(loo == y))
+
+
+def test_per_category_uses_each_documents_category_covariance(corpus):
+    X, y, Q = corpus
+    VI = {c: np.linalg.inv(estimate_covariance(X[y == c], "ledoit_wolf")) for c in np.unique(y)}
+    D = np.array([[mahalanobis(q, x, VI[c]) ** 2 for x, c in zip(X, y)] for q in Q])
+    out = mahalanobis_readings(X, y, Q, ks=[1, 3], readings=["per_category", "nearest_category"], loo=False)
+    for k in (1, 3):
+        near = np.argsort(D, axis=1, kind="stable")[:, :k]
+        ref = [max(sorted(set(y[r])), key=list(y[r]).count) for r in near]  # majority, ties to the first name
+        np.testing.assert_array_equal(out.pred["per_category"][k], ref)
+    # the nearest category mean under its own covariance: the dense classifier, unguarded
+    ref = MahalanobisCentroidClassifier("ledoit_wolf", degenerate_rtol=None).fit(X, y).predict(Q)
+    np.testing.assert_array_equal(out.pred["nearest_category"][0], ref)
+    assert set(out.info["shrinkage"]) == {"earn", "grain", "trade"}
+
+
+def test_weighted_reading_is_distance_weighted_knn(corpus):
+    X, y, Q = corpus
+    sd = X.std(axis=0, ddof=1)
+    out = mahalanobis_readings(X, y, Q, sd, ks=[3, 5], readings=["weighted"], loo=True)
+    for k in (3, 5):
+        ref = KNeighborsClassifier(k, weights="distance", algorithm="brute").fit(X / sd, y)
+        np.testing.assert_allclose(out.proba[k], ref.predict_proba(Q / sd))
+        np.testing.assert_array_equal(out.pred["weighted"][k], ref.predict(Q / sd))
+        loo = cross_val_predict(ref, X / sd, y, cv=LeaveOneOut())
+        assert out.loo_accuracy["weighted"][k] == pytest.approx(np.mean(loo == y))
+
+
+def test_multi_label_readings(rng):
+    X, g = random_groups(rng, [12, 10, 9], 5)
+    Y = np.eye(3, dtype=int)[g]
+    Y[:4, 1] = 1  # four documents of category 0 also carry category 1
+    Q = rng.normal(size=(10, 5)) * 2 + 3
+    out = mahalanobis_readings(X, Y, Q, X.std(axis=0, ddof=1), ks=[3, 4], loo=True)
+    assert set(out.pred) == {"euclidean", "class_blind", "pooled", "nearest_category"}  # the others need single labels
+    for k in (3, 4):  # per label: assigned when more than half of the k neighbours carry it
+        ref = KNeighborsClassifier(k, algorithm="brute").fit(X, Y).predict(Q)
+        np.testing.assert_array_equal(out.pred["euclidean"][k], ref)
+    assert (out.pred["nearest_category"][0].sum(axis=1) == 1).all()
+    # category 1's mean and covariance count the four documents that also carry it
+    docs, labels = np.nonzero(Y)
+    ref = MahalanobisCentroidClassifier("ledoit_wolf", degenerate_rtol=None).fit(X[docs], labels).predict(Q)
+    np.testing.assert_array_equal(out.pred["nearest_category"][0].argmax(axis=1), ref)
+    with pytest.raises(ValueError, match=r"\['per_category'\] need single labels"):
+        mahalanobis_readings(X, Y, Q, readings=["per_category"])
+
+
+def test_readings_bad_inputs(corpus):
+    X, y, Q = corpus
+    with pytest.raises(ValueError, match=r"every k must lie in \[1, 31\]"):
+        mahalanobis_readings(X, y, Q, ks=[40], readings=["euclidean"])
+    with pytest.raises(ValueError, match="unknown reading"):
+        mahalanobis_readings(X, y, Q, readings=["cosine"])
+    with pytest.raises(ValueError, match="need sd"):
+        mahalanobis_readings(X, y, Q, readings=["class_blind"])
+    with pytest.raises(ValueError, match=r"categories \['solo'\] have fewer than two"):
+        mahalanobis_readings(X, np.r_[y[:-1], ["solo"]], Q, readings=["nearest_category"])
+    with pytest.raises(ValueError, match="same columns"):
+        mahalanobis_readings(X, y, Q[:, :3])
+    assert best_k({3: 0.5, 4: 0.7, 9: 0.7}) == 4
+
+
+def test_component_sweep_at_full_dimension_equals_the_readings(corpus):
+    X, y, Q = corpus
+    sd = X.std(axis=0, ddof=1)
+    rows = component_sweep(X, y, Q, y[:15], sd, [2, 6], [1, 3])
+    out = mahalanobis_readings(X, y, Q, sd, ks=[1, 3], readings=["euclidean", "class_blind"], loo=False)
+    for r in rows:
+        if r["components"] == 6:
+            assert r["accuracy"] == pytest.approx(np.mean(out.pred[r["reading"]][r["k"]] == y[:15]))
+    two = KNeighborsClassifier(3, algorithm="brute").fit(X[:, :2], y).predict(Q[:, :2])
+    (row,) = [r for r in rows if (r["reading"], r["components"], r["k"]) == ("euclidean", 2, 3)]
+    assert row["accuracy"] == pytest.approx(np.mean(two == y[:15]))
+    with pytest.raises(ValueError, match=r"components must lie in \[1, 6\]"):
+        component_sweep(X, y, Q, y[:15], sd, [7])
+
+
+# ---------------------------------------------------------------------------- baselines and scores
+
+def test_baselines_equal_scikit_learn(rng):
+    counts = rng.integers(0, 4, size=(30, 8)).astype(float)
+    y = np.repeat(["a", "b", "c"], 10)
+    counts[y == "a", 0] += 5
+    tfidf = TfidfTransformer().fit_transform(counts)
+    pred = baseline_predictions((counts, counts[:6]), (tfidf, tfidf[:6]), y)
+    np.testing.assert_array_equal(pred["naive Bayes"], MultinomialNB().fit(counts, y).predict(counts[:6]))
+    np.testing.assert_array_equal(pred["Rocchio"], NearestCentroid().fit(tfidf, y).predict(tfidf[:6]))
+    assert set(pred) == {"naive Bayes", "Rocchio", "linear SVM"}
+    with pytest.raises(ValueError, match="unknown method"):
+        baseline_predictions((counts, counts), (tfidf, tfidf), y, methods=["kNN"])
+
+
+@pytest.mark.parametrize("multi", [False, True])
+def test_prf_scores_equal_scikit_learn(rng, multi):
+    if multi:
+        y_true, y_pred = rng.integers(0, 2, size=(40, 4)), rng.integers(0, 2, size=(40, 4))
+        classes = None
+    else:
+        y_true, y_pred = rng.choice(list("abcd"), size=40), rng.choice(list("abce"), size=40)
+        classes = None
+    s = prf_scores(y_true, y_pred, classes)
+    for avg in ("micro", "macro"):
+        p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=avg, zero_division=0)
+        assert (s[f"{avg}_precision"], s[f"{avg}_recall"], s[f"{avg}_f1"]) == pytest.approx((p, r, f))
+    exact = np.all(y_true == y_pred, axis=1) if multi else y_true == y_pred
+    assert s["accuracy"] == pytest.approx(exact.mean())
+    assert list(s) == list(SCORES)
+
+
+def test_permutation_test_equals_exact_enumeration():
+    y = np.array([0, 0, 1, 1, 2, 2, 0, 1])
+    a = np.array([0, 0, 1, 1, 2, 0, 0, 1])
+    b = np.array([0, 1, 1, 0, 2, 0, 1, 1])
+    diff, p = paired_permutation_test(y, a, b, "macro_f1", n_resamples=10_000)  # 2^8 < 10,000: exact
+    stat = lambda pa, pb: prf_scores(y, pa, [0, 1, 2])["macro_f1"] - prf_scores(y, pb, [0, 1, 2])["macro_f1"]
+    assert diff == pytest.approx(stat(a, b))
+    swapped = [stat(np.where(s, b, a), np.where(s, a, b)) for s in itertools.product([False, True], repeat=8)]
+    swapped = np.array(swapped)
+    expected = min(1.0, 2 * min(np.mean(swapped >= diff - 1e-12), np.mean(swapped <= diff + 1e-12)))
+    assert p == pytest.approx(expected)
+
+
+def test_permutation_test_of_identical_classifiers_and_bad_inputs():
+    y = np.array(["a", "b", "a", "b"])
+    diff, p = paired_permutation_test(y, y, y, "accuracy")
+    assert diff == 0.0 and p == 1.0
+    with pytest.raises(ValueError, match="score must be one of"):
+        paired_permutation_test(y, y, y, "f2")
+    with pytest.raises(ValueError, match="same shape"):
+        paired_permutation_test(y, y[:3], y)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_knn_sweep_equals_kneighbors_classifier(corpus, sparse):
+    X, y, Q = corpus
+    Xin, Qin = (sp.csr_matrix(X), sp.csr_matrix(Q)) if sparse else (X, Q)
+    out = knn_sweep(Xin, y, Qin, [1, 4, 9])
+    for k in (1, 4, 9):
+        np.testing.assert_array_equal(out[k], KNeighborsClassifier(k, algorithm="brute").fit(X, y).predict(Q))
+    with pytest.raises(ValueError, match=r"every k must lie in \[1, 32\]"):
+        knn_sweep(X, y, Q, [33])
+
+
+def test_summary_chooses_k_by_test_accuracy_and_by_leave_one_out(corpus):
+    X, y, Q = corpus
+    y_q = KNeighborsClassifier(1).fit(X, y).predict(Q)  # test labels that favour k = 1
+    out = mahalanobis_readings(X, y, Q, X.std(axis=0, ddof=1), ks=[1, 3, 5], loo=True)
+    table = summarize_readings(out, y_q)
+    assert list(table.index) == ["euclidean", "class_blind", "weighted", "pooled", "per_category", "nearest_category"]
+    assert table.loc["euclidean", "k"] == 1 and table.loc["euclidean", "accuracy"] == 1.0
+    assert table.loc["euclidean", "k (LOO)"] == best_k(out.loo_accuracy["euclidean"])
+    assert table.loc["nearest_category", "k"] == 0
+    k = table.loc["pooled", "k"]
+    scores = prf_scores(y_q, out.pred["pooled"][k], out.classes)  # averaged over every training category
+    assert table.loc["pooled", "macro_f1"] == pytest.approx(scores["macro_f1"])
+
+
+def test_training_size_curve_uses_stratified_subsets(corpus):
+    X, y, Q = corpus
+    y_q = KNeighborsClassifier(3).fit(X, y).predict(Q)
+    curve, preds = training_size_curve(X, y, Q, y_q, X.std(axis=0, ddof=1), [0.5, 1.0], ks=[1, 3],
+                                       readings=["euclidean", "nearest_category"])
+    assert curve["training documents"].tolist() == [16, 16, 32, 32]
+    full = curve[(curve["fraction"] == 1.0) & (curve["reading"] == "euclidean")].iloc[0]
+    assert full["accuracy"] == 1.0 and full["error"] == 0.0 and full["k"] == 3
+    np.testing.assert_array_equal(preds[(1.0, "euclidean")], y_q)
+    full = mahalanobis_readings(X, y, Q, ks=[1, 3], readings=["euclidean"], loo=False)
+    again, _ = training_size_curve(X, y, Q, y_q, None, [1.0], ks=[1, 3], readings=["euclidean"], full=full)
+    assert again["accuracy"].tolist() == [1.0]  # the whole-set readings are reused, not refitted
+    with pytest.raises(ValueError, match=r"fractions must lie in \(0, 1\]"):
+        training_size_curve(X, y, Q, y_q, X.std(axis=0), [1.5])
+
+
+def test_paired_comparisons_table(rng):
+    y = rng.integers(0, 3, size=60)
+    better = np.where(rng.random(60) < 0.9, y, (y + 1) % 3)
+    worse = np.where(rng.random(60) < 0.5, y, (y + 1) % 3)
+    t = paired_comparisons(y, {"better": better}, worse, scores=["accuracy", "macro_f1"], n_resamples=199)
+    assert t.loc["better", ("accuracy", "difference")] == pytest.approx(np.mean(better == y) - np.mean(worse == y))
+    assert t.loc["better", ("accuracy", "p")] < 0.05
+
+
+def test_category_readings_agree_across_the_dense_and_woodbury_paths(rng):
+    # categories of 14, 10 and 8 documents in 9 dimensions: the first two take the dense Cholesky
+    # path (more documents than dimensions), the third the Woodbury path; both equal the dense inverse
+    X, g = random_groups(rng, [14, 10, 8], 9)
+    y = np.array(["a", "b", "c"])[g]
+    Q = rng.normal(size=(12, 9)) + 3
+    VI = {c: np.linalg.inv(estimate_covariance(X[y == c], "ledoit_wolf")) for c in "abc"}
+    D = np.array([[mahalanobis(q, x, VI[c]) ** 2 for x, c in zip(X, y)] for q in Q])
+    out = mahalanobis_readings(X, y, Q, ks=[1], readings=["per_category", "nearest_category"], loo=True)
+    np.testing.assert_array_equal(out.pred["per_category"][1], y[D.argmin(axis=1)])
+    means = {c: X[y == c].mean(axis=0) for c in "abc"}
+    nearest = [min("abc", key=lambda c: mahalanobis(q, means[c], VI[c])) for q in Q]
+    np.testing.assert_array_equal(out.pred["nearest_category"][0], nearest)
+    D_tr = np.array([[mahalanobis(a, x, VI[c]) ** 2 for x, c in zip(X, y)] for a in X])
+    np.fill_diagonal(D_tr, np.inf)
+    assert out.loo_accuracy["per_category"][1] == pytest.approx(np.mean(y[D_tr.argmin(axis=1)] == y))
+
+
+def test_several_scores_share_one_permutation_run(rng):
+    y = rng.integers(0, 3, size=80)
+    a = np.where(rng.random(80) < 0.8, y, (y + 1) % 3)
+    b = np.where(rng.random(80) < 0.6, y, (y + 2) % 3)
+    diffs, ps = paired_permutation_test(y, a, b, ["accuracy", "macro_recall"], n_resamples=299)
+    for score, d, p in zip(["accuracy", "macro_recall"], diffs, ps):
+        assert (d, p) == pytest.approx(paired_permutation_test(y, a, b, score, n_resamples=299))
