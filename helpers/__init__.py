@@ -29,7 +29,7 @@ from .metrics import (
     sokal_michener,
     variance_adjusted_cosine,
 )
-from .reporting import compare_to_paper, nb_setup, save_results
+from .reporting import nb_setup, save_results
 from .whitening import (
     class_whitening_matrices,
     estimate_covariance,
@@ -45,7 +45,6 @@ __all__ = [
     "binary_counts",
     "binary_similarity",
     "class_whitening_matrices",
-    "compare_to_paper",
     "cosine_similarity",
     "estimate_covariance",
     "expected_whitening_matrix",

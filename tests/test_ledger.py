@@ -144,6 +144,18 @@ def test_summary_names_unanswered_rows_and_counts_verdicts(check):
     assert check.summary() == "11 source items answered: 9 reproduced, 1 small, not significant, 1 not testable"
 
 
+def test_done_stores_every_row_and_refuses_gaps(check):
+    check.number("acc", 107 / 114)
+    with pytest.raises(ValueError, match="have no comparison row"):
+        check.done()
+    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct"):
+        check.number(key, [2.5, 6.0, "No"] if key == "table" else check.printed(key)[0].value)
+    check.claim("claim", True, evidence="x")
+    check.not_testable("fig", "image only")
+    bundle = check.done()._repr_mimebundle_()
+    assert len(bundle[L.MIME]["rows"]) == 11 and "10 reproduced" in bundle["text/plain"]
+
+
 def test_table_shows_new_rows_and_stores_json(check):
     check.number("acc", 107 / 114)
     first = check.table()

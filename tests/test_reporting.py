@@ -1,40 +1,19 @@
-"""compare_to_paper's verdicts and save_results' JSON, which the tests and the report read."""
+"""save_results' JSON, which the sweeps and the report read."""
 
 import json
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import reporting
-from helpers.reporting import compare_to_paper, save_results
+from helpers.reporting import save_results
 
 
 @pytest.fixture(autouse=True)
 def fresh_session(monkeypatch):
     from helpers.workbook.ledger import SourceCheck
 
-    monkeypatch.setattr(reporting, "_SESSION_TABLES", [])
     monkeypatch.setattr(SourceCheck, "_registry", {})
-
-
-def test_tolerance_is_half_a_unit_of_the_printed_digit():
-    t = compare_to_paper([
-        ("printed 0.939, ours 107/114", "0.939", 107 / 114),    # 0.93860 rounds to 0.939
-        ("printed 0.971, ours 553/569", "0.971", 553 / 569),    # 0.97188 rounds to 0.972
-        ("printed 1.0, ours 0.96", "1.0", 0.96),                # within 0.05
-        ("printed 1.00, ours 0.99", "1.00", 0.99),              # not within 0.005
-    ])
-    assert t["verdict"].tolist() == ["matches", "differs", "matches", "differs"]
-    assert t.loc[1, "difference"] == pytest.approx(553 / 569 - 0.971)
-
-
-def test_float_paper_needs_explicit_tolerance_and_none_means_no_source():
-    t = compare_to_paper([("third", 1 / 3, 1 / 3), ("close", 0.5, 0.5001), ("close, tol", 0.5, 0.5001, 1e-3),
-                          {"quantity": "missing", "paper": None, "ours": 2.0}])
-    assert t["verdict"].tolist() == ["matches", "differs", "matches", "no source value"]
-    assert math.isnan(t.loc[3, "paper"]) and math.isnan(t.loc[3, "difference"])
 
 
 def test_save_results_writes_plain_json_and_skips_none(tmp_path):
@@ -51,13 +30,18 @@ def test_save_results_rejects_unknown_objects(tmp_path):
         save_results({"x": object()}, tmp_path / "r.json")
 
 
-def test_comparisons_of_the_session_are_stored_for_the_report(tmp_path):
-    compare_to_paper([("accuracy", "0.939", 0.9386)])
-    compare_to_paper([("accuracy", "0.939", 0.9386), ("loocv", "0.912", 0.9121)])  # a re-run cell repeats a row
+def test_comparison_rows_of_the_session_are_stored_for_the_report(tmp_path):
+    import pandas as pd
+
+    from helpers.workbook.ledger import SourceCheck
+
+    ledger = pd.DataFrame([dict(id="VAC-901", source="000_355ea6f26af76eed.txt", lines="398", item="accuracy",
+                                printed="0.939", reading="", correction="", notebook="03", key="acc", scope="")])
+    check = SourceCheck("03", ledger=ledger)
+    check.number("acc", 0.9386)
+    check.number("acc", 0.9386)                    # a re-run cell replaces its row
     data = json.loads(save_results({"k": 1}, tmp_path / "r.json").read_text())
-    assert [row["quantity"] for row in data["comparison"]] == ["accuracy", "loocv"]
-    assert data["comparison"][0]["verdict"] == "matches"
-    # a notebook that sets the key itself keeps it
+    assert [(r["id"], r["verdict"]) for r in data["comparison"]] == [("VAC-901", "reproduced")]
     own = json.loads(save_results({"comparison": []}, tmp_path / "s.json").read_text())
     assert own["comparison"] == []
 

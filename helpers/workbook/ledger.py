@@ -113,14 +113,11 @@ def load_ledger(path=None) -> pd.DataFrame:
     >>> sorted(ledger["source"].unique()) == sorted(SOURCES)
     True
     """
-    paths = [Path(path)] if path else [LEDGER_PATH, *sorted((LEDGER_PATH.parent / "ledger_parts").glob("*.csv"))]
-    path = paths[0]
+    path = Path(path or LEDGER_PATH)
     if not path.is_file():
         raise ValueError(f"no ledger at {path}: it is committed with the workbook (data/source_ledger.csv)")
-    records = []
-    for part in paths:
-        with part.open(encoding="utf-8", newline="") as fh:
-            records += list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    with path.open(encoding="utf-8", newline="") as fh:
+        records = list(csv.DictReader(line for line in fh if not line.startswith("#")))
     table = pd.DataFrame(records, columns=COLUMNS if not records else None, dtype=str)
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
@@ -486,6 +483,14 @@ class SourceCheck:
         done = {r["key"] for r in self.rows}
         return [k for k in self._rows_by_key if k not in done]
 
+    def done(self) -> "_Done":
+        """End of the notebook: raises if a ledger row is unanswered, else shows the counts.
+
+        Make it the last expression of a cell: its output stores every comparison row of the
+        notebook, whatever the earlier tables showed, so the tests and the README see them all.
+        """
+        return _Done(self)
+
     def summary(self) -> str:
         """One line of counts; raises when a ledger row of this notebook is left unanswered."""
         missing = self.unanswered()
@@ -497,6 +502,20 @@ class SourceCheck:
         counts = pd.Series([r["verdict"] for r in self.rows]).value_counts()
         parts = [f"{counts[v]} {v}" for v in VERDICTS if v in counts]
         return f"{len(self.rows)} source items answered: " + ", ".join(parts)
+
+
+class _Done:
+    """The last output of a notebook's check: its counts, and every row as JSON for the tests."""
+
+    def __init__(self, check: "SourceCheck"):
+        self.text = check.summary()
+        self.rows = [dict(r) for r in check.rows]
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        counts = pd.Series([r["verdict"] for r in self.rows]).value_counts()
+        lines = [self.text] + [f"  {counts[v]:4d}  {v}" for v in VERDICTS if v in counts]
+        return {"text/plain": "\n".join(lines),
+                MIME: {"rows": [{k: r[k] for k in ("id", "key", "notebook", "ours", "verdict")} for r in self.rows]}}
 
 
 @dataclass
