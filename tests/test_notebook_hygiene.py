@@ -220,3 +220,14 @@ def test_readme_and_docs_speak_of_sources_and_evidence():
             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
             for m in [PROCESS_TALK.search(line)] if m]
     assert not hits, hits
+
+
+def test_papermill_reads_every_parameter(path, nb, caplog):
+    """``papermill --help-notebook`` lists every parameter with its comment (no unparsable line)."""
+    papermill = pytest.importorskip("papermill")
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])][0]
+    with caplog.at_level("WARNING"):
+        found = papermill.inspect_notebook(str(path))
+    assert not [r.message for r in caplog.records if "Unable to parse" in r.message]
+    assert set(found) == set(literal_assignments(tagged.source))
+    assert all(p["help"] for p in found.values()), "every parameter needs a comment"
