@@ -289,6 +289,18 @@ def loocv_accuracy(model, X, y) -> float:
     return float(np.mean(pred == y))
 
 
+def _check_knn_inputs(X, y, ks):
+    """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
+    ks = [int(k) for k in ks]
+    if not ks or min(ks) < 1:
+        raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
+    classes, y_idx = np.unique(y, return_inverse=True)
+    return X, y, ks, classes, y_idx
+
+
 def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
     """Cross-validated accuracy of uniform-vote kNN for several K at once.
 
@@ -323,13 +335,7 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
     >>> print({k: f"{a:.3f}" for k, a in acc.items()})
     {1: '1.000', 3: '1.000'}
     """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
-    ks = [int(k) for k in ks]
-    if not ks or min(ks) < 1:
-        raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
-    classes, y_idx = np.unique(y, return_inverse=True)
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
     folds = list(cv.split(X, y))
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
@@ -358,13 +364,7 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> 
     >>> knn_cv_predictions_by_k(X, [0, 0, 0, 1, 1, 1], [1], LeaveOneOut())[1].tolist()
     [0, 0, 0, 1, 1, 1]
     """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
-    ks = [int(k) for k in ks]
-    if not ks or min(ks) < 1:
-        raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
-    classes, y_idx = np.unique(y, return_inverse=True)
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
     folds = list(cv.split(X, y))
     held_out = np.bincount(np.concatenate([te for _, te in folds]), minlength=len(y))
     if not np.all(held_out == 1):
