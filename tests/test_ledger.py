@@ -36,7 +36,7 @@ def check():
 def test_parse_printed_keeps_the_printed_rounding():
     got = [(p.value, p.decimals) for p in parse_printed("2,877; 0.9121; 1.0; 2/3; -0.46; No; 35%")]
     assert got == [(2877.0, 0), (0.9121, 4), (1.0, 1), (2 / 3, None), (-0.46, 2), ("No", None), (35.0, 0)]
-    assert parse_printed("35%")[0].percent and parse_printed("≈ 1.414")[0].value == 1.414
+    assert parse_printed("35%")[0].value == 35.0 and parse_printed("≈ 1.414")[0].value == 1.414
     with pytest.raises(ValueError, match="denominator 0"):
         parse_printed("1/0")
 

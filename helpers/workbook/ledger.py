@@ -159,12 +159,15 @@ def load_ledger(path=None) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Printed:
-    """One printed value: a number with the decimals it was printed to, an exact fraction, or a word."""
+    """One printed value: a number with the decimals it was printed to, an exact fraction, or a word.
+
+    A trailing ``%`` is dropped from the value; :meth:`SourceCheck.number` takes ``percent=True``
+    to compare a fraction of ours with it.
+    """
 
     text: str
     value: float | str
     decimals: int | None = None  # None: exact (a fraction) or a word
-    percent: bool = False
 
     @property
     def is_number(self) -> bool:
@@ -178,14 +181,13 @@ _FRACTION = re.compile(r"([-−]?\d+)\s*/\s*(\d+)")
 def _parse_token(token: str) -> Printed:
     text = token.strip()
     core = text.lstrip("≈~=").strip()
-    percent = core.endswith("%")
     core = core.removesuffix("%").strip()
     frac = _FRACTION.fullmatch(core)
     if frac:
         num, den = int(frac.group(1).replace("−", "-")), int(frac.group(2))
         if den == 0:
             raise ValueError(f"printed value {text!r}: a fraction with denominator 0")
-        return Printed(text, float(Fraction(num, den)), None, percent)
+        return Printed(text, float(Fraction(num, den)), None)
     if core and any(ch.isdigit() for ch in core) and _NUM.fullmatch(core):
         plain = core.replace(",", "").replace("−", "-")
         try:
@@ -193,16 +195,16 @@ def _parse_token(token: str) -> Printed:
         except InvalidOperation:  # pragma: no cover - the regex admits only decimals
             raise ValueError(f"printed value {text!r} is not a number") from None
         decimals = max(0, -int(dec.as_tuple().exponent))
-        return Printed(text, float(dec), decimals, percent)
-    return Printed(text, text, None, False)
+        return Printed(text, float(dec), decimals)
+    return Printed(text, text, None)
 
 
 def parse_printed(text: str) -> list[Printed]:
     """Split a ledger ``printed`` (or ``reading``) cell into values: ``"2.50; 6.00; No"`` is three.
 
     Numbers keep the decimals they were printed to (their rounding), thousands separators are
-    dropped (``2,877``), a fraction such as ``2/3`` is exact, a trailing ``%`` is kept as a
-    flag, a leading ``≈`` is ignored; anything else is a word, compared as text.
+    dropped (``2,877``), a fraction such as ``2/3`` is exact, a trailing ``%`` and a
+    leading ``≈`` are ignored; anything else is a word, compared as text.
 
     Examples
     --------
