@@ -23,8 +23,9 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from _common import machine, median_time, peak_memory, report, run_times, warm_memory  # noqa: E402
 
 from helpers import Whitener  # noqa: E402
-from helpers.metrics import binary_gram, binary_similarity, mahalanobis, variance_adjusted_cosine  # noqa: E402
-from helpers.metrics import nearest_neighbors  # noqa: E402
+from helpers.binary import binary_gram, binary_similarity  # noqa: E402
+from helpers.metrics import mahalanobis, variance_adjusted_cosine  # noqa: E402
+from helpers.neighbours import nearest_neighbors  # noqa: E402
 from helpers.whitening import estimate_covariance, whitening_matrix  # noqa: E402
 
 

@@ -1,11 +1,28 @@
-"""Helpers for the covariance-aware similarity workbook.
+"""Helpers for the covariance-aware similarity workbook, in four layers.
 
-Modules: :mod:`helpers.whitening` (covariance estimates, the five whitening matrices,
-E(W^-1)), :mod:`helpers.metrics` (norms, distances, similarities), :mod:`helpers.estimators`
-(scikit-learn estimators), :mod:`helpers.mds` (classical MDS from distances or similarities), :mod:`helpers.datasets`, :mod:`helpers.reporting`.
+* the maths, flat modules here: :mod:`~helpers.whitening` (covariance estimates, the five
+  whitening matrices, E(W^-1)), :mod:`~helpers.metrics` (norms, distances, similarities),
+  :mod:`~helpers.binary` (binary coefficients), :mod:`~helpers.neighbours` (the kNN engine),
+  :mod:`~helpers.estimators` (scikit-learn estimators), :mod:`~helpers.gram` (PCA and shrunk
+  covariances from inner products), :mod:`~helpers.text` (the text pipeline),
+  :mod:`~helpers.mds`, :mod:`~helpers.clustering`, :mod:`~helpers.svm`,
+  :mod:`~helpers.evaluation` (resampling protocols and paired tests), :mod:`~helpers.plotting`;
+* :mod:`helpers.data`: the data folder and every loader;
+* :mod:`helpers.papers`: what one source needs beyond the maths;
+* :mod:`helpers.workbook`: the source ledger, results files, sweeps, notebook execution.
+
+The maths imports none of the other three; data imports neither papers nor workbook; papers
+do not import the workbook. The public maths and loaders are importable from here.
 """
 
-from .datasets import (
+from .binary import (
+    binary_counts,
+    binary_similarity,
+    jaccard,
+    russell_rao,
+    sokal_michener,
+)
+from .data import (
     load_animals,
     load_athletes,
     load_mnist_test,
@@ -17,19 +34,13 @@ from .datasets import (
 )
 from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from .metrics import (
-    binary_counts,
-    binary_similarity,
     cosine_similarity,
-    jaccard,
     l0_norm,
     lp_norm,
     mahalanobis,
     minkowski,
-    russell_rao,
-    sokal_michener,
     variance_adjusted_cosine,
 )
-from .reporting import nb_setup, save_results
 from .whitening import (
     class_whitening_matrices,
     estimate_covariance,
@@ -52,18 +63,16 @@ __all__ = [
     "l0_norm",
     "load_animals",
     "load_athletes",
+    "load_mnist_test",
     "load_salary_age",
     "load_signup",
     "load_table",
     "load_wdbc",
-    "load_mnist_test",
     "load_whiskey",
     "lp_norm",
     "mahalanobis",
     "minkowski",
-    "nb_setup",
     "russell_rao",
-    "save_results",
     "sokal_michener",
     "transform_by_class",
     "variance_adjusted_cosine",

@@ -1,4 +1,8 @@
-"""Plumbing shared by the loaders, the sweep runner and the reports: atomic files, progress bars."""
+"""Plumbing shared by every layer (it imports nothing from the package): atomic files, progress bars.
+
+The one atomic writer of the workbook: loaders, caches, results files, sweeps and the
+notebook runner all write through :func:`atomic_path` / :func:`atomic_open`.
+"""
 
 from __future__ import annotations
 
@@ -40,9 +44,9 @@ def atomic_path(dest, suffix: str = ".tmp"):
 
 
 @contextmanager
-def atomic_open(dest, mode: str = "w", suffix: str = ".tmp"):
+def atomic_open(dest, mode: str = "w", suffix: str = ".tmp", encoding: str | None = None):
     """``open`` on a temporary file that replaces ``dest`` when the block succeeds (:func:`atomic_path`)."""
-    with atomic_path(dest, suffix) as tmp, open(tmp, mode) as fh:
+    with atomic_path(dest, suffix) as tmp, open(tmp, mode, encoding=encoding) as fh:
         yield fh
 
 

@@ -1,11 +1,20 @@
-"""Evaluation protocols for notebooks 03-04: repeated splits, repeated CV, LOOCV, McNemar.
+"""Evaluation statistics: repeated splits, repeated CV, LOOCV, paired tests, scores.
 
-Also the seeds' "population" protocol, kept under a name that says what it does:
-:func:`population_protocol_predict` whitens every test point with the matrix of its
-*own* class, so it reads the test labels. Use it to reproduce the papers, never to
-evaluate a classifier. And two small checks the papers' claims call for: the rows of a
-classification table (:func:`report_rows`) and exact linear separability
+Resampling protocols (:func:`repeated_split_scores`, :func:`repeated_cv_scores`, LOOCV with
+the support-vector shortcut for SVC), kNN over many K at once, the corrected paired t-test,
+McNemar's exact test, micro/macro scores (:func:`prf_scores`, vectorised over resamples) and
+the approximate-randomisation test of two classifiers on the same test rows
+(:func:`paired_permutation_test`). Two small checks the papers' claims call for: the rows of
+a classification table (:func:`report_rows`) and exact linear separability
 (:func:`is_linearly_separable`).
+
+References
+----------
+.. [1] C. Nadeau & Y. Bengio (2003), Inference for the generalization error, Machine Learning
+   52, 239-281 (the corrected resampled t-test).
+.. [2] E. W. Noreen (1989), Computer-Intensive Methods for Testing Hypotheses (approximate
+   randomisation); A. Yeh (2000), More accurate tests for the statistical significance of
+   result differences, COLING.
 """
 
 from __future__ import annotations
@@ -17,12 +26,23 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy import optimize, stats
 from sklearn.base import clone
-from sklearn.metrics import (accuracy_score, classification_report, f1_score, make_scorer, pairwise_distances,
-                             precision_score, recall_score)
-from sklearn.model_selection import (LeaveOneOut, RepeatedStratifiedKFold, StratifiedShuffleSplit,
-                                     cross_val_predict, cross_val_score, cross_validate)
-
-from .whitening import class_whitening_matrices, transform_by_class
+from sklearn.metrics import (
+    accuracy_score,
+    classification_report,
+    f1_score,
+    make_scorer,
+    pairwise_distances,
+    precision_score,
+    recall_score,
+)
+from sklearn.model_selection import (
+    LeaveOneOut,
+    RepeatedStratifiedKFold,
+    StratifiedShuffleSplit,
+    cross_val_predict,
+    cross_val_score,
+    cross_validate,
+)
 
 __all__ = [
     "METRICS",
@@ -37,12 +57,12 @@ __all__ = [
     "mcnemar_exact",
     "report_rows",
     "is_linearly_separable",
-    "population_protocol_predict",
-    "population_protocol_cv",
-    "population_split_scores",
     "svc_loocv_accuracy",
     "svc_loocv_predict",
-    "plot_confusions",
+    "SCORES",
+    "prf_scores",
+    "paired_permutation_test",
+    "paired_comparisons",
 ]
 
 #: Scores on the test rows of a split, by name: functions of ``(y_true, y_pred)`` with class 1
@@ -482,120 +502,6 @@ def is_linearly_separable(X, y) -> bool:
     return bool(res.status == 0)
 
 
-def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_fit=None, y_fit=None,
-                                method="cholesky", estimator="sample", matrices=None):
-    """The seeds' "population" protocol. USES THE TEST LABELS (``y_test_used``).
-
-    Per-class whitening matrices are estimated on ``(X_fit, y_fit)`` (default: the
-    training data; the papers used all 569 points), every training row is transformed
-    with its class's matrix and so is every *test* row, with the label given in
-    ``y_test_used``. Passing the true test labels reproduces the papers; passing wrong
-    labels shows that the prediction follows the label we gave. ``matrices`` (``{label: W}``)
-    replaces the estimated matrices by any label-dependent transform, e.g. random ones.
-
-    Returns
-    -------
-    ndarray: predictions of ``model`` (a fresh clone, fitted on the transformed training data).
-
-    Examples
-    --------
-    >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
-    >>> pred = population_protocol_predict(KNeighborsClassifier(3), X[::2], y[::2], X[1::2], y[1::2])
-    >>> pred.shape
-    (20,)
-    """
-    X_train, X_test = np.asarray(X_train, dtype=float), np.asarray(X_test, dtype=float)
-    y_train, y_test_used = np.asarray(y_train), np.asarray(y_test_used)
-    if X_test.shape[0] != y_test_used.shape[0]:
-        raise ValueError("population protocol needs one (used!) label per test row: y_test_used has the wrong length.")
-    if matrices is not None:
-        mats = matrices
-    else:
-        if X_fit is None:
-            X_fit, y_fit = X_train, y_train
-        mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method,
-                                        estimator=estimator)
-    Z_train = transform_by_class(X_train, y_train, mats)
-    Z_test = transform_by_class(X_test, y_test_used, mats)
-    return clone(model).fit(Z_train, y_train).predict(Z_test)
-
-
-def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", estimator="sample",
-                           n_jobs=None) -> float:
-    """Cross-validated accuracy of the "population" protocol. USES THE TEST LABELS.
-
-    Parameters
-    ----------
-    cv : scikit-learn splitter (e.g. ``LeaveOneOut()``, ``StratifiedKFold(5)``)
-    matrices_from : {"all", "train"}
-        Where the per-class matrices are estimated: once on all rows (as the papers
-        evidently did) or inside each training fold.
-
-    Returns
-    -------
-    float: accuracy pooled over all held-out predictions.
-
-    Examples
-    --------
-    >>> from sklearn.model_selection import StratifiedKFold
-    >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
-    >>> acc = population_protocol_cv(KNeighborsClassifier(3), X, y, StratifiedKFold(4))
-    >>> 0.0 <= acc <= 1.0
-    True
-    """
-    if matrices_from not in ("all", "train"):
-        raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    pred = np.empty_like(y)
-    if matrices_from == "all":
-        # one transform of every row with its own class's matrix; then ordinary CV on it
-        mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
-        Z = transform_by_class(X, y, mats)
-        return float(np.mean(cross_val_predict(clone(model), Z, y, cv=cv, n_jobs=n_jobs) == y))
-    folds = list(cv.split(X, y))
-    parts = Parallel(n_jobs=n_jobs)(
-        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], method=method, estimator=estimator)
-        for tr, te in folds)
-    for (_, te), part in zip(folds, parts):
-        pred[te] = part
-    return float(np.mean(pred == y))
-
-
-def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
-                            method="cholesky", estimator="sample", n_jobs=None, scoring="accuracy"):
-    """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
-
-    USES THE TEST LABELS: each test row is whitened with its own class's matrix.
-    ``matrices_from="all"`` estimates the per-class matrices on all rows (as the papers),
-    ``"train"`` on the training rows of each split only. ``scoring`` as in
-    :func:`repeated_split_scores` (one name: an array; a tuple: ``{metric: array}``).
-
-    Examples
-    --------
-    >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
-    >>> population_split_scores(KNeighborsClassifier(3), X, y, n_splits=2).shape
-    (2,)
-    """
-    if matrices_from not in ("all", "train"):
-        raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
-    names, single = _check_scoring(scoring)
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
-    fit = (X, y) if matrices_from == "all" else (None, None)
-    splits = list(cv.split(X, y))
-    preds = Parallel(n_jobs=n_jobs)(
-        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
-        for tr, te in splits)
-    out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
-    return out[names[0]] if single else out
-
-
 def svc_loocv_accuracy(svc, X, y, n_jobs=None) -> float:
     """Exact LOOCV accuracy of an SVC: the mean of :func:`svc_loocv_predict` against ``y``.
 
@@ -662,25 +568,162 @@ def _leave_one_out_predict(model, X, y, i):
     return clone(model).fit(X[keep], y[keep]).predict(X[i : i + 1])[0]
 
 
-def plot_confusions(cases, labels=("benign", "malignant"), title=None):
-    """Confusion-matrix heatmaps side by side, one per ``{name: (y_true, y_pred)}``.
 
-    Returns the matplotlib Figure (the caller adds ``plt.show()``).
+# --------------------------------------------------------------------------------------------
+# scores and paired tests
+
+#: the scores :func:`prf_scores` returns
+SCORES = ("accuracy", "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall", "macro_f1")
+
+
+def _indicator(y, classes):
+    y = np.asarray(y)
+    if y.ndim == 2:
+        return y != 0
+    return y[:, None] == np.asarray(classes)[None, :]
+
+
+def _scores(T, P):
+    """Every score of :data:`SCORES` for predictions ``P`` (..., n, C) against truth ``T`` (n, C)."""
+    tp = (P & T).sum(axis=-2).astype(np.float64)  # (..., C)
+    pp = P.sum(axis=-2).astype(np.float64)
+    tt = np.broadcast_to(T.sum(axis=0).astype(np.float64), tp.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        micro_p = np.nan_to_num(tp.sum(-1) / pp.sum(-1))
+        micro_r = np.nan_to_num(tp.sum(-1) / tt.sum(-1))
+        micro_f = np.nan_to_num(2 * tp.sum(-1) / (pp.sum(-1) + tt.sum(-1)))
+        macro_p = np.nan_to_num(tp / pp).mean(-1)
+        macro_r = np.nan_to_num(tp / tt).mean(-1)
+        macro_f = np.nan_to_num(2 * tp / (pp + tt)).mean(-1)
+    accuracy = np.all(P == T, axis=-1).mean(axis=-1)
+    return dict(zip(SCORES, (accuracy, micro_p, micro_r, micro_f, macro_p, macro_r, macro_f)))
+
+
+def prf_scores(y_true, y_pred, classes=None) -> dict:
+    """Accuracy and micro/macro precision, recall and F1 (Section 3, lines 293-295).
+
+    Micro-averaging pools the contingency tables of all categories (every document weighs
+    the same); macro-averaging averages the per-category scores (every category weighs the
+    same); F1 = 2 P R / (P + R). A category with no predicted (or no true) document scores
+    0, as ``zero_division=0`` in scikit-learn. Accuracy is the fraction of documents whose
+    predicted label (set) is exactly right.
+
+    Parameters
+    ----------
+    y_true, y_pred : 1-D labels or 2-D indicator matrices
+    classes : sequence, optional
+        The categories averaged over (default: those in ``y_true`` and ``y_pred``).
+
+    Examples
+    --------
+    >>> s = prf_scores(["a", "a", "b", "c"], ["a", "b", "b", "b"])
+    >>> print({k: round(float(v), 4) for k, v in s.items()})
+    {'accuracy': 0.5, 'micro_precision': 0.5, 'micro_recall': 0.5, 'micro_f1': 0.5, 'macro_precision': 0.4444, 'macro_recall': 0.5, 'macro_f1': 0.3889}
     """
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-    from sklearn.metrics import confusion_matrix
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true and y_pred must have the same shape; got {y_true.shape} and {y_pred.shape}.")
+    if classes is None:
+        classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, y_pred)
+    return {k: float(v) for k, v in _scores(_indicator(y_true, classes), _indicator(y_pred, classes)).items()}
 
-    if not isinstance(cases, dict) or not cases:
-        raise ValueError("cases must be a non-empty dict {name: (y_true, y_pred)}.")
-    fig, axes = plt.subplots(1, len(cases), figsize=(3.6 * len(cases), 3.4), squeeze=False)
-    for ax, (name, (yt, yp)) in zip(axes[0], cases.items()):
-        cm = confusion_matrix(yt, yp, labels=list(range(len(labels))))
-        sns.heatmap(cm, annot=True, fmt="d", cbar=False, cmap="Blues", ax=ax,
-                    xticklabels=labels, yticklabels=labels)
-        ax.set(title=f"{name}\naccuracy {np.mean(np.asarray(yt) == np.asarray(yp)):.3f}",
-               xlabel="predicted", ylabel="true")
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+
+def paired_permutation_test(y_true, pred_a, pred_b, score="micro_f1", classes=None,
+                            n_resamples: int = 999, random_state: int = 0):
+    """Is classifier a better than b on ``score``? Approximate randomisation over test documents.
+
+    Under the null hypothesis the two classifiers are exchangeable on each document, so
+    their predictions for that document can be swapped; the p-value is the fraction of
+    random swaps that give a difference at least as large in absolute value as the one
+    observed (``scipy.stats.permutation_test``, paired samples, two-sided). Micro and
+    macro scores are not sums over documents, so a paired t-test does not apply; this test
+    needs no such assumption (Noreen 1989; Yeh 2000).
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : 1-D labels or 2-D indicator matrices, one row per test document
+    score : str or list of str
+        One of :data:`SCORES`, or several: they are tested on the same random swaps.
+    classes : sequence, optional
+        As in :func:`prf_scores`.
+    n_resamples : int
+    random_state : int
+
+    Returns
+    -------
+    difference, p_value : float, or ndarray (one per score) when ``score`` is a list
+        ``score(a) - score(b)`` and its two-sided p-value.
+
+    Examples
+    --------
+    Classifier a is right on 40 of 50 documents, b on 30, and neither is right where the
+    other is wrong only by chance:
+
+    >>> import numpy as np
+    >>> y = np.zeros(50, dtype=int)
+    >>> a = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]
+    >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
+    >>> diff, p = paired_permutation_test(y, a, b, "accuracy", classes=[0, 1])
+    >>> print(f"{diff:+.2f} {p:.3f}")
+    +0.20 0.002
+    """
+    names = [score] if isinstance(score, str) else list(score)
+    if not names or any(sc not in SCORES for sc in names):
+        raise ValueError(f"score must be one of {SCORES} (or a list of them); got {score!r}.")
+    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    if not (y_true.shape == pred_a.shape == pred_b.shape):
+        raise ValueError(
+            f"y_true, pred_a and pred_b must have the same shape (one row per test document); got "
+            f"{y_true.shape}, {pred_a.shape}, {pred_b.shape}."
+        )
+    if classes is None:
+        classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, np.union1d(pred_a, pred_b))
+    T = _indicator(y_true, classes)
+    both = np.concatenate([_indicator(pred_a, classes), _indicator(pred_b, classes)])
+    n = len(T)
+
+    def statistic(ia, ib, axis=-1):  # indices into `both`: swapping them swaps a document's predictions
+        sa, sb = _scores(T, both[ia]), _scores(T, both[ib])
+        return np.stack([sa[sc] - sb[sc] for sc in names], axis=-1)  # the scores last: scipy's batches first
+
+    res = stats.permutation_test((np.arange(n), np.arange(n) + n), statistic, permutation_type="samples",
+                                 vectorized=True, n_resamples=n_resamples, batch=max(1, 20_000_000 // both.size),
+                                 rng=np.random.default_rng(random_state))
+    diff, p = np.asarray(res.statistic, dtype=float), np.asarray(res.pvalue, dtype=float)
+    return (float(diff[0]), float(p[0])) if isinstance(score, str) else (diff, p)
+
+
+def paired_comparisons(y_test, predictions: dict, reference, scores=SCORES, classes=None,
+                       n_resamples: int = 999, random_state: int = 0) -> pd.DataFrame:
+    """Each classifier minus a reference on every score, with paired permutation p-values.
+
+    Parameters
+    ----------
+    y_test : labels or indicator matrix
+    predictions : dict
+        ``{name: test predictions}``.
+    reference : predictions of the reference classifier on the same documents
+    scores : iterable of str
+        Names from :data:`SCORES`.
+
+    Returns
+    -------
+    DataFrame
+        Index: the names; columns ``(score, "difference")`` and ``(score, "p")``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([0, 0, 1, 1, 0, 1])
+    >>> t = paired_comparisons(y, {"same": y.copy()}, y, scores=["accuracy"])
+    >>> t.loc["same"].tolist()
+    [0.0, 1.0]
+    """
+    scores = list(scores)
+    rows = {}
+    for name, pred in predictions.items():
+        diff, p = paired_permutation_test(y_test, pred, reference, scores, classes, n_resamples, random_state)
+        rows[name] = {**{(sc, "difference"): float(d) for sc, d in zip(scores, diff)},
+                      **{(sc, "p"): float(q) for sc, q in zip(scores, p)}}
+    columns = pd.MultiIndex.from_tuples([(sc, part) for sc in scores for part in ("difference", "p")])
+    return pd.DataFrame.from_dict(rows, orient="index")[columns]

@@ -23,7 +23,6 @@ from scipy.spatial import procrustes
 
 from ._validation import as_float_array, check_square_matrix, check_symmetric
 
-
 __all__ = [
     "MDSResult",
     "cailliez_constant",

@@ -313,3 +313,28 @@ def box_strip(ax, data, x: str, y: str):
         sns.boxplot(data=data, x=x, y=y, ax=ax, color="white", showfliers=False)
     sns.stripplot(data=data, x=x, y=y, ax=ax, hue=x, palette="tab10", alpha=0.55, size=3, legend=False)
     return ax
+
+
+
+def plot_confusions(cases, labels=("benign", "malignant"), title=None):
+    """Confusion-matrix heatmaps side by side, one per ``{name: (y_true, y_pred)}``.
+
+    Returns the matplotlib Figure (the caller adds ``plt.show()``).
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    from sklearn.metrics import confusion_matrix
+
+    if not isinstance(cases, dict) or not cases:
+        raise ValueError("cases must be a non-empty dict {name: (y_true, y_pred)}.")
+    fig, axes = plt.subplots(1, len(cases), figsize=(3.6 * len(cases), 3.4), squeeze=False)
+    for ax, (name, (yt, yp)) in zip(axes[0], cases.items()):
+        cm = confusion_matrix(yt, yp, labels=list(range(len(labels))))
+        sns.heatmap(cm, annot=True, fmt="d", cbar=False, cmap="Blues", ax=ax,
+                    xticklabels=labels, yticklabels=labels)
+        ax.set(title=f"{name}\naccuracy {np.mean(np.asarray(yt) == np.asarray(yp)):.3f}",
+               xlabel="predicted", ylabel="true")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import os
 import sys
 import tempfile
 import time
@@ -68,49 +67,18 @@ def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def write_notebook(nb: nbformat.NotebookNode, path: Path) -> None:
     """Write ``nb`` as Jupyter does (indent 1, trailing newline), atomically."""
+    from helpers._io import atomic_open
+
     text = nbformat.writes(nb)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    with atomic_open(path, encoding="utf-8") as fh:
+        fh.write(text if text.endswith("\n") else text + "\n")
 
 
 def execute(src: Path, dst: Path, parameters: dict | None = None, cwd: Path | None = None):
-    """Execute ``src`` into ``dst`` with papermill on the ``python3`` kernel of this interpreter.
+    """Execute ``src`` into ``dst`` (:func:`helpers.workbook.execute.execute_notebook`)."""
+    from helpers.workbook.execute import execute_notebook
 
-    Parameters
-    ----------
-    src, dst : Path
-        Input and output notebooks (``dst`` is written even when a cell fails).
-    parameters : dict, optional
-        Values to inject; ``None`` or ``{}`` injects no cell at all.
-    cwd : Path, optional
-        Kernel working directory; defaults to the folder of ``src`` (as Jupyter and nbval).
-
-    Returns
-    -------
-    NotebookNode
-        The executed notebook.
-
-    Raises
-    ------
-    papermill.PapermillExecutionError
-        A cell raised; other exceptions mean a timeout, a dead kernel or infrastructure.
-    """
-    import papermill as pm
-
-    from helpers.sweep import ipc_kernel_manager_class  # ipc transport: no port races (1.7)
-
-    manager = ipc_kernel_manager_class()  # None on Windows: papermill's default TCP manager
-    return pm.execute_notebook(
-        str(src),
-        str(dst),
-        parameters=parameters or None,
-        kernel_name="python3",
-        cwd=str(cwd or src.parent),
-        progress_bar=False,
-        request_save_on_cell_execute=False,
-        **({"kernel_manager_class": manager} if manager is not None else {}),
-    )
+    return execute_notebook(src, dst, parameters, cwd=cwd)
 
 
 def describe(exc: BaseException) -> str:
@@ -132,7 +100,7 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path) -> int:
     import papermill as pm
     from nbconvert import HTMLExporter
 
-    from helpers.report import build_report
+    from helpers.workbook.report import build_report
 
     out = out.resolve()
     if (out / "notebooks").resolve() == folder.resolve():

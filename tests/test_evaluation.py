@@ -13,10 +13,10 @@ from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, load_wdbc, transform_by_class
 from helpers.evaluation import (compare_pairs, corrected_paired_ttest, is_linearly_separable, knn_cv_accuracy_by_k,
-                                knn_cv_predictions_by_k, loocv_accuracy, mcnemar_exact, population_protocol_cv,
-                                population_protocol_predict, population_split_scores, repeated_cv_scores,
+                                knn_cv_predictions_by_k, loocv_accuracy, mcnemar_exact, repeated_cv_scores,
                                 repeated_split_scores, report_rows, summarize_scores, svc_loocv_accuracy,
                                 svc_loocv_predict)
+from helpers.papers.cosine_paper import population_protocol_cv, population_protocol_predict, population_split_scores
 
 
 def two_classes(seed=0, n=20):
@@ -174,8 +174,8 @@ def test_parallel_resampling_gives_the_same_scores():
     from sklearn.svm import SVC
 
     from helpers import load_wdbc
-    from helpers.evaluation import (population_protocol_cv, population_split_scores, repeated_cv_scores,
-                                    repeated_split_scores, svc_loocv_accuracy)
+    from helpers.evaluation import repeated_cv_scores, repeated_split_scores, svc_loocv_accuracy
+    from helpers.papers.cosine_paper import population_protocol_cv, population_split_scores
 
     X, y = load_wdbc()
     X, y = X.to_numpy()[:200], y.to_numpy()[:200]

@@ -26,8 +26,8 @@ from helpers.mds import (
     proposition_6_2_residuals,
     similarity_to_distance,
 )
-from helpers.metrics import BINARY_COEFFICIENTS, binary_counts, binary_similarity
-from helpers.mnist import MNIST_SHA256, load_mnist_test, read_idx
+from helpers.binary import BINARY_COEFFICIENTS, binary_counts, binary_similarity
+from helpers.data.mnist import MNIST_SHA256, load_mnist_test, read_idx
 
 # --- Example 5: the notes' five creatures -----------------------------------------------------
 
@@ -468,7 +468,7 @@ def test_mnist_bad_arguments(fake_mnist, tmp_path):
 
 
 def test_mnist_falls_back_to_load_digits_with_a_notice(monkeypatch, tmp_path):
-    monkeypatch.setattr("helpers.mnist._candidates", lambda path: [tmp_path])
+    monkeypatch.setattr("helpers.data.mnist._candidates", lambda path: [tmp_path])
     with pytest.warns(UserWarning, match=r"MNIST IDX files not found.*load_digits.*data/raw/mnist"):
         X, y, source = load_mnist_test(20)
     assert source == "sklearn-digits" and X.shape == (20, 64) and X.max() <= 1.0

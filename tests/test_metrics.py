@@ -7,19 +7,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.spatial import distance
 from sklearn import config_context
 
-from helpers.metrics import (
-    binary_counts,
-    inverse_square_weights,
-    cosine_similarity,
-    jaccard,
-    l0_norm,
-    lp_norm,
-    mahalanobis,
-    minkowski,
-    russell_rao,
-    sokal_michener,
-    variance_adjusted_cosine,
-)
+from helpers.binary import binary_counts, jaccard, russell_rao, sokal_michener
+from helpers.metrics import cosine_similarity, l0_norm, lp_norm, mahalanobis, minkowski, variance_adjusted_cosine
+from helpers.neighbours import inverse_square_weights
 from helpers.whitening import METHODS, whitening_matrix
 
 from .conftest import random_spd
@@ -201,7 +191,7 @@ def test_non_binary_input_is_refused():
 def test_nearest_neighbors_match_sklearn(rng, metric):
     from sklearn.neighbors import NearestNeighbors
 
-    from helpers.metrics import nearest_neighbors
+    from helpers.neighbours import nearest_neighbors
 
     sigma = random_spd(rng, 4, 100)
     X, Q = rng.normal(size=(300, 4)) + 1.0, rng.normal(size=(40, 4)) + 1.0
@@ -223,7 +213,7 @@ def test_nearest_neighbors_match_sklearn(rng, metric):
 @pytest.mark.parametrize("metric", ["euclidean", "mahalanobis", "cosine"])
 def test_nearest_neighbors_distances_exact_for_near_duplicates(rng, metric):
     # far from the origin, the expanded formula |a|^2 + |b|^2 - 2ab loses the small distances
-    from helpers.metrics import nearest_neighbors
+    from helpers.neighbours import nearest_neighbors
 
     X = rng.normal(size=(200, 5)) * 0.01 + 100.0
     VI = np.linalg.inv(np.cov(X, rowvar=False))
@@ -240,7 +230,7 @@ def test_nearest_neighbors_distances_exact_for_near_duplicates(rng, metric):
 
 
 def test_nearest_neighbors_errors(rng):
-    from helpers.metrics import nearest_neighbors
+    from helpers.neighbours import nearest_neighbors
 
     X = rng.normal(size=(5, 2))
     with pytest.raises(ValueError, match=r"k must be an integer in \[1, 5\]"):

@@ -7,7 +7,7 @@ import nbformat
 import pandas as pd
 
 from helpers.workbook.ledger import SourceCheck
-from helpers.report import build_report, notebook_summary
+from helpers.workbook.report import build_report, notebook_summary
 
 
 def _executed(tmp_path, name, found="- raw cosine reproduced: 0.939"):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.reporting import save_results
+from helpers.workbook.results import save_results
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Tests of helpers.reuters: SGML parsing, archive safety, checksums, lookup, download, cache, splits."""
+"""Tests of helpers.data.reuters: SGML parsing, archive safety, checksums, lookup, download, cache, splits."""
 
 import hashlib
 import io
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import reuters as R
+from helpers.data import reuters as R
 
 RECORD = (
     '<REUTERS TOPICS="{attr}" LEWISSPLIT="{split}" CGISPLIT="TRAINING-SET" OLDID="5544" NEWID="{id}">\n'

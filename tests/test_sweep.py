@@ -13,7 +13,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from helpers import sweep
+from helpers.workbook import sweep
 
 TINY = [
     nbformat.v4.new_markdown_cell("# tiny sweep notebook"),
@@ -189,7 +189,7 @@ def test_stopped_half_way_then_rerun_loses_and_duplicates_nothing(tmp_path, sig)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "slow.ipynb")
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "helpers.sweep", str(tmp_path / "slow.ipynb"), "-p", "seed", "0:8", "--jobs", "2",
+    cmd = [sys.executable, "-m", "helpers.workbook.sweep", str(tmp_path / "slow.ipynb"), "-p", "seed", "0:8", "--jobs", "2",
            "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 180

@@ -16,29 +16,20 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
 from helpers import text as T
-from helpers.text import (
-    SCORES,
-    GramPCA,
+from helpers.evaluation import SCORES, paired_comparisons, paired_permutation_test, prf_scores
+from helpers.gram import GramPCA, ResidualCovariance, ledoit_wolf_shrinkage_gram, shrunk_residual_covariance
+from helpers.papers.mahal_knn import (
     MahalanobisCentroidClassifier,
-    PaperTfidfTransformer,
-    ResidualCovariance,
-    StemmingAnalyzer,
     baseline_predictions,
     best_k,
     component_sweep,
     knn_sweep,
-    paired_comparisons,
+    mahalanobis_readings,
+    rocchio_ovr_predict,
     summarize_readings,
     training_size_curve,
-    ledoit_wolf_shrinkage_gram,
-    mahalanobis_readings,
-    make_vectorizer,
-    paired_permutation_test,
-    prf_scores,
-    rocchio_ovr_predict,
-    shrunk_residual_covariance,
-    vectorize_corpus,
 )
+from helpers.text import PaperTfidfTransformer, StemmingAnalyzer, make_vectorizer, vectorize_corpus
 from helpers.whitening import estimate_covariance
 def test_analyzer_drops_stop_words_and_stems():
     assert StemmingAnalyzer()("The prices of the shares were rising, and it is 1987!") == [

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from sklearn.covariance import OAS, LedoitWolf
 
-from helpers.datasets import load_wdbc
+from helpers.data import load_wdbc
 from helpers.metrics import mahalanobis, variance_adjusted_cosine
 from helpers.whitening import (
     METHODS,

@@ -1,5 +1,12 @@
-"""Workbook tooling: the source ledger and the comparisons the notebooks make against it."""
+"""Workbook tooling: the source ledger and comparisons, results files, the report, sweeps, execution.
+
+:mod:`~helpers.workbook.ledger` (the ledger and :class:`SourceCheck`),
+:mod:`~helpers.workbook.results` (results JSON, notebook setup),
+:mod:`~helpers.workbook.report`, :mod:`~helpers.workbook.sweep`,
+:mod:`~helpers.workbook.execute` (the one papermill wrapper).
+"""
 
 from .ledger import SourceCheck, coverage, load_ledger, notebook_rows
+from .results import nb_setup, save_results
 
-__all__ = ["SourceCheck", "coverage", "load_ledger", "notebook_rows"]
+__all__ = ["SourceCheck", "coverage", "load_ledger", "nb_setup", "notebook_rows", "save_results"]

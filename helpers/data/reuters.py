@@ -34,7 +34,8 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
-from ._io import atomic_open, atomic_path, progress_bar
+from .._io import atomic_open, atomic_path, progress_bar
+from .paths import PROCESSED_DIR, RAW_DIR
 
 __all__ = [
     "ENV_VAR",
@@ -57,9 +58,6 @@ __all__ = [
 REUTERS_URL = "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"
 ARCHIVE_NAME = "reuters21578.tar.gz"
 ENV_VAR = "REUTERS21578_PATH"
-_ROOT = Path(__file__).resolve().parents[1]
-RAW_DIR = _ROOT / "data" / "raw"
-PROCESSED_DIR = _ROOT / "data" / "processed"
 _CACHE_VERSION = 3  # 3: topics is each document's topic set (first appearance order); topics_listed as printed
 
 #: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._io import atomic_open
+from .._io import atomic_open
 
 __all__ = ["save_results", "to_jsonable", "nb_setup"]
 
@@ -54,7 +54,7 @@ def save_results(results: dict, path) -> Path | None:
     """
     if path is None:
         return None
-    from .workbook.ledger import session_rows
+    from .ledger import session_rows
 
     if "comparison" not in results and session_rows():
         results = {**results, "comparison": session_rows()}

@@ -69,7 +69,7 @@ def notebook_summary(path: Path) -> dict:
 
 def _comparison_html(records) -> str:
     """Source · ours · difference · verdict rows of one notebook, as a table with the ledger ids."""
-    from .workbook.ledger import ComparisonTable
+    from .ledger import ComparisonTable
 
     if not records:
         return ""
@@ -83,7 +83,7 @@ def _comparison_html(records) -> str:
 
 def verdict_counts(records) -> str:
     """One line, e.g. "31 reproduced · 2 source typo · 1 refuted", for a notebook's comparison rows."""
-    from .workbook.ledger import VERDICTS
+    from .ledger import VERDICTS
 
     verdicts = pd.Series([r.get("verdict") for r in records or []], dtype=object).value_counts()
     return " · ".join(f"{verdicts[v]} {v}" for v in VERDICTS if v in verdicts)
@@ -91,7 +91,7 @@ def verdict_counts(records) -> str:
 
 def coverage_html(results_dir: Path) -> str:
     """Coverage of the source ledger by the executed notebooks: rows and verdicts per source."""
-    from .workbook.ledger import coverage, load_ledger
+    from .ledger import coverage, load_ledger
 
     rows = []
     for path in sorted(Path(results_dir).glob("[0-9][0-9]_*.json")):
@@ -111,7 +111,7 @@ def _distribution_png(data: pd.DataFrame, x: str, y: str, title: str) -> str:
     """Box and strip plot of ``y`` for each value of ``x`` (long table), as an inline PNG."""
     from matplotlib.figure import Figure
 
-    from .plotting import box_strip
+    from ..plotting import box_strip
 
     fig = Figure(figsize=(max(5.0, 1.1 * data[x].nunique() + 2), 3.8))
     ax = box_strip(fig.subplots(), data, x, y)

@@ -2,7 +2,7 @@
 
 Command line::
 
-    python -m helpers.sweep notebooks/03_wisconsin_cosine_knn.ipynb \\
+    python -m helpers.workbook.sweep notebooks/03_wisconsin_cosine_knn.ipynb \\
         -p random_state 0:50 -p method cholesky zca --jobs 2 --out build/sweeps/03
 
 Each run executes the notebook with papermill into ``OUT/runs/<run-id>.ipynb`` with its
@@ -24,7 +24,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -32,9 +31,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._io import atomic_open, atomic_path, progress_bar
+from .._io import atomic_open, atomic_path, progress_bar
+from .execute import execute_notebook
 
-__all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "ipc_kernel_manager_class", "main"]
+__all__ = ["expand_grid", "parse_values", "run_id", "plan", "run_sweep", "load", "plot_distribution", "main"]
 
 STATUS_OK = "ok"
 # Outcome of a run that failed, from the exception papermill/nbclient raised: a cell error is
@@ -153,31 +153,6 @@ def validate_grid(notebook: Path, grid: dict) -> dict:
 # One run (executed in a worker process or a Dask worker)
 
 
-def ipc_kernel_manager_class():
-    """An AsyncKernelManager on the ipc transport in a private temp dir: no port races.
-
-    Kernels started by different processes can collide on TCP ports (jupyter_client picks
-    free ports before the kernel binds them); Unix-domain sockets in a fresh directory cannot.
-    """
-    if os.name == "nt":  # pragma: no cover - ipc needs Unix sockets
-        return None
-    from jupyter_client.manager import AsyncKernelManager
-
-    class IPCKernelManager(AsyncKernelManager):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self._ipc_dir = tempfile.mkdtemp(prefix="covsim-kernel-")
-            self.transport = "ipc"
-            self.ip = os.path.join(self._ipc_dir, "k")
-
-        async def _async_cleanup_resources(self, restart: bool = False) -> None:
-            await super()._async_cleanup_resources(restart=restart)
-            if not restart:
-                shutil.rmtree(self._ipc_dir, ignore_errors=True)
-
-    return IPCKernelManager
-
-
 def _atomic_write_text(path: Path, text: str) -> None:
     with atomic_open(path) as fh:
         fh.write(text)
@@ -185,8 +160,6 @@ def _atomic_write_text(path: Path, text: str) -> None:
 
 def execute_run(notebook: str, out: str, params: dict, timeout: float | None = None) -> dict:
     """Execute one run and return its status record (never raises for notebook failures)."""
-    import papermill as pm
-
     out_dir = Path(out)
     rid = run_id(params)
     runs = out_dir / "runs"
@@ -196,23 +169,10 @@ def execute_run(notebook: str, out: str, params: dict, timeout: float | None = N
     results_path.unlink(missing_ok=True)
     record = {"run_id": rid, "params": params, "status": STATUS_OK, "error": None}
     start = time.monotonic()
-    kwargs = {}
-    manager = ipc_kernel_manager_class()
-    if manager is not None:
-        kwargs["kernel_manager_class"] = manager
     for attempt in (1, 2):
         try:
-            pm.execute_notebook(
-                notebook,
-                str(runs / f"{rid}.ipynb"),
-                parameters={**params, "results_path": str(results_path)},
-                kernel_name="python3",
-                cwd=str(work),
-                progress_bar=False,
-                request_save_on_cell_execute=False,
-                execution_timeout=timeout,
-                **kwargs,
-            )
+            execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
+                             cwd=work, timeout=timeout)
             if not results_path.exists():
                 record.update(status="no-results", error="the notebook did not write its results JSON")
             break
@@ -406,7 +366,7 @@ def plot_distribution(table: pd.DataFrame, key: str, by: str, ax=None):
     """Box and strip plot of result ``key`` over the values of parameter ``by``."""
     import matplotlib.pyplot as plt
 
-    from .plotting import box_strip
+    from ..plotting import box_strip
 
     data = table[(table["key"] == key) & (table["status"] == STATUS_OK)].astype({"value": float})
     if data.empty:
@@ -421,7 +381,7 @@ def plot_distribution(table: pd.DataFrame, key: str, by: str, ax=None):
 
 
 def _parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m helpers.sweep", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m helpers.workbook.sweep", description=__doc__.split("\n\n")[0])
     parser.add_argument("notebook", type=Path)
     parser.add_argument("-p", "--param", nargs="+", action="append", default=[], metavar=("NAME", "VALUE"),
                         help="a parameter and its values: literals or ranges start:stop[:step]")

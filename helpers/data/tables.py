@@ -1,4 +1,4 @@
-"""Data loaders: WDBC from scikit-learn, and the small tables typed in from the sources.
+"""Small data: WDBC and LFW faces from the packages that ship them, and the tables typed in from the sources.
 
 The example tables live as CSV files in the repository's ``data/`` folder (see
 ``data/README.md`` for where each comes from). Large corpora (Reuters-21578, MNIST) are
@@ -7,17 +7,12 @@ read from ``data/raw/``; they are never committed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
-from .mnist import load_mnist_test
-from .reuters import load_reuters21578
+from .paths import DATA_DIR
 
 __all__ = [
-    "DATA_DIR",
-    "RAW_DIR",
     "QUERIES",
     "load_wdbc",
     "load_table",
@@ -30,8 +25,6 @@ __all__ = [
     "load_bird_ata",
     "load_lfw_faces",
     "load_animals",
-    "load_mnist_test",
-    "load_reuters21578",
 ]
 
 # The query instance of each slide example (lecture slides, ch. 5 "Similarity-based learning",
@@ -45,8 +38,6 @@ QUERIES = {
     "signup": {"profile": 1, "faq": 0, "help_forum": 1, "newsletter": 0, "liked": 0},
 }
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
-RAW_DIR = DATA_DIR / "raw"
 
 
 def load_wdbc():

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .paths import RAW_DIR, SHARED_DATA_DIR
+
 __all__ = ["load_mnist_test", "read_idx", "MNIST_SHA256"]
 
 MNIST_SHA256 = {
     "t10k-images-idx3-ubyte": "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
     "t10k-labels-idx1-ubyte": "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
 }
-_ROOT = Path(__file__).resolve().parents[1]
 _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
@@ -77,7 +78,7 @@ def _candidates(path):
     dirs = []
     if os.environ.get("MNIST_PATH"):
         dirs.append(Path(os.environ["MNIST_PATH"]))
-    return dirs + [_ROOT / "data" / "raw" / "mnist", _ROOT / "data" / "raw", _ROOT.parent / "shared" / "data" / "mnist"]
+    return dirs + [RAW_DIR / "mnist", RAW_DIR, SHARED_DATA_DIR / "mnist"]
 
 
 def _find(folder: Path, stem: str):

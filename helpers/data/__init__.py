@@ -1,0 +1,46 @@
+"""The data layer: one data folder (:mod:`helpers.data.paths`) and every loader.
+
+:mod:`~helpers.data.tables` (WDBC, LFW faces, the tables typed in from the sources and their
+query points), :mod:`~helpers.data.reuters` (Reuters-21578: checksummed download, parse
+cache, ModApte and top-k splits), :mod:`~helpers.data.mnist` (the MNIST test images).
+The data layer imports only the maths layer's private utilities, never the papers or the
+workbook.
+"""
+
+from .mnist import load_mnist_test
+from .paths import DATA_DIR, PROCESSED_DIR, RAW_DIR
+from .reuters import load_reuters21578
+from .tables import (
+    QUERIES,
+    list_tables,
+    load_animals,
+    load_athletes,
+    load_bird_ata,
+    load_lfw_faces,
+    load_salary_age,
+    load_signup,
+    load_table,
+    load_wdbc,
+    load_weather,
+    load_whiskey,
+)
+
+__all__ = [
+    "DATA_DIR",
+    "PROCESSED_DIR",
+    "QUERIES",
+    "RAW_DIR",
+    "list_tables",
+    "load_animals",
+    "load_athletes",
+    "load_bird_ata",
+    "load_lfw_faces",
+    "load_mnist_test",
+    "load_reuters21578",
+    "load_salary_age",
+    "load_signup",
+    "load_table",
+    "load_wdbc",
+    "load_weather",
+    "load_whiskey",
+]

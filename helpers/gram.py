@@ -1,0 +1,475 @@
+"""PCA and shrunk covariances from inner products: for data with far more features than rows.
+
+:class:`GramPCA` is PCA of a (sparse) matrix through the eigendecomposition of the centred
+n x n Gram matrix (exact, every eigenvalue, so the number of components for a variance
+fraction is exact). :func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
+give the Ledoit-Wolf shrinkage from inner products only, and :class:`ResidualCovariance`
+holds a shrunk covariance ``S = a I + b R'R`` of residuals ``R`` and applies ``S^-1``
+through the Woodbury identity when there are fewer rows than dimensions.
+
+References
+----------
+.. [1] O. Ledoit & M. Wolf (2004), A well-conditioned estimator for large-dimensional
+   covariance matrices, J. Multivariate Analysis 88, 365-411.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy import linalg
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._io import progress_bar
+
+__all__ = [
+    "GramPCA",
+    "ledoit_wolf_shrinkage_gram",
+    "ResidualCovariance",
+    "shrunk_residual_covariance",
+]
+
+def _n_for_fraction(cumulative: np.ndarray, fraction: float) -> int:
+    """Smallest number of components whose cumulative explained variance reaches ``fraction``."""
+    return int(np.searchsorted(cumulative, fraction - 1e-12) + 1)
+
+
+class GramPCA(TransformerMixin, BaseEstimator):
+    """PCA of a (sparse) matrix from the eigendecomposition of the centred Gram matrix.
+
+    For ``n`` training rows and ``p >> n`` features, ``Xc Xc' = U diag(s^2) U'`` is an
+    ``n x n`` problem: the principal axes are ``V = Xc' U / s`` and the training scores
+    ``U s``. All ``n`` eigenvalues come out, so ``explained_variance_ratio_`` and
+    :meth:`n_components_for` are exact (their sum is ``||Xc||_F^2``, the total variance).
+
+    Parameters
+    ----------
+    n_components : int or float, default=100
+        An int keeps that many principal components for ``transform``; a float in (0, 1)
+        is a variance fraction: keep the fewest components whose explained variance
+        reaches it (as ``sklearn.decomposition.PCA(0.9)``). Either way at most
+        ``max_components`` and at most ``n - 1``.
+    whiten : bool, default=False
+        Divide the scores by the component standard deviations, so Euclidean distance of
+        the output is the Mahalanobis distance under the (diagonal) covariance of the
+        training scores.
+    dtype : numpy dtype, default=np.float64
+        Precision of the Gram matrix and its eigendecomposition (``np.float32`` halves its
+        memory: ``n^2`` x 4 bytes).
+    max_components : int or None, default=None
+        Cap on the number of components, however ``n_components`` chooses them.
+    progress : bool or None, default=None
+        A progress bar over the Gram-matrix blocks and the eigendecomposition.
+
+    Attributes
+    ----------
+    mean_, components_ (n_components_, p), explained_variance_, explained_variance_ratio_
+        As in ``sklearn.decomposition.PCA``; ``all_explained_variance_ratio_`` covers all
+        ``n`` components.
+    n_components_ : int
+        Components kept: ``min(n_components or the count the fraction needs,
+        max_components, n - 1)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.decomposition import PCA
+    >>> X = np.random.default_rng(0).normal(size=(30, 50))
+    >>> a = GramPCA(3).fit(X).explained_variance_
+    >>> b = PCA(3).fit(X).explained_variance_
+    >>> bool(np.allclose(a, b))
+    True
+
+    A variance fraction, alone and with a cap:
+
+    >>> GramPCA(0.5).fit(X).n_components_, GramPCA(0.5, max_components=4).fit(X).n_components_
+    (7, 4)
+    """
+
+    _block_rows = 1000  # rows of the Gram matrix computed at a time (bounds the sparse product)
+
+    def __init__(self, n_components=100, whiten: bool = False, dtype=np.float64, max_components=None,
+                 progress=None):
+        self.n_components = n_components
+        self.whiten = whiten
+        self.dtype = dtype
+        self.max_components = max_components
+        self.progress = progress
+
+    def _check_params(self) -> None:
+        nc = self.n_components
+        is_int = isinstance(nc, (int, np.integer)) and not isinstance(nc, bool)
+        is_fraction = isinstance(nc, (float, np.floating)) and 0.0 < nc < 1.0
+        if not ((is_int and nc >= 1) or is_fraction):
+            raise ValueError(
+                "n_components must be a positive integer (components) or a float in (0, 1) "
+                f"(a variance fraction, e.g. 0.9); got {nc!r}."
+            )
+        cap = self.max_components
+        if cap is not None and (not isinstance(cap, (int, np.integer)) or isinstance(cap, bool) or cap < 1):
+            raise ValueError(f"max_components must be None or a positive integer; got {cap!r}.")
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
+        self._check_params()
+        n = X.shape[0]
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
+        mm = float(mean @ mean)
+        XT = X.T.tocsr() if sp.issparse(X) else X.T
+        blocks = range(0, n, self._block_rows)
+        with progress_bar(total=len(blocks) + 2, desc="GramPCA", progress=self.progress) as bar:
+            bar.set_postfix_str(f"Gram matrix {n:,} x {n:,}")
+            # built block by block straight into a dense array of the requested dtype: no
+            # sparse n x n product, no float64 copy when dtype is float32
+            G = np.empty((n, n), dtype=self.dtype, order="F")
+            for start in blocks:
+                rows = slice(start, start + self._block_rows)
+                block = X[rows] @ XT
+                block = block.toarray() if sp.issparse(block) else np.asarray(block)
+                G[rows] = block - r[rows, None] - r[None, :] + mm
+                bar.update()
+            bar.set_postfix_str("eigendecomposition")
+            # eigh reads the lower triangle only, so G needs no symmetrising copy, and G is
+            # Fortran-ordered, so LAPACK works on it in place instead of on a copy
+            vals, vecs = linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False)
+            del G
+            bar.update()
+            vals = np.clip(vals[::-1].astype(np.float64), 0.0, None)
+            total = vals.sum()
+            cum = np.cumsum(vals / total)
+            cap = n - 1 if self.max_components is None else min(int(self.max_components), n - 1)
+            if isinstance(self.n_components, (float, np.floating)):
+                m = min(_n_for_fraction(cum, float(self.n_components)), cap)
+            else:
+                m = min(int(self.n_components), cap)
+            vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
+            s = np.sqrt(vals[:m])
+            if np.any(s <= 0):
+                raise ValueError(f"Only {int((vals > 0).sum())} nonzero components; ask for fewer than {m}.")
+            bar.set_postfix_str("principal axes")
+            Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
+            self.components_ = np.asarray(Xc_T_U / s).T
+            bar.update()
+        # fix signs: largest-magnitude entry of each axis positive (deterministic output)
+        signs = np.sign(self.components_[np.arange(m), np.abs(self.components_).argmax(axis=1)])
+        self.components_ *= signs[:, None]
+        self.mean_ = mean
+        self.explained_variance_ = vals[:m] / (n - 1)
+        self.all_explained_variance_ratio_ = vals / total
+        self.explained_variance_ratio_ = self.all_explained_variance_ratio_[:m]
+        self.n_components_ = m
+        return self
+
+    def n_components_for(self, fraction: float) -> int:
+        """Smallest number of components whose explained variance reaches ``fraction`` (no cap)."""
+        check_is_fitted(self, "components_")
+        if not 0.0 < fraction <= 1.0:
+            raise ValueError(f"fraction must lie in (0, 1]; got {fraction}.")
+        return _n_for_fraction(np.cumsum(self.all_explained_variance_ratio_), fraction)
+
+    def transform(self, X):
+        check_is_fitted(self, "components_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        Z = np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
+        return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
+
+
+
+# --------------------------------------------------------------------------------------------
+# shrunk covariances from inner products
+
+
+def _sq_norms(Z):
+    return np.einsum("ij,ij->i", Z, Z)
+
+
+def _check_gram(K, name="K") -> np.ndarray:
+    K = np.asarray(K, dtype=np.float64)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise ValueError(f"{name} must be a square matrix of inner products (n x n); got shape {K.shape}.")
+    return K
+
+
+def ledoit_wolf_shrinkage_gram(K_centred, n_features: int) -> float:
+    """Ledoit-Wolf shrinkage intensity from the centred Gram matrix ``Xc Xc'`` of n samples.
+
+    The same number as ``sklearn.covariance.ledoit_wolf_shrinkage(X)``, which needs the
+    p x p matrix ``Xc' Xc``: every quantity it uses is also a function of the n x n Gram
+    matrix (``trace``, ``||Xc' Xc||_F = ||Xc Xc'||_F`` and the squared row norms), which is
+    far smaller when p >> n.
+
+    Parameters
+    ----------
+    K_centred : ndarray (n, n)
+        Inner products of the centred samples (rows minus their mean).
+    n_features : int
+        The dimension p of the samples.
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.covariance import ledoit_wolf_shrinkage
+    >>> X = np.random.default_rng(0).normal(size=(6, 40))
+    >>> Xc = X - X.mean(axis=0)
+    >>> print(f"{ledoit_wolf_shrinkage_gram(Xc @ Xc.T, 40):.6f} {ledoit_wolf_shrinkage(X):.6f}")
+    0.632834 0.632834
+    """
+    K = _check_gram(K_centred, "K_centred")
+    return _ledoit_wolf_from_moments(np.diag(K), float(np.sum(K**2)), K.shape[0], n_features)
+
+
+def _ledoit_wolf_from_moments(sq_norms, sq_frobenius, n, n_features) -> float:
+    """Ledoit-Wolf intensity from the squared norms of the n centred samples and ``||Xc'Xc||_F^2``.
+
+    ``||Xc'Xc||_F = ||Xc Xc'||_F``, so either Gram matrix serves (the smaller one).
+    """
+    n, p = int(n), int(n_features)
+    if p < 1 or n < 1:
+        raise ValueError(f"need n >= 1 samples and n_features >= 1; got n = {n}, n_features = {n_features}.")
+    sq_norms = np.asarray(sq_norms, dtype=np.float64)
+    trace = float(sq_norms.sum()) / n  # sum of the empirical (1/n) variances
+    mu = trace / p
+    beta_ = float(np.sum(sq_norms**2))  # sum_i |x_i|^4
+    delta_ = float(sq_frobenius) / n**2  # ||emp_cov||_F^2
+    beta = (beta_ / n - delta_) / (p * n)
+    delta = (delta_ - 2.0 * mu * trace + p * mu**2) / p
+    beta = min(beta, delta)
+    return 0.0 if beta == 0 else float(beta / delta)
+
+
+def _shrinkage_coefficients(estimator, sq_norms, sq_frobenius, n, n_groups, p):
+    """``(a, b, s)`` of ``S = a I + b R'R`` for n residuals in g groups (see :class:`ResidualCovariance`)."""
+    trace = float(np.sum(sq_norms))
+    if estimator == "ledoit_wolf":
+        s = _ledoit_wolf_from_moments(sq_norms, sq_frobenius, n, p)
+        scale = 1.0 / n  # empirical covariance R'R / n
+    else:
+        s = float(estimator)
+        scale = 1.0 / (n - n_groups)  # sample covariance, one mean per group
+    mu = trace * scale / p
+    return s * mu, (1.0 - s) * scale, s
+
+
+def _check_shrinkage_estimator(est) -> None:
+    if isinstance(est, str):
+        if est != "ledoit_wolf":
+            raise ValueError(
+                f"estimator must be 'ledoit_wolf' or a shrinkage in (0, 1]; got {est!r}. The unshrunk "
+                "covariance of fewer residuals than dimensions is singular."
+            )
+    elif not (isinstance(est, (float, int, np.floating)) and not isinstance(est, bool) and 0.0 < est <= 1.0):
+        raise ValueError(
+            f"estimator must be 'ledoit_wolf' or a shrinkage in (0, 1]; got {est!r} (0 would leave the "
+            "covariance singular when there are fewer residuals than dimensions)."
+        )
+
+
+def shrunk_residual_covariance(R, n_groups: int = 1, estimator="ledoit_wolf", return_shrinkage: bool = False):
+    """The dense ``d x d`` covariance ``a I + b R'R`` of residual rows ``R`` (as :class:`ResidualCovariance`).
+
+    Cheaper than the Woodbury route when there are more residuals than dimensions (one
+    ``R'R``, one Cholesky factor of size d).
+
+    Parameters
+    ----------
+    R : ndarray (n, d)
+        Residuals of n documents about the mean of their group (category).
+    n_groups : int
+        Number of group means subtracted (degrees of freedom of the sample covariance).
+    estimator : "ledoit_wolf" or float in (0, 1]
+    return_shrinkage : bool
+        Also return the shrinkage intensity.
+
+    Returns
+    -------
+    ndarray (d, d), and the intensity when asked
+
+    Examples
+    --------
+    One group: the same matrix as scikit-learn's Ledoit-Wolf estimate.
+
+    >>> import numpy as np
+    >>> from sklearn.covariance import LedoitWolf
+    >>> X = np.random.default_rng(1).normal(size=(30, 4)) @ np.diag([3.0, 1.0, 0.5, 0.1])
+    >>> S = shrunk_residual_covariance(X - X.mean(axis=0))
+    >>> bool(np.allclose(S, LedoitWolf().fit(X).covariance_))
+    True
+    """
+    _check_shrinkage_estimator(estimator)
+    R = np.asarray(R, dtype=np.float64)
+    n, d = R.shape
+    if n - n_groups < 1:
+        raise ValueError(f"{n} residual(s) in {n_groups} group(s) leave no degrees of freedom for a covariance.")
+    C = R.T @ R
+    a, b, shrinkage = _shrinkage_coefficients(estimator, _sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
+    C *= b
+    C[np.diag_indices(d)] += a
+    return (C, shrinkage) if return_shrinkage else C
+
+
+class ResidualCovariance:
+    """A shrunk covariance ``S = a I + b R'R`` of residuals, used only through inner products.
+
+    ``R`` holds the residuals of n member vectors (rows, dimension p) about the mean of
+    their group: one group gives a category's own covariance, the categories as groups give
+    the pooled within-category covariance. Distances ``(x - y)' S^-1 (x - y)`` follow from
+    the Woodbury identity ``S^-1 = (I - R' M^-1 R) / a`` with ``M = (a / b) I + R R'`` (n x n,
+    one Cholesky factor ``L``): with ``t(x) = L^-1 R x``,
+    ``(x - y)' S^-1 (x - y) = (|x - y|^2 - |t(x) - t(y)|^2) / a``. Everything needs only
+    the inner products of the members with each other (``fit``) and with the query vectors
+    (:meth:`project`), never a p x p matrix.
+
+    Parameters
+    ----------
+    estimator : "ledoit_wolf" or float
+        ``"ledoit_wolf"``: ``(1 - s) R'R / n + s mu I`` with the Ledoit-Wolf intensity ``s``
+        (:func:`ledoit_wolf_shrinkage_gram`) and ``mu`` the mean variance, as
+        ``sklearn.covariance.LedoitWolf`` for one group; a float ``s`` in (0, 1]:
+        ``(1 - s) R'R / (n - g) + s mu I`` as ``helpers.whitening.estimate_covariance``
+        (``g`` groups). The unshrunk covariance (``s = 0``) is singular whenever n - g < p and
+        is refused.
+
+    Attributes
+    ----------
+    a_, b_ : float
+        ``S = a I + b R'R``.
+    shrinkage_ : float
+    n_features_, n_members_ : int
+    groups_ : ndarray (n_members,) of int
+        Group of each member, 0 .. n_groups - 1.
+    chol_ : ndarray (n_members, n_members) or None
+        Lower Cholesky factor of ``M`` (None when ``b = 0``: full shrinkage, ``S = a I``).
+
+    Examples
+    --------
+    Two groups in the plane, pooled: the Mahalanobis distance of two points agrees with
+    the dense inverse of the same covariance.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [2.0, 1.0], [4.0, 2.0], [10.0, 0.0], [12.0, 2.0]])
+    >>> cov = ResidualCovariance(0.5).fit(X @ X.T, [0, 0, 0, 1, 1], n_features=2)
+    >>> q = np.array([[1.0, 3.0], [5.0, 0.0]])
+    >>> T, sq = cov.project(q @ X.T), (q**2).sum(axis=1)
+    >>> d2 = cov.sq_distances(T, sq, T, sq, q @ q.T)
+    >>> S, w = cov.covariance(X), q[0] - q[1]
+    >>> print(f"{d2[0, 1]:.6f} {w @ np.linalg.solve(S, w):.6f}")
+    18.794702 18.794702
+    """
+
+    def __init__(self, estimator="ledoit_wolf"):
+        self.estimator = estimator
+
+    def fit(self, K, groups, n_features: int):
+        """Fit from the members' inner products ``K = X X'`` (raw, not centred) and their groups.
+
+        Parameters
+        ----------
+        K : ndarray (n, n)
+        groups : array-like (n,)
+            Group label of each member (any hashable labels).
+        n_features : int
+            The dimension p of the members.
+        """
+        _check_shrinkage_estimator(self.estimator)
+        K = _check_gram(K)
+        groups = np.asarray(groups)
+        n = K.shape[0]
+        if groups.shape != (n,):
+            raise ValueError(f"groups must give one label per member: {n} members, groups of shape {groups.shape}.")
+        _, g = np.unique(groups, return_inverse=True)
+        n_groups = int(g.max()) + 1 if n else 0
+        if n - n_groups < 1:
+            raise ValueError(
+                f"{n} member(s) in {n_groups} group(s) leave no residual degrees of freedom: a covariance "
+                "needs at least one group with two members."
+            )
+        sizes = np.bincount(g, minlength=n_groups).astype(np.float64)
+        A = np.zeros((n, n_groups))
+        A[np.arange(n), g] = 1.0 / sizes[g]  # group-mean weights: mu = A' X
+        KA = K @ A
+        AKA = A.T @ KA
+        if n_groups == 1:  # R R' = K - r 1' - 1 r' + |mu|^2, by broadcasting
+            Kc = K - KA - KA.T + AKA[0, 0]
+        else:
+            Kc = K - KA[:, g] - KA[:, g].T + AKA[np.ix_(g, g)]
+        p = int(n_features)
+        self.a_, self.b_, self.shrinkage_ = _shrinkage_coefficients(
+            self.estimator, np.diag(Kc), float(np.sum(Kc**2)), n, n_groups, p)
+        if self.a_ <= 0:
+            raise ValueError(
+                "the shrunk covariance is singular (no spread among the members: every residual is zero); "
+                "a category needs at least two distinct documents."
+            )
+        self.n_features_, self.n_members_, self.groups_ = p, n, g
+        self._A, self._KA, self._AKA = A, KA, AKA
+        if self.b_ > 0:
+            Kc[np.diag_indices(n)] += self.a_ / self.b_  # M = (a / b) I + R R', in place
+            self.chol_ = linalg.cholesky(Kc, lower=True, check_finite=False)
+        else:
+            self.chol_ = None
+        return self
+
+    def project(self, C) -> np.ndarray:
+        """``t(x) = L^-1 R x`` of query vectors from their inner products ``C = Q X'`` with the members.
+
+        Returns
+        -------
+        ndarray (n_queries, n_members)
+        """
+        C = np.atleast_2d(np.asarray(C, dtype=np.float64))
+        if C.shape[1] != self.n_members_:
+            raise ValueError(f"C must hold inner products with the {self.n_members_} members; got shape {C.shape}.")
+        if self.chol_ is None:
+            return np.zeros((C.shape[0], 0))
+        RC = C - (C @ self._A)[:, self.groups_]  # (R q)' for each query q
+        return linalg.solve_triangular(self.chol_, RC.T, lower=True, check_finite=False).T
+
+    def project_means(self) -> np.ndarray:
+        """``t(mu_g)`` of each group mean (n_groups, n_members)."""
+        return self.project(self._KA.T)
+
+    def mean_inner_products(self, C) -> np.ndarray:
+        """Inner products of the queries with each group mean, from ``C = Q X'`` (n_queries, n_groups)."""
+        return np.asarray(C, dtype=np.float64) @ self._A
+
+    @property
+    def means_sq_norms_(self) -> np.ndarray:
+        """``|mu_g|^2`` of each group mean."""
+        return np.diag(self._AKA).copy()
+
+    def sq_distances(self, T_q, q_sq, T_p, p_sq, G_qp) -> np.ndarray:
+        """Squared Mahalanobis distances between queries and points (n_q, n_p).
+
+        Parameters
+        ----------
+        T_q, T_p : ndarray
+            :meth:`project` of the queries and of the points.
+        q_sq, p_sq : ndarray
+            Squared Euclidean norms of the queries and of the points.
+        G_qp : ndarray (n_q, n_p)
+            Their inner products.
+        """
+        eu2 = np.asarray(q_sq)[:, None] + np.asarray(p_sq)[None, :] - 2.0 * np.asarray(G_qp)
+        if T_q.shape[1]:
+            t2 = (T_q**2).sum(axis=1)[:, None] + (T_p**2).sum(axis=1)[None, :] - 2.0 * (T_q @ T_p.T)
+            eu2 = eu2 - t2
+        return np.maximum(eu2, 0.0) / self.a_
+
+    def sq_distances_to_means(self, C, q_sq) -> np.ndarray:
+        """Squared Mahalanobis distances of the queries to each group mean (n_q, n_groups)."""
+        return self.sq_distances(self.project(C), q_sq, self.project_means(), self.means_sq_norms_,
+                                 self.mean_inner_products(C))
+
+    def covariance(self, X) -> np.ndarray:
+        """The dense p x p covariance ``a I + b R'R`` from the members ``X`` (for checks on small p)."""
+        X = np.asarray(X, dtype=np.float64)
+        R = X - (self._A.T @ X)[self.groups_]
+        return self.a_ * np.eye(X.shape[1]) + self.b_ * (R.T @ R)
+
+

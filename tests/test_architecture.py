@@ -1,0 +1,94 @@
+"""The four layers of ``helpers`` and the direction of their imports.
+
+The maths (flat modules of ``helpers``) imports nothing from the data loaders, the papers or
+the workbook; the data layer imports neither papers nor workbook; papers do not import the
+workbook. ``helpers/__init__.py`` is the public facade (maths and loaders) and no module may
+import it, since that would pull in every layer.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import helpers
+
+PACKAGE = Path(helpers.__file__).parent
+LAYERS = ("maths", "data", "papers", "workbook")
+FORBIDDEN = {
+    "maths": {"data", "papers", "workbook", "facade"},
+    "data": {"papers", "workbook", "facade"},
+    "papers": {"workbook", "facade"},
+    "workbook": {"facade"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer(name: str) -> str:
+    """The layer of an absolute module name inside ``helpers``."""
+    parts = name.split(".")
+    if parts == ["helpers"]:
+        return "facade"
+    return parts[1] if len(parts) > 2 or parts[1] in ("data", "papers", "workbook") else "maths"
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """Absolute names of the ``helpers`` modules a file imports (anywhere in it), with line numbers."""
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] == "helpers"]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "helpers":
+                continue
+            # "from helpers import x" / "from . import x": x may be a module of that package
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                is_module = (PACKAGE.parent / Path(*sub.split("."))).with_suffix(".py").exists() or (
+                    PACKAGE.parent / Path(*sub.split("."))).is_dir()
+                found.append((node.lineno, sub if is_module else target))
+    return found
+
+
+SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "__init__.py")
+
+
+def test_every_module_belongs_to_a_layer():
+    assert {layer(module_name(p)) for p in SOURCES} == set(LAYERS)
+    assert layer("helpers.whitening") == "maths" and layer("helpers.data.reuters") == "data"
+    assert layer("helpers.papers") == "papers" and layer("helpers") == "facade"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_imports_point_down_the_layers(path):
+    own = layer(module_name(path))
+    bad = [f"line {line}: {name} ({layer(name)})" for line, name in imported_modules(path)
+           if layer(name) in FORBIDDEN[own]]
+    assert not bad, f"{path.name} is in the {own} layer and may not import: " + "; ".join(bad)
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path, monkeypatch):
+    fake = PACKAGE / "_architecture_probe.py"
+    assert not fake.exists()
+    text = "from .workbook.ledger import SourceCheck\n\ndef f():\n    from helpers.data import load_wdbc\n"
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: text)
+    names = [name for _, name in imported_modules(fake)]
+    assert [layer(n) for n in names] == ["workbook", "data"]
+    assert FORBIDDEN["maths"] & {layer(n) for n in names} == {"workbook", "data"}
+
+
+def test_public_names_still_import_from_the_package():
+    for name in helpers.__all__:
+        assert getattr(helpers, name) is not None
+    assert {"load_wdbc", "Whitener", "variance_adjusted_cosine", "binary_similarity"} <= set(helpers.__all__)
