@@ -338,3 +338,60 @@ def plot_confusions(cases, labels=("benign", "malignant"), title=None):
         fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def plot_model_scores(table, columns=("mean",), xerr=None, *, xlabel: str, title: str, ax=None, markers="osd^v<>"):
+    """Dot chart of models' scores over resamples: one row per model, one marker per score column.
+
+    The summary figure of a repeated-split comparison: ``table`` indexed by model (as
+    :func:`helpers.evaluation.summarize_scores` returns it), best first as given.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per model.
+    columns : sequence of str, default=("mean",)
+        Score columns to draw; several are drawn side by side with small vertical offsets.
+    xerr : str, optional
+        A column of half-widths drawn as error bars (only with one score column), e.g. ``"sd"``.
+    xlabel, title : str
+        Axis label and a title that states the finding.
+    ax : matplotlib Axes, optional
+        Drawn into; a new figure otherwise.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"mean": [0.95, 0.9], "sd": [0.01, 0.02]}, index=["a", "b"])
+    >>> ax = plot_model_scores(t, xerr="sd", xlabel="accuracy", title="a beats b")
+    >>> [tick.get_text() for tick in ax.get_yticklabels()], ax.get_title()
+    (['a', 'b'], 'a beats b')
+    """
+    import matplotlib.pyplot as plt
+
+    columns = list(columns)
+    missing = [c for c in columns + ([xerr] if xerr else []) if c not in table.columns]
+    if missing:
+        raise ValueError(f"columns {missing} are not in the table (it has {list(table.columns)}).")
+    if xerr is not None and len(columns) != 1:
+        raise ValueError(f"xerr draws error bars for one score column; got {len(columns)} columns {columns}.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7 if len(columns) == 1 else 8, 4.6))
+    rows = np.arange(len(table))
+    if xerr is not None:
+        ax.errorbar(table[columns[0]], rows, xerr=table[xerr], fmt="o", capsize=3, label=f"{columns[0]} ± {xerr} over splits")
+    else:
+        offsets = np.linspace(-0.27, 0.27, len(columns)) if len(columns) > 1 else [0.0]
+        for offset, column, marker in zip(offsets, columns, markers):
+            ax.plot(table[column], rows + offset, marker, label=column)
+    ax.set_yticks(rows, table.index)
+    ax.invert_yaxis()
+    ax.set(xlabel=xlabel, title=title)
+    ax.legend(loc="upper left" if xerr is not None else "lower left", fontsize=8 if len(columns) > 1 else None)
+    return ax

@@ -85,6 +85,17 @@ def test_number_verdicts(check):
     assert check.number("pct", 0.81, percent=True).verdict == "not reproduced"
 
 
+def test_matches_tests_a_value_against_the_print_without_recording(check):
+    assert check.matches("acc", 107 / 114) and not check.matches("acc", 0.95)
+    assert check.matches("loocv", 553 / 569)                       # 0.97188 printed truncated
+    assert check.matches("pct", 0.9061, percent=True) and not check.matches("pct", 0.9061)
+    assert not check.matches("prec", 0.9211) and check.matches("prec", 0.9211, reading=True)
+    assert check.matches("table", [2.5, 6.0, "No"])
+    with pytest.raises(ValueError, match="give one per printed value"):
+        check.matches("table", [2.5, 6.0])
+    assert check.rows == []
+
+
 def test_a_re_answered_key_replaces_its_row(check):
     check.number("acc", 0.95)
     check.number("acc", 107 / 114)

@@ -472,6 +472,19 @@ def test_mnist_falls_back_to_load_digits_with_a_notice(monkeypatch, tmp_path):
     with pytest.warns(UserWarning, match=r"MNIST IDX files not found.*load_digits.*data/raw/mnist"):
         X, y, source = load_mnist_test(20)
     assert source == "sklearn-digits" and X.shape == (20, 64) and X.max() <= 1.0
+    from sklearn.datasets import load_digits
+
+    np.testing.assert_array_equal(y, load_digits().target[:20])
+
+
+def test_mnist_without_fallback_says_where_to_put_the_files(monkeypatch, tmp_path):
+    import warnings
+
+    monkeypatch.setattr("helpers.data.mnist._candidates", lambda path: [tmp_path])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning, no digits: an error naming the folders and the fix
+        with pytest.raises(FileNotFoundError, match=r"not found \(looked in MNIST_PATH.*Copy ../shared/data/mnist/ to data/raw/mnist/"):
+            load_mnist_test(20, fallback=False)
 
 
 def test_mnist_real_files_when_present():

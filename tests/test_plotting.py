@@ -111,3 +111,28 @@ def test_decision_regions_bad_input(X, labels, match):
     clf = DummyClassifier().fit(np.zeros((2, 2)), ["a", "b"])
     with pytest.raises(ValueError, match=match):
         plot_decision_regions(Figure().add_subplot(), clf, X, labels)
+
+
+def test_model_scores_chart_draws_each_model_and_refuses_bad_columns():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from helpers.plotting import plot_model_scores
+
+    t = pd.DataFrame({"accuracy": [0.97, 0.9, 0.8], "f1": [0.96, 0.85, 0.7], "sd": [0.01, 0.02, 0.03]},
+                     index=["lda", "knn", "cosine"])
+    ax = plot_model_scores(t, ["accuracy", "f1"], xlabel="mean", title="LDA leads")
+    lines = [line for line in ax.get_lines() if line.get_label() in ("accuracy", "f1")]
+    assert [line.get_label() for line in lines] == ["accuracy", "f1"]
+    np.testing.assert_allclose(lines[0].get_xdata(), [0.97, 0.9, 0.8])
+    np.testing.assert_allclose(lines[1].get_ydata(), [0.27, 1.27, 2.27])   # rows offset, best first at the top
+    assert ax.yaxis_inverted() and [t.get_text() for t in ax.get_yticklabels()] == ["lda", "knn", "cosine"]
+    with pytest.raises(ValueError, match=r"columns \['auc'\] are not in the table"):
+        plot_model_scores(t, ["auc"], xlabel="x", title="t")
+    with pytest.raises(ValueError, match="one score column; got 2"):
+        plot_model_scores(t, ["accuracy", "f1"], xerr="sd", xlabel="x", title="t")
+    plt.close("all")
+

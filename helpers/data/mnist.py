@@ -88,7 +88,7 @@ def _find(folder: Path, stem: str):
     return None
 
 
-def load_mnist_test(n: int = 1000, path=None, verify: bool = True):
+def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: bool = True):
     """The first ``n`` MNIST test images as floats in [0, 1] and their labels.
 
     Parameters
@@ -101,6 +101,10 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True):
         ``../shared/data/mnist`` are searched.
     verify : bool, default=True
         Compare the SHA-256 of the uncompressed files with the published checksums.
+    fallback : bool, default=True
+        When the files are not found, return scikit-learn's digits with a warning (``True``) or
+        raise FileNotFoundError saying where to put the files (``False``: for analyses whose
+        numbers only mean something on MNIST itself).
 
     Returns
     -------
@@ -138,6 +142,12 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True):
         if n > X.shape[0]:
             raise ValueError(f"n = {n} exceeds the {X.shape[0]} images available.")
         return X[:n].reshape(n, -1).astype(np.float64) / 255.0, y[:n].astype(np.int64), "mnist"
+    where = "MNIST_PATH, data/raw/mnist/, data/raw/, ../shared/data/mnist"
+    if not fallback:
+        raise FileNotFoundError(
+            f"MNIST IDX files t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz) not found (looked in {where}). "
+            "Copy ../shared/data/mnist/ to data/raw/mnist/ or set MNIST_PATH to the folder holding them."
+        )
     from sklearn.datasets import load_digits
 
     warnings.warn(

@@ -7,6 +7,6 @@
 """
 
 from .ledger import SourceCheck, coverage, load_ledger, notebook_rows
-from .results import nb_setup, save_results
+from .results import nb_setup, package_versions, save_results
 
-__all__ = ["SourceCheck", "coverage", "load_ledger", "nb_setup", "notebook_rows", "save_results"]
+__all__ = ["SourceCheck", "coverage", "load_ledger", "nb_setup", "notebook_rows", "package_versions", "save_results"]

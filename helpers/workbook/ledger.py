@@ -371,6 +371,23 @@ class SourceCheck:
         """The printed values of the item answered by ``key``, parsed (:func:`parse_printed`)."""
         return parse_printed(self.item(key)["printed"])
 
+    def matches(self, key: str, ours, *, reading: bool = False, percent: bool = False) -> bool:
+        """Whether ``ours`` prints as the value(s) of ``key``, with the source's rounding; records nothing.
+
+        For choosing among protocols before answering a row (``number`` then records the answer).
+        ``reading=True`` compares with the row's corrected reading instead of the print.
+
+        Examples
+        --------
+        >>> from helpers.workbook.ledger import SourceCheck, load_ledger
+        >>> check = SourceCheck("00", load_ledger())
+        >>> check.matches("salary.norm.l1-x8", 1.2149), check.matches("salary.norm.l1-x8", 1.3)
+        (True, False)
+        """
+        row = self.item(key)
+        printed = parse_printed(row["reading"] if reading and row["reading"] else row["printed"])
+        return _compare_all(printed, ours, None, percent)[0]
+
     def _add(self, key, ours, verdict, difference, note, source_text):
         row = self.item(key)
         if verdict not in VERDICTS:  # pragma: no cover - internal

@@ -83,3 +83,34 @@ def nb_setup(precision: int = 4) -> None:
             ip.run_line_magic("precision", str(precision))
     except ImportError:  # pragma: no cover - IPython is a notebook dependency
         pass
+
+
+def package_versions(*distributions: str) -> str:
+    """One line naming the installed version of each package, for a notebook's last cell.
+
+    Parameters
+    ----------
+    *distributions : str
+        Distribution names as installed (``"numpy"``, ``"scikit-learn"``, ``"scikit-image"``).
+
+    Returns
+    -------
+    str
+        ``"numpy 2.3.1, scikit-learn 1.9.1, ..."`` (``not installed`` for a missing one).
+
+    Examples
+    --------
+    >>> package_versions("numpy").startswith("numpy ")
+    True
+    >>> package_versions("no-such-package-here")
+    'no-such-package-here not installed'
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    def one(name):
+        try:
+            return f"{name} {version(name)}"
+        except PackageNotFoundError:
+            return f"{name} not installed"
+
+    return ", ".join(one(name) for name in distributions)
