@@ -35,6 +35,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..data.paths import DATA_DIR, ROOT
+
 __all__ = [
     "COLUMNS",
     "LEDGER_PATH",
@@ -49,8 +51,7 @@ __all__ = [
     "parse_printed",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
-LEDGER_PATH = ROOT / "data" / "source_ledger.csv"
+LEDGER_PATH = DATA_DIR / "source_ledger.csv"
 SOURCES_DIR = ROOT.parent / "shared" / "sources"
 MIME = "application/vnd.covsim.comparison+json"
 
