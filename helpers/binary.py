@@ -21,8 +21,8 @@ from ._validation import (
 from .metrics import _finish
 
 __all__ = [
-    "BinaryCounts",
     "BINARY_COEFFICIENTS",
+    "BinaryCounts",
     "binary_counts",
     "binary_gram",
     "binary_similarity",

@@ -1,5 +1,12 @@
 """scikit-learn estimators around the whitening maths of :mod:`helpers.whitening`.
 
+:class:`Whitener` (one covariance), :class:`ExpectedWhitener` (the seeds' ``E(W^-1)``, a
+prior-weighted mean of per-class matrices) and :class:`ClassConditionalKNN` (kNN in which
+each class is measured in its own whitened space, through the engine of
+:mod:`helpers.neighbours`). The whiteners keep their matrix in ``components_`` and name
+their outputs (``get_feature_names_out``); every estimator takes the covariance as
+``covariance=`` (a name, a float shrinkage or a scikit-learn covariance estimator).
+
 ``transform`` never takes labels: test data cannot be whitened with its own class's
 matrix by accident. Compose with scikit-learn, e.g.
 ``make_pipeline(ExpectedWhitener(), KNeighborsClassifier(13, metric="cosine"))``.
@@ -19,23 +26,24 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_option
 from .metrics import _chunk_rows
+from .neighbours import cumulative_votes, nearest_indices
 from .whitening import (
     METHODS,
-    _check_estimator,
+    _check_covariance_choice,
     check_covariance,
     class_whitening_matrices,
     estimate_covariance,
     whitening_matrix,
 )
 
-__all__ = ["Whitener", "ExpectedWhitener", "ClassConditionalKNN"]
+__all__ = ["ClassConditionalKNN", "ExpectedWhitener", "Whitener"]
 
 
 class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
-    """``transform`` and ``inverse_transform`` for a fitted ``whitening_matrix_``."""
+    """``transform`` and ``inverse_transform`` for a fitted whitening matrix ``components_``."""
 
     def transform(self, X):
-        """Whiten ``X``: ``(X - mean_) @ whitening_matrix_.T`` (``mean_`` is 0 unless ``center``).
+        """Whiten ``X``: ``(X - mean_) @ components_.T`` (``mean_`` is 0 unless ``center``).
 
         Parameters
         ----------
@@ -45,19 +53,19 @@ class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMix
         -------
         ndarray of shape (n_samples, n_features)
         """
-        check_is_fitted(self, "whitening_matrix_")
+        check_is_fitted(self, "components_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return (X - self.mean_) @ self.whitening_matrix_.T
+        return (X - self.mean_) @ self.components_.T
 
     def inverse_transform(self, X):
         """Map whitened rows back to the input space."""
-        check_is_fitted(self, "whitening_matrix_")
+        check_is_fitted(self, "components_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return np.linalg.solve(self.whitening_matrix_, X.T).T + self.mean_
+        return np.linalg.solve(self.components_, X.T).T + self.mean_
 
     @property
     def _n_features_out(self):
-        return self.whitening_matrix_.shape[0]
+        return self.components_.shape[0]
 
 
 class Whitener(_WhiteningTransformerMixin, BaseEstimator):
@@ -72,8 +80,10 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     ----------
     method : {"cholesky", "zca", "zca_cor", "pca", "pca_cor"}, default="cholesky"
         See :func:`helpers.whitening.whitening_matrix`.
-    estimator : {"sample", "population", "ledoit_wolf", "oas"} or float, default="sample"
-        See :func:`helpers.whitening.estimate_covariance`.
+    covariance : {"sample", "population", "ledoit_wolf", "oas"}, float or estimator, default="sample"
+        The covariance estimate: a name, a float shrinkage in [0, 1] or a scikit-learn
+        covariance estimator such as ``sklearn.covariance.OAS()`` (cloned and fitted); see
+        :func:`helpers.whitening.estimate_covariance`.
     center : bool, default=False
         Subtract the training mean before whitening. ``False`` reproduces the seed papers,
         which whiten uncentred data (this matters for cosine, not for distances).
@@ -81,10 +91,13 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     Attributes
     ----------
     covariance_ : ndarray of shape (n_features, n_features)
-    whitening_matrix_ : ndarray of shape (n_features, n_features)
+    components_ : ndarray of shape (n_features, n_features)
+        The whitening matrix ``W`` (rows: output features), as ``PCA.components_``.
     mean_ : ndarray of shape (n_features,)
         The training mean if ``center`` else zeros.
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined when ``X`` has string feature names; outputs are named ``whitener0``, ...
 
     Examples
     --------
@@ -93,21 +106,27 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     >>> print(np.cov(Z, rowvar=False).round(10) + 0.0)
     [[1. 0.]
      [0. 1.]]
+    >>> from sklearn.covariance import OAS
+    >>> wh = Whitener(covariance=OAS()).fit(X)
+    >>> bool(np.allclose(wh.covariance_, Whitener(covariance="oas").fit(X).covariance_))
+    True
+    >>> wh.get_feature_names_out().tolist()
+    ['whitener0', 'whitener1']
     """
 
-    def __init__(self, method="cholesky", estimator="sample", center=False):
+    def __init__(self, method="cholesky", covariance="sample", center=False):
         self.method = method
-        self.estimator = estimator
+        self.covariance = covariance
         self.center = center
 
     def fit(self, X, y=None):
         """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
         check_option(self.method, METHODS, "whitening method")
-        _check_estimator(self.estimator)
+        _check_covariance_choice(self.covariance)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        self.covariance_ = estimate_covariance(X, self.estimator)
+        self.covariance_ = estimate_covariance(X, self.covariance)
         check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
-        self.whitening_matrix_ = whitening_matrix(self.covariance_, self.method)
+        self.components_ = whitening_matrix(self.covariance_, self.method)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         return self
 
@@ -122,15 +141,15 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    method, estimator, center
-        As in :class:`Whitener`.
+    method, covariance, center
+        As in :class:`Whitener`; ``covariance`` is estimated per class.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     priors_ : ndarray of shape (n_classes,)
     class_whitening_matrices_ : ndarray of shape (n_classes, n_features, n_features)
-    whitening_matrix_ : ndarray of shape (n_features, n_features)
+    components_ : ndarray of shape (n_features, n_features)
         ``sum_k priors_[k] * class_whitening_matrices_[k]``.
     mean_ : ndarray of shape (n_features,)
         The pooled training mean if ``center`` else zeros.
@@ -142,14 +161,14 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
     >>> ew = ExpectedWhitener().fit(X, [0, 0, 0, 1, 1, 1])
     >>> print(ew.priors_)
     [0.5 0.5]
-    >>> print(ew.whitening_matrix_.round(4))
+    >>> print(ew.components_.round(4))
     [[1.299 0.   ]
      [0.75  1.   ]]
     """
 
-    def __init__(self, method="cholesky", estimator="sample", center=False):
+    def __init__(self, method="cholesky", covariance="sample", center=False):
         self.method = method
-        self.estimator = estimator
+        self.covariance = covariance
         self.center = center
 
     def fit(self, X, y=None):
@@ -161,14 +180,14 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
                 "(in a Pipeline, pipe.fit(X, y))."
             )
         check_option(self.method, METHODS, "whitening method")
-        _check_estimator(self.estimator)
+        _check_covariance_choice(self.covariance)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.priors_ = counts / counts.sum()
-        mats = class_whitening_matrices(X, y, method=self.method, estimator=self.estimator)
+        mats = class_whitening_matrices(X, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
-        self.whitening_matrix_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
+        self.components_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         return self
 
@@ -210,7 +229,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         ``"cosine"``: variance-adjusted cosine similarity; ``"euclidean"``: Euclidean
         distance in the class's whitened space, i.e. the Mahalanobis distance under
         that class's covariance.
-    method, estimator
+    method, covariance
         As in :class:`Whitener`, applied per class.
     center : bool, default=False
         Subtract the pooled training mean first (``False`` as in the seed papers).
@@ -236,18 +255,18 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     [[1.0, 0.0]]
     """
 
-    def __init__(self, n_neighbors=5, metric="cosine", method="cholesky", estimator="sample", center=False):
+    def __init__(self, n_neighbors=5, metric="cosine", method="cholesky", covariance="sample", center=False):
         self.n_neighbors = n_neighbors
         self.metric = metric
         self.method = method
-        self.estimator = estimator
+        self.covariance = covariance
         self.center = center
 
     def fit(self, X, y):
         """Store each class's whitening matrix and whitened training points."""
         check_option(self.metric, ("cosine", "euclidean"), "metric")
         check_option(self.method, METHODS, "whitening method")
-        _check_estimator(self.estimator)
+        _check_covariance_choice(self.covariance)
         if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
@@ -260,7 +279,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         Xc = X - self.mean_
-        mats = class_whitening_matrices(Xc, y, method=self.method, estimator=self.estimator)
+        mats = class_whitening_matrices(Xc, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self._train = [
             self._embed(Xc[y == c], W) for c, W in zip(self.classes_, self.class_whitening_matrices_)
@@ -283,14 +302,15 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
             Z = Z / norms
         return Z
 
-    def _scores(self, Q, Z):
-        """Larger is more similar: cosine, or minus the Euclidean distance."""
+    def _distances(self, Q, Z):
+        """Smaller is nearer: minus the cosine, or the Euclidean distance in the whitened space."""
         if self.metric == "cosine":
-            return Q @ Z.T
+            return -(Q @ Z.T)
         d2 = (Q**2).sum(1)[:, None] + (Z**2).sum(1)[None, :] - 2.0 * Q @ Z.T
-        return -np.sqrt(np.maximum(d2, 0.0))
+        return np.sqrt(np.maximum(d2, 0.0))
 
     def _votes(self, X):
+        """Votes of the ``n_neighbors`` nearest training points, each measured in its class's space."""
         X = validate_data(self, X, reset=False, dtype=np.float64) - self.mean_
         k = self.n_neighbors
         n_classes = len(self.classes_)
@@ -299,22 +319,19 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         step = _chunk_rows(X.shape[0], 8.0 * 2 * n_train)
         for start in range(0, X.shape[0], step):
             rows = slice(start, start + step)
-            scores, owners = [], []
-            for idx, (W, Z) in enumerate(zip(self.class_whitening_matrices_, self._train)):
-                s = self._scores(self._embed(X[rows], W), Z)
+            # each class's k nearest in its own space, then the k nearest of those; ties go to
+            # the earlier class in classes_, then to the earlier training point
+            dists, owners = [], []
+            for c, (W, Z) in enumerate(zip(self.class_whitening_matrices_, self._train)):
+                D = self._distances(self._embed(X[rows], W), Z)
                 if self.metric == "euclidean":
-                    s = s * self.distance_scales_[idx]
-                top = min(k, s.shape[1])
-                s = -np.sort(-s, axis=1)[:, :top] if top == s.shape[1] else -np.sort(
-                    -np.partition(s, s.shape[1] - top, axis=1)[:, s.shape[1] - top :], axis=1
-                )
-                scores.append(s)
-                owners.append(np.full(top, idx))
-            scores = np.hstack(scores)
+                    D = D * self.distance_scales_[c]
+                near = nearest_indices(D, min(k, D.shape[1]))
+                dists.append(np.take_along_axis(D, near, axis=1))
+                owners.append(np.full(near.shape[1], c))
             owners = np.concatenate(owners)
-            nearest = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-            for idx in range(n_classes):
-                votes[rows, idx] = (owners[nearest] == idx).sum(axis=1)
+            nearest = nearest_indices(np.hstack(dists), k)
+            votes[rows] = cumulative_votes(owners[nearest], n_classes)[:, -1]
         return votes
 
     def predict_proba(self, X):

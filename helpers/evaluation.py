@@ -1,8 +1,9 @@
 """Evaluation statistics: repeated splits, repeated CV, LOOCV, paired tests, scores.
 
 Resampling protocols (:func:`repeated_split_scores`, :func:`repeated_cv_scores`, LOOCV with
-the support-vector shortcut for SVC), kNN over many K at once, the corrected paired t-test,
-McNemar's exact test, micro/macro scores (:func:`prf_scores`, vectorised over resamples) and
+the support-vector shortcut for SVC), kNN over many K at once (:func:`knn_cv_accuracy_by_k`,
+:func:`knn_cv_predictions_by_k`, through the engine of :mod:`helpers.neighbours`), the
+corrected paired t-test, McNemar's exact test, micro/macro scores (:func:`prf_scores`, vectorised over resamples) and
 the approximate-randomisation test of two classifiers on the same test rows
 (:func:`paired_permutation_test`). Two small checks the papers' claims call for: the rows of
 a classification table (:func:`report_rows`) and exact linear separability
@@ -44,25 +45,27 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
+from .neighbours import majority_votes, nearest_indices
+
 __all__ = [
     "METRICS",
-    "summarize_scores",
-    "corrected_paired_ttest",
+    "SCORES",
     "compare_pairs",
-    "repeated_split_scores",
-    "repeated_cv_scores",
-    "loocv_accuracy",
+    "corrected_paired_ttest",
+    "is_linearly_separable",
     "knn_cv_accuracy_by_k",
     "knn_cv_predictions_by_k",
+    "loocv_accuracy",
     "mcnemar_exact",
+    "paired_comparisons",
+    "paired_permutation_test",
+    "prf_scores",
+    "repeated_cv_scores",
+    "repeated_split_scores",
     "report_rows",
-    "is_linearly_separable",
+    "summarize_scores",
     "svc_loocv_accuracy",
     "svc_loocv_predict",
-    "SCORES",
-    "prf_scores",
-    "paired_permutation_test",
-    "paired_comparisons",
 ]
 
 #: Scores on the test rows of a split, by name: functions of ``(y_true, y_pred)`` with class 1
@@ -359,9 +362,9 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
     folds = list(cv.split(X, y))
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
-        votes = _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
         for i, k in enumerate(ks):
-            acc[i, j] = np.mean(votes[:, k - 1].argmax(axis=1) == y_idx[te])
+            acc[i, j] = np.mean(pred[k] == y_idx[te])
     return {k: float(acc[i].mean()) for i, k in enumerate(ks)}
 
 
@@ -392,14 +395,14 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> 
                          f"rows out {held_out.min()} to {held_out.max()} times: use knn_cv_accuracy_by_k.")
     pred = {k: np.empty(len(y), dtype=int) for k in ks}
     for tr, te in folds:
-        votes = _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        fold = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
         for k in ks:
-            pred[k][te] = votes[:, k - 1].argmax(axis=1)
+            pred[k][te] = fold[k]
     return {k: classes[p] for k, p in pred.items()}
 
 
-def _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
-    """Cumulative class votes of the nearest training rows, shape (n_test, max(ks), n_classes)."""
+def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
+    """Majority-vote class codes of one fold's test rows for every k: ``{k: ndarray (n_test,)}``."""
     k_max = max(ks)
     if k_max > len(tr):
         raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use smaller ks.")
@@ -407,8 +410,8 @@ def _knn_fold_votes(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
     if transformer is not None:
         t = clone(transformer).fit(X_tr, y[tr])
         X_tr, X_te = t.transform(X_tr), t.transform(X_te)
-    order = np.argsort(pairwise_distances(X_te, X_tr, metric=metric), axis=1, kind="stable")[:, :k_max]
-    return np.cumsum(y_idx[tr][order][:, :, None] == np.arange(n_classes), axis=1)
+    idx = nearest_indices(pairwise_distances(X_te, X_tr, metric=metric), k_max)
+    return majority_votes(idx, y_idx[tr], ks, n_classes)
 
 
 def mcnemar_exact(y_true, pred_a, pred_b):

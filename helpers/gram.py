@@ -5,7 +5,9 @@ n x n Gram matrix (exact, every eigenvalue, so the number of components for a va
 fraction is exact). :func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
 give the Ledoit-Wolf shrinkage from inner products only, and :class:`ResidualCovariance`
 holds a shrunk covariance ``S = a I + b R'R`` of residuals ``R`` and applies ``S^-1``
-through the Woodbury identity when there are fewer rows than dimensions.
+through the Woodbury identity when there are fewer rows than dimensions. Their ``covariance``
+is ``"ledoit_wolf"`` or a float shrinkage: a scikit-learn covariance estimator object is
+refused, because the p x p matrix it would fit is never formed here.
 
 References
 ----------
@@ -18,15 +20,19 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._io import progress_bar
 
 __all__ = [
     "GramPCA",
-    "ledoit_wolf_shrinkage_gram",
     "ResidualCovariance",
+    "ledoit_wolf_shrinkage_gram",
     "shrunk_residual_covariance",
 ]
 
@@ -35,7 +41,7 @@ def _n_for_fraction(cumulative: np.ndarray, fraction: float) -> int:
     return int(np.searchsorted(cumulative, fraction - 1e-12) + 1)
 
 
-class GramPCA(TransformerMixin, BaseEstimator):
+class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """PCA of a (sparse) matrix from the eigendecomposition of the centred Gram matrix.
 
     For ``n`` training rows and ``p >> n`` features, ``Xc Xc' = U diag(s^2) U'`` is an
@@ -49,7 +55,8 @@ class GramPCA(TransformerMixin, BaseEstimator):
         An int keeps that many principal components for ``transform``; a float in (0, 1)
         is a variance fraction: keep the fewest components whose explained variance
         reaches it (as ``sklearn.decomposition.PCA(0.9)``). Either way at most
-        ``max_components`` and at most ``n - 1``.
+        ``max_components`` and at most ``min(n - 1, n_features)``, the largest possible rank
+        of the centred data.
     whiten : bool, default=False
         Divide the scores by the component standard deviations, so Euclidean distance of
         the output is the Mahalanobis distance under the (diagonal) covariance of the
@@ -59,8 +66,9 @@ class GramPCA(TransformerMixin, BaseEstimator):
         memory: ``n^2`` x 4 bytes).
     max_components : int or None, default=None
         Cap on the number of components, however ``n_components`` chooses them.
-    progress : bool or None, default=None
-        A progress bar over the Gram-matrix blocks and the eigendecomposition.
+    verbose : bool or None, default=None
+        A progress bar over the Gram-matrix blocks and the eigendecomposition (``None``: on
+        a terminal only; ``TQDM_DISABLE=1`` hides it in every case).
 
     Attributes
     ----------
@@ -69,7 +77,11 @@ class GramPCA(TransformerMixin, BaseEstimator):
         ``n`` components.
     n_components_ : int
         Components kept: ``min(n_components or the count the fraction needs,
-        max_components, n - 1)``.
+        max_components, n - 1, n_features)``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined when ``X`` has string feature names. The outputs are named ``pca0``,
+        ``pca1``, ... (:meth:`get_feature_names_out`).
 
     Examples
     --------
@@ -85,17 +97,19 @@ class GramPCA(TransformerMixin, BaseEstimator):
 
     >>> GramPCA(0.5).fit(X).n_components_, GramPCA(0.5, max_components=4).fit(X).n_components_
     (7, 4)
+    >>> GramPCA(2).fit(X).get_feature_names_out().tolist()
+    ['pca0', 'pca1']
     """
 
     _block_rows = 1000  # rows of the Gram matrix computed at a time (bounds the sparse product)
 
     def __init__(self, n_components=100, whiten: bool = False, dtype=np.float64, max_components=None,
-                 progress=None):
+                 verbose=None):
         self.n_components = n_components
         self.whiten = whiten
         self.dtype = dtype
         self.max_components = max_components
-        self.progress = progress
+        self.verbose = verbose
 
     def _check_params(self) -> None:
         nc = self.n_components
@@ -111,15 +125,16 @@ class GramPCA(TransformerMixin, BaseEstimator):
             raise ValueError(f"max_components must be None or a positive integer; got {cap!r}.")
 
     def fit(self, X, y=None):
+        """Fit the principal axes of ``X`` (dense or any scipy sparse format); ``y`` is ignored."""
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
         self._check_params()
-        n = X.shape[0]
+        n, p = X.shape
         mean = np.asarray(X.mean(axis=0)).ravel()
         r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
         mm = float(mean @ mean)
         XT = X.T.tocsr() if sp.issparse(X) else X.T
         blocks = range(0, n, self._block_rows)
-        with progress_bar(total=len(blocks) + 2, desc="GramPCA", progress=self.progress) as bar:
+        with progress_bar(total=len(blocks) + 2, desc="GramPCA", progress=self.verbose) as bar:
             bar.set_postfix_str(f"Gram matrix {n:,} x {n:,}")
             # built block by block straight into a dense array of the requested dtype: no
             # sparse n x n product, no float64 copy when dtype is float32
@@ -138,8 +153,14 @@ class GramPCA(TransformerMixin, BaseEstimator):
             bar.update()
             vals = np.clip(vals[::-1].astype(np.float64), 0.0, None)
             total = vals.sum()
+            if not total > 0:
+                raise ValueError(
+                    f"X has no variance: its {n} rows are identical, so there is no principal component. "
+                    "Check the input (e.g. an empty vocabulary gives all-zero rows)."
+                )
             cum = np.cumsum(vals / total)
-            cap = n - 1 if self.max_components is None else min(int(self.max_components), n - 1)
+            # the centred data have rank at most min(n - 1, p): no axis beyond it
+            cap = min(n - 1, p) if self.max_components is None else min(int(self.max_components), n - 1, p)
             if isinstance(self.n_components, (float, np.floating)):
                 m = min(_n_for_fraction(cum, float(self.n_components)), cap)
             else:
@@ -147,7 +168,10 @@ class GramPCA(TransformerMixin, BaseEstimator):
             vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
             s = np.sqrt(vals[:m])
             if np.any(s <= 0):
-                raise ValueError(f"Only {int((vals > 0).sum())} nonzero components; ask for fewer than {m}.")
+                raise ValueError(
+                    f"Only {int((vals > 0).sum())} components have nonzero variance (duplicate or collinear "
+                    f"rows); ask for fewer than {m}, or a variance fraction such as n_components=0.99."
+                )
             bar.set_postfix_str("principal axes")
             Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
             self.components_ = np.asarray(Xc_T_U / s).T
@@ -162,6 +186,23 @@ class GramPCA(TransformerMixin, BaseEstimator):
         self.n_components_ = m
         return self
 
+    @property
+    def _n_features_out(self):
+        return self.n_components_
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output features: ``pca0``, ``pca1``, ... (one per kept component).
+
+        ``input_features`` is checked against the names seen in ``fit``, as in scikit-learn.
+        """
+        names = super().get_feature_names_out(input_features)  # checks input_features
+        return np.asarray([f"pca{i}" for i in range(len(names))], dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # the Gram matrix is built from sparse products
+        return tags
+
     def n_components_for(self, fraction: float) -> int:
         """Smallest number of components whose explained variance reaches ``fraction`` (no cap)."""
         check_is_fitted(self, "components_")
@@ -170,6 +211,7 @@ class GramPCA(TransformerMixin, BaseEstimator):
         return _n_for_fraction(np.cumsum(self.all_explained_variance_ratio_), fraction)
 
     def transform(self, X):
+        """Scores ``(X - mean_) @ components_.T`` (divided by the component sds if ``whiten``)."""
         check_is_fitted(self, "components_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         Z = np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
@@ -243,34 +285,46 @@ def _ledoit_wolf_from_moments(sq_norms, sq_frobenius, n, n_features) -> float:
     return 0.0 if beta == 0 else float(beta / delta)
 
 
-def _shrinkage_coefficients(estimator, sq_norms, sq_frobenius, n, n_groups, p):
+def _shrinkage_coefficients(covariance, sq_norms, sq_frobenius, n, n_groups, p):
     """``(a, b, s)`` of ``S = a I + b R'R`` for n residuals in g groups (see :class:`ResidualCovariance`)."""
     trace = float(np.sum(sq_norms))
-    if estimator == "ledoit_wolf":
+    if isinstance(covariance, str):  # "ledoit_wolf", the one name accepted
         s = _ledoit_wolf_from_moments(sq_norms, sq_frobenius, n, p)
         scale = 1.0 / n  # empirical covariance R'R / n
     else:
-        s = float(estimator)
+        s = float(covariance)
         scale = 1.0 / (n - n_groups)  # sample covariance, one mean per group
     mu = trace * scale / p
     return s * mu, (1.0 - s) * scale, s
 
 
-def _check_shrinkage_estimator(est) -> None:
-    if isinstance(est, str):
-        if est != "ledoit_wolf":
+_GRAM_ACCEPTED = "'ledoit_wolf' or a float shrinkage in (0, 1]"
+
+
+def _check_gram_covariance(covariance) -> None:
+    """Refuse what the inner-product route cannot compute: unshrunk names, 0, estimator objects."""
+    if isinstance(covariance, str):
+        if covariance != "ledoit_wolf":
             raise ValueError(
-                f"estimator must be 'ledoit_wolf' or a shrinkage in (0, 1]; got {est!r}. The unshrunk "
-                "covariance of fewer residuals than dimensions is singular."
+                f"covariance must be {_GRAM_ACCEPTED}; got {covariance!r}. The unshrunk covariance of "
+                "fewer residuals than dimensions is singular, and 'oas' has no inner-product form here."
             )
-    elif not (isinstance(est, (float, int, np.floating)) and not isinstance(est, bool) and 0.0 < est <= 1.0):
+        return
+    if hasattr(covariance, "fit"):
         raise ValueError(
-            f"estimator must be 'ledoit_wolf' or a shrinkage in (0, 1]; got {est!r} (0 would leave the "
+            f"covariance must be {_GRAM_ACCEPTED}; got the estimator {covariance!r}. The shrinkage is "
+            "computed here from inner products of the residuals (n x n), and the d x d covariance a "
+            "scikit-learn estimator would fit is never formed; for LedoitWolf() pass 'ledoit_wolf'."
+        )
+    if not (isinstance(covariance, (float, int, np.floating, np.integer)) and not isinstance(covariance, bool)
+            and 0.0 < covariance <= 1.0):
+        raise ValueError(
+            f"covariance must be {_GRAM_ACCEPTED}; got {covariance!r} (0 would leave the "
             "covariance singular when there are fewer residuals than dimensions)."
         )
 
 
-def shrunk_residual_covariance(R, n_groups: int = 1, estimator="ledoit_wolf", return_shrinkage: bool = False):
+def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", return_shrinkage: bool = False):
     """The dense ``d x d`` covariance ``a I + b R'R`` of residual rows ``R`` (as :class:`ResidualCovariance`).
 
     Cheaper than the Woodbury route when there are more residuals than dimensions (one
@@ -282,7 +336,8 @@ def shrunk_residual_covariance(R, n_groups: int = 1, estimator="ledoit_wolf", re
         Residuals of n documents about the mean of their group (category).
     n_groups : int
         Number of group means subtracted (degrees of freedom of the sample covariance).
-    estimator : "ledoit_wolf" or float in (0, 1]
+    covariance : "ledoit_wolf" or float in (0, 1], default="ledoit_wolf"
+        The shrinkage, as in :class:`ResidualCovariance`.
     return_shrinkage : bool
         Also return the shrinkage intensity.
 
@@ -301,13 +356,13 @@ def shrunk_residual_covariance(R, n_groups: int = 1, estimator="ledoit_wolf", re
     >>> bool(np.allclose(S, LedoitWolf().fit(X).covariance_))
     True
     """
-    _check_shrinkage_estimator(estimator)
+    _check_gram_covariance(covariance)
     R = np.asarray(R, dtype=np.float64)
     n, d = R.shape
     if n - n_groups < 1:
         raise ValueError(f"{n} residual(s) in {n_groups} group(s) leave no degrees of freedom for a covariance.")
     C = R.T @ R
-    a, b, shrinkage = _shrinkage_coefficients(estimator, _sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
+    a, b, shrinkage = _shrinkage_coefficients(covariance, _sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
     C *= b
     C[np.diag_indices(d)] += a
     return (C, shrinkage) if return_shrinkage else C
@@ -327,13 +382,14 @@ class ResidualCovariance:
 
     Parameters
     ----------
-    estimator : "ledoit_wolf" or float
+    covariance : "ledoit_wolf" or float, default="ledoit_wolf"
         ``"ledoit_wolf"``: ``(1 - s) R'R / n + s mu I`` with the Ledoit-Wolf intensity ``s``
         (:func:`ledoit_wolf_shrinkage_gram`) and ``mu`` the mean variance, as
         ``sklearn.covariance.LedoitWolf`` for one group; a float ``s`` in (0, 1]:
         ``(1 - s) R'R / (n - g) + s mu I`` as ``helpers.whitening.estimate_covariance``
         (``g`` groups). The unshrunk covariance (``s = 0``) is singular whenever n - g < p and
-        is refused.
+        is refused, and so is a scikit-learn covariance estimator object: the shrinkage is
+        computed from inner products, and the p x p matrix such an object fits is never formed.
 
     Attributes
     ----------
@@ -357,13 +413,13 @@ class ResidualCovariance:
     >>> q = np.array([[1.0, 3.0], [5.0, 0.0]])
     >>> T, sq = cov.project(q @ X.T), (q**2).sum(axis=1)
     >>> d2 = cov.sq_distances(T, sq, T, sq, q @ q.T)
-    >>> S, w = cov.covariance(X), q[0] - q[1]
+    >>> S, w = cov.dense_covariance(X), q[0] - q[1]
     >>> print(f"{d2[0, 1]:.6f} {w @ np.linalg.solve(S, w):.6f}")
     18.794702 18.794702
     """
 
-    def __init__(self, estimator="ledoit_wolf"):
-        self.estimator = estimator
+    def __init__(self, covariance="ledoit_wolf"):
+        self.covariance = covariance
 
     def fit(self, K, groups, n_features: int):
         """Fit from the members' inner products ``K = X X'`` (raw, not centred) and their groups.
@@ -376,7 +432,7 @@ class ResidualCovariance:
         n_features : int
             The dimension p of the members.
         """
-        _check_shrinkage_estimator(self.estimator)
+        _check_gram_covariance(self.covariance)
         K = _check_gram(K)
         groups = np.asarray(groups)
         n = K.shape[0]
@@ -400,7 +456,7 @@ class ResidualCovariance:
             Kc = K - KA[:, g] - KA[:, g].T + AKA[np.ix_(g, g)]
         p = int(n_features)
         self.a_, self.b_, self.shrinkage_ = _shrinkage_coefficients(
-            self.estimator, np.diag(Kc), float(np.sum(Kc**2)), n, n_groups, p)
+            self.covariance, np.diag(Kc), float(np.sum(Kc**2)), n, n_groups, p)
         if self.a_ <= 0:
             raise ValueError(
                 "the shrunk covariance is singular (no spread among the members: every residual is zero); "
@@ -466,7 +522,7 @@ class ResidualCovariance:
         return self.sq_distances(self.project(C), q_sq, self.project_means(), self.means_sq_norms_,
                                  self.mean_inner_products(C))
 
-    def covariance(self, X) -> np.ndarray:
+    def dense_covariance(self, X) -> np.ndarray:
         """The dense p x p covariance ``a I + b R'R`` from the members ``X`` (for checks on small p)."""
         X = np.asarray(X, dtype=np.float64)
         R = X - (self._A.T @ X)[self.groups_]

@@ -28,11 +28,11 @@ from ._validation import (
 )
 
 __all__ = [
-    "lp_norm",
-    "minkowski",
-    "l0_norm",
     "cosine_similarity",
+    "l0_norm",
+    "lp_norm",
     "mahalanobis",
+    "minkowski",
     "variance_adjusted_cosine",
 ]
 

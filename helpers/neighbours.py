@@ -1,29 +1,150 @@
 """Nearest neighbours: the one kNN engine of the package.
 
-Every kNN in the workbook goes through these functions: :func:`nearest_neighbors` (the top k
-of a metric with bounded memory), :func:`nearest_indices` (sorted top k of a distance
-matrix, ties by index), :func:`majority_votes` and :func:`cumulative_votes` (the votes of the
-first k neighbours for every k at once), :func:`distance_weighted_proba` and
-:func:`inverse_square_weights` (weighted votes).
+Every kNN of the workbook orders its neighbours and counts their votes here:
+
+* :func:`nearest_indices`: the sorted ``k`` nearest columns of each row of a distance matrix,
+  ties broken by column index (optionally leaving each row's own column out);
+* :func:`nearest_neighbors`: the same from two sets of points and a metric, with memory
+  bounded by row chunks and exact distances for the ``k`` kept;
+* :func:`cumulative_votes` and :func:`majority_votes`: the class votes of the first ``k``
+  neighbours for every ``k`` at once (ties to the first class, as ``KNeighborsClassifier``;
+  multi-label: a label when more than half of the neighbours carry it);
+* :func:`distance_weighted_proba` and :func:`inverse_square_weights`: weighted votes
+  (``KNeighborsClassifier(weights="distance")`` or a weight function).
+
+Callers: :class:`helpers.estimators.ClassConditionalKNN`, the kNN-over-K protocols of
+:mod:`helpers.evaluation` and the Mahal-kNN readings of :mod:`helpers.papers.mahal_knn`.
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
 from ._validation import (
     as_float_array,
+    check_same_features,
     check_square_matrix,
 )
 from .metrics import _chunk_rows, _factor_precision, _unit_rows
 
 __all__ = [
-    "nearest_neighbors",
+    "cumulative_votes",
+    "distance_weighted_proba",
     "inverse_square_weights",
+    "majority_votes",
+    "nearest_indices",
+    "nearest_neighbors",
 ]
 
-# ---------------------------------------------------------------------------------------
-# Top-k reduction with bounded memory
+
+def _is_int(k) -> bool:
+    return isinstance(k, numbers.Integral) and not isinstance(k, bool)
+
+
+def _check_distances(D, name: str = "D") -> np.ndarray:
+    """``D`` as a real 2-D array (not copied), without NaN; +inf is allowed (an excluded pair)."""
+    D = np.asarray(D)
+    if D.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D matrix of distances (queries in rows, reference points in columns); "
+            f"got shape {D.shape}. Use D.reshape(1, -1) for a single query."
+        )
+    if D.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold real numbers (distances); got dtype {D.dtype}.")
+    if D.dtype.kind == "f" and np.isnan(D).any():
+        first = tuple(int(i) for i in np.argwhere(np.isnan(D))[0])
+        raise ValueError(f"{name} contains NaN (first at index {first}); a distance must be a number or +inf.")
+    return D
+
+
+def _check_k(k, largest: int, what: str, name: str = "k") -> int:
+    if not (_is_int(k) and 1 <= k <= largest):
+        raise ValueError(f"{name} must be an integer in [1, {largest}] ({what}); got {k!r}.")
+    return int(k)
+
+
+def _smallest(block: np.ndarray, k: int) -> np.ndarray:
+    """Column indices of the ``k`` smallest entries of each row, in order; ties by column index.
+
+    The same as ``np.argsort(block, axis=1, kind="stable")[:, :k]``, at the cost of a partial
+    sort: ``argpartition`` picks the ``k`` smallest, which are ordered by index and then by
+    value (a stable sort keeps index order among equal values). A row where the ``k``-th
+    value is shared with an entry left out (a tie across the boundary, which
+    ``argpartition`` breaks arbitrarily) is sorted in full instead.
+    """
+    m = block.shape[1]
+    if k >= m:
+        return np.argsort(block, axis=1, kind="stable")[:, :k]
+    part = np.argpartition(block, k - 1, axis=1)[:, :k]
+    kth = np.take_along_axis(block, part, axis=1).max(axis=1)
+    straddle = np.count_nonzero(block <= kth[:, None], axis=1) > k
+    part.sort(axis=1)
+    order = np.argsort(np.take_along_axis(block, part, axis=1), axis=1, kind="stable")
+    out = np.take_along_axis(part, order, axis=1)
+    if straddle.any():
+        out[straddle] = np.argsort(block[straddle], axis=1, kind="stable")[:, :k]
+    return out
+
+
+def nearest_indices(D, k: int, exclude_self: bool = False) -> np.ndarray:
+    """The ``k`` nearest columns of each row of a distance matrix, nearest first, ties by index.
+
+    Equal to ``np.argsort(D, axis=1, kind="stable")[:, :k]`` (so among equally distant
+    points the one with the smaller column index comes first, also at the ``k``-th place),
+    computed with a partial sort in row chunks bounded by scikit-learn's ``working_memory``.
+
+    Parameters
+    ----------
+    D : array-like of shape (n_queries, n_points)
+        Distances (or any dissimilarity: only the order matters; ``+inf`` is allowed,
+        NaN is not). Not copied.
+    k : int
+        Neighbours per row, in ``[1, n_points]`` (``[1, n_points - 1]`` with ``exclude_self``).
+    exclude_self : bool, default=False
+        ``D`` is the square matrix of a set against itself: leave row ``i``'s own column
+        ``i`` out (leave-one-out neighbours), whatever its value.
+
+    Returns
+    -------
+    ndarray of shape (n_queries, k), dtype intp
+        Column indices into ``D``.
+
+    Examples
+    --------
+    >>> D = np.array([[0.0, 2.0, 1.0, 1.0],
+    ...               [2.0, 0.0, 3.0, 2.0]])
+    >>> nearest_indices(D, 3).tolist()
+    [[0, 2, 3], [1, 0, 3]]
+    >>> nearest_indices([[1.0, 0.0, 1.0, 1.0]], 2).tolist()  # three ties for second: the smallest index
+    [[1, 0]]
+    >>> nearest_indices([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]], 1, exclude_self=True).tolist()
+    [[1], [0], [0]]
+    """
+    D = _check_distances(D)
+    n, m = D.shape
+    if exclude_self:
+        if n != m:
+            raise ValueError(
+                f"exclude_self=True needs the square matrix of a set against itself; D has shape {D.shape}."
+            )
+        k = _check_k(k, m - 1, "the points other than the query itself")
+    else:
+        k = _check_k(k, m, "the columns of D")
+    out = np.empty((n, k), dtype=np.intp)
+    step = _chunk_rows(n, 16.0 * m)  # per row: argpartition's int64 indices and the comparison mask
+    for start in range(0, n, step):
+        rows = slice(start, start + step)
+        if not exclude_self:
+            out[rows] = _smallest(D[rows], k)
+            continue
+        # the k + 1 nearest with self among them or not: drop self, else the (k + 1)-th
+        near = _smallest(D[rows], k + 1)
+        keep = near != np.arange(start, start + near.shape[0])[:, None]
+        keep[keep.all(axis=1), -1] = False
+        out[rows] = near[keep].reshape(-1, k)
+    return out
 
 
 def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=None):
@@ -50,7 +171,7 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
     Returns
     -------
     distances : ndarray of shape (n, k)
-        Ascending along each row.
+        Ascending along each row; equal distances in the order of their row index in ``y``.
     indices : ndarray of shape (n, k)
         Row indices into ``y``.
 
@@ -67,11 +188,8 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         raise ValueError(f"Unknown metric {metric!r}; valid options are {', '.join(map(repr, valid))}.")
     x = as_float_array(x, "x", ndim=2)
     y = as_float_array(y, "y", ndim=2)
-    from ._validation import check_same_features
-
     check_same_features(x, y, "x", "y")
-    if not (isinstance(k, (int, np.integer)) and 1 <= k <= y.shape[0]):
-        raise ValueError(f"k must be an integer in [1, {y.shape[0]}] (the rows of y); got {k!r}.")
+    k = _check_k(k, y.shape[0], "the rows of y")
     base = "euclidean"
     if metric == "mahalanobis":
         if VI is None:
@@ -91,10 +209,8 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         base = "cosine"
 
     def reduce(block, start):
-        idx = np.argpartition(block, k - 1, axis=1)[:, :k] if k < block.shape[1] else np.tile(np.arange(block.shape[1]), (len(block), 1))
-        part = np.take_along_axis(block, idx, axis=1)
-        order = np.argsort(part, axis=1, kind="stable")
-        return np.take_along_axis(part, order, axis=1), np.take_along_axis(idx, order, axis=1)
+        idx = _smallest(block, k)
+        return np.take_along_axis(block, idx, axis=1), idx
 
     chunks = list(pairwise_distances_chunked(x, y, reduce_func=reduce, metric=base))
     dist, idx = np.vstack([c[0] for c in chunks]), np.vstack([c[1] for c in chunks])
@@ -107,8 +223,196 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         diff = x[rows, None, :] - y[idx[rows]]
         sq = np.einsum("ijk,ijk->ij", diff, diff)
         dist[rows] = sq / 2.0 if base == "cosine" else np.sqrt(sq)
-    order = np.argsort(dist, axis=1, kind="stable")
+    order = np.lexsort((idx, dist), axis=1)  # by the exact distance, ties by index
     return np.take_along_axis(dist, order, axis=1), np.take_along_axis(idx, order, axis=1)
+
+
+def cumulative_votes(neighbour_labels, n_classes: int) -> np.ndarray:
+    """Votes for each class among the first ``j`` neighbours, for every ``j`` at once.
+
+    Parameters
+    ----------
+    neighbour_labels : array-like of int, shape (n_queries, k_max)
+        Class code (``0 .. n_classes - 1``) of each query's neighbours, nearest first,
+        e.g. ``y_codes[nearest_indices(D, k_max)]``.
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of shape (n_queries, k_max, n_classes)
+        ``[:, k - 1, c]`` counts the neighbours of class ``c`` among the ``k`` nearest.
+
+    Examples
+    --------
+    >>> cumulative_votes([[1, 0, 1]], 2)[0].tolist()
+    [[0, 1], [1, 1], [1, 2]]
+    """
+    L = np.asarray(neighbour_labels)
+    if L.ndim != 2:
+        raise ValueError(
+            f"neighbour_labels must be 2-D (queries x neighbours, nearest first); got shape {L.shape}."
+        )
+    if not (_is_int(n_classes) and n_classes >= 1):
+        raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
+    encode = "Encode labels first: classes, codes = np.unique(y, return_inverse=True)."
+    if L.dtype.kind not in "iu":
+        raise ValueError(f"neighbour_labels must be integer class codes; got dtype {L.dtype}. {encode}")
+    if L.size and (L.min() < 0 or L.max() >= n_classes):
+        raise ValueError(
+            f"neighbour_labels must be integer class codes in [0, {n_classes - 1}]; got values from {L.min()} "
+            f"to {L.max()}. {encode}"
+        )
+    return np.cumsum(L[:, :, None] == np.arange(n_classes), axis=1, dtype=np.intp)
+
+
+def _check_ks(ks, k_max: int) -> list[int]:
+    ks = [ks] if _is_int(ks) else list(ks)
+    if not ks or not all(_is_int(k) and 1 <= k <= k_max for k in ks):
+        raise ValueError(
+            f"ks must be integers in [1, {k_max}] (the neighbours in each row of idx); got {ks!r}. "
+            "Ask nearest_indices for max(ks) neighbours."
+        )
+    return sorted({int(k) for k in ks})
+
+
+def _check_idx(idx, n_points: int, name: str) -> np.ndarray:
+    idx = np.asarray(idx)
+    if idx.ndim != 2 or idx.dtype.kind not in "iu":
+        raise ValueError(f"idx must be a 2-D integer array (queries x neighbours); got shape {idx.shape}, dtype {idx.dtype}.")
+    if idx.size and (idx.min() < 0 or idx.max() >= n_points):
+        raise ValueError(f"idx holds row indices from {idx.min()} to {idx.max()}, but {name} has {n_points} rows.")
+    return idx
+
+
+def majority_votes(idx, Y, ks, n_classes: int | None = None, multi_label: bool = False) -> dict:
+    """Majority-vote kNN predictions of the first ``k`` neighbours, for every ``k`` in ``ks``.
+
+    The rule of ``KNeighborsClassifier`` (uniform weights): the class with most votes among
+    the ``k`` nearest, a tie going to the first (smallest) class code. Multi-label
+    (``Y`` an indicator matrix): a label is assigned when more than half of the ``k``
+    nearest carry it, as ``KNeighborsClassifier`` fitted on the indicator matrix.
+
+    Parameters
+    ----------
+    idx : array-like of int, shape (n_queries, k_max)
+        Neighbours of each query, nearest first (:func:`nearest_indices`), as rows of ``Y``.
+    Y : array-like
+        Single-label: class codes ``0 .. n_classes - 1`` of the reference points, shape
+        ``(n_points,)``. Multi-label: a 0/1 indicator matrix ``(n_points, n_labels)``.
+    ks : int or iterable of int
+        Numbers of neighbours, each in ``[1, k_max]``.
+    n_classes : int, optional
+        Single-label: the number of classes (default ``Y.max() + 1``).
+    multi_label : bool, default=False
+
+    Returns
+    -------
+    dict
+        ``{k: class codes (n_queries,)}``, or ``{k: 0/1 indicator (n_queries, n_labels)}``.
+
+    Examples
+    --------
+    >>> idx = [[0, 2, 3], [1, 3, 2]]            # the neighbours of two queries, nearest first
+    >>> Y = np.array([1, 0, 0, 1])              # their class codes: (1, 0, 1) and (0, 1, 0)
+    >>> {k: v.tolist() for k, v in majority_votes(idx, Y, [1, 2, 3]).items()}  # k = 2: ties, to class 0
+    {1: [1, 0], 2: [0, 0], 3: [1, 0]}
+    >>> M = np.array([[1, 0], [1, 1], [0, 1], [1, 0]])
+    >>> majority_votes(idx, M, 3, multi_label=True)[3].tolist()    # label 1 of query 0: 1 of 3
+    [[1, 0], [1, 1]]
+    """
+    Y = np.asarray(Y)
+    idx = _check_idx(idx, len(Y), "Y")
+    ks = _check_ks(ks, idx.shape[1])
+    k_max = ks[-1]
+    if multi_label:
+        if Y.ndim != 2:
+            raise ValueError(f"multi_label=True needs an indicator matrix Y (n_points, n_labels); got shape {Y.shape}.")
+        cum = np.cumsum((Y != 0)[idx[:, :k_max]], axis=1, dtype=np.intp)  # (n_queries, k_max, n_labels)
+        return {k: (cum[:, k - 1] > k / 2).astype(int) for k in ks}
+    if Y.ndim != 1:
+        raise ValueError(
+            f"Y must be 1-D class codes (or pass multi_label=True for an indicator matrix); got shape {Y.shape}."
+        )
+    if n_classes is None:
+        n_classes = int(Y.max()) + 1 if Y.size else 1
+    cum = cumulative_votes(Y[idx[:, :k_max]], n_classes)
+    return {k: cum[:, k - 1].argmax(axis=1) for k in ks}  # argmax: ties to the first class
+
+
+def distance_weighted_proba(idx, distances, Y, ks, n_classes: int | None = None, weights="distance") -> dict:
+    """Class probabilities from the first ``k`` neighbours with weighted votes, for every ``k`` in ``ks``.
+
+    ``weights="distance"`` weighs each neighbour by ``1 / d``, as
+    ``KNeighborsClassifier(weights="distance").predict_proba``: a query at distance 0 from
+    some of its neighbours gives those the whole vote, with weight 1 each. A callable gets
+    the ``(n_queries, k)`` distances of the ``k`` nearest and returns their weights, as
+    ``KNeighborsClassifier(weights=callable)`` (e.g. :func:`inverse_square_weights`).
+
+    Parameters
+    ----------
+    idx : array-like of int, shape (n_queries, k_max)
+        Neighbours, nearest first, as rows of ``Y`` (:func:`nearest_indices`).
+    distances : array-like of shape (n_queries, k_max)
+        Their distances (not squared), e.g. ``np.take_along_axis(D, idx, axis=1)``.
+    Y : array-like of int, shape (n_points,)
+        Class codes ``0 .. n_classes - 1`` of the reference points.
+    ks : int or iterable of int
+    n_classes : int, optional
+        Default ``Y.max() + 1``.
+    weights : "distance" or callable, default="distance"
+
+    Returns
+    -------
+    dict
+        ``{k: ndarray (n_queries, n_classes)}``, rows summing to 1 (a row whose weights
+        are all 0 stays 0, as scikit-learn).
+
+    Examples
+    --------
+    One query with neighbours of classes 0, 1, 1 at distances 1, 2, 4:
+
+    >>> P = distance_weighted_proba([[0, 1, 2]], [[1.0, 2.0, 4.0]], np.array([0, 1, 1]), [1, 3])
+    >>> {k: p.round(4).tolist() for k, p in P.items()}    # 3 nearest: 1 against 1/2 + 1/4
+    {1: [[1.0, 0.0]], 3: [[0.5714, 0.4286]]}
+    """
+    Y = np.asarray(Y)
+    if Y.ndim != 1:
+        raise ValueError(f"Y must be 1-D class codes; got shape {Y.shape}.")
+    idx = _check_idx(idx, len(Y), "Y")
+    dist = as_float_array(distances, "distances", ndim=2)
+    if dist.shape != idx.shape:
+        raise ValueError(f"distances must have the shape of idx, one per neighbour; got {dist.shape} and {idx.shape}.")
+    if np.any(dist < 0):
+        raise ValueError(f"distances cannot be negative; got a minimum of {dist.min()}. Pass |x - q|, not a difference.")
+    if not (weights == "distance" or callable(weights)):
+        raise ValueError(f"weights must be 'distance' or a callable of the distances; got {weights!r}.")
+    ks = _check_ks(ks, idx.shape[1])
+    if n_classes is None:
+        n_classes = int(Y.max()) + 1 if Y.size else 1
+    labels = Y[idx]
+    if labels.size and (labels.dtype.kind not in "iu" or labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError(f"Y must hold integer class codes in [0, {n_classes - 1}]; got dtype {Y.dtype}.")
+    if weights == "distance":
+        with np.errstate(divide="ignore"):
+            inverse = 1.0 / dist
+    rows = np.arange(len(idx))
+    out = {}
+    for k in ks:
+        if weights == "distance":
+            w = inverse[:, :k].copy()
+            exact = np.isinf(w)
+            hit = exact.any(axis=1)
+            w[hit] = exact[hit]  # a neighbour at distance 0 takes all the weight
+        else:
+            w = np.asarray(weights(dist[:, :k]), dtype=np.float64)
+            if w.shape != (len(idx), k):
+                raise ValueError(f"weights returned shape {w.shape} for distances of shape {(len(idx), k)}.")
+        P = np.zeros((len(idx), n_classes))
+        np.add.at(P, (np.repeat(rows, k), labels[:, :k].ravel()), w.ravel())
+        total = P.sum(axis=1, keepdims=True)
+        total[total == 0] = 1.0
+        out[k] = P / total
+    return out
 
 
 def inverse_square_weights(distances):

@@ -1,52 +1,25 @@
-"""The Mahal-kNN paper's text pipeline and classifiers, as scikit-learn pieces.
+"""Text to vectors: the text pipeline of the Mahal-kNN paper as scikit-learn pieces.
 
-Text to vectors: tokenise (lower-case alphabetic words), drop stop words (scikit-learn's
-``ENGLISH_STOP_WORDS``: nltk's list needs a download), Porter-stem (nltk, memoised per
-token), weight with the paper's TF x log2(N / n_j) (:class:`PaperTfidfTransformer`) or
-scikit-learn's TF-IDF. Then PCA of the sparse matrix through the n x n Gram matrix of the
-training documents (:class:`GramPCA`: exact, all eigenvalues, so the number of components
-for a variance fraction is exact too).
+Tokenise (lower-case alphabetic words), drop stop words (scikit-learn's
+``ENGLISH_STOP_WORDS``: nltk's list needs a download) and Porter-stem (nltk, memoised per
+word): :class:`StemmingAnalyzer`, an analyzer for ``CountVectorizer``. Weight the counts with
+the paper's TF x log2(N / n_j) (:class:`PaperTfidfTransformer`) or scikit-learn's TF-IDF:
+:func:`make_vectorizer` builds the counts + weights pipeline and :func:`vectorize_corpus`
+fits it on training documents and applies it to both sets.
 
-The readings of Mahal-kNN that the paper's text supports (:data:`READINGS`), all computed
-by :func:`mahalanobis_readings` from inner products of PCA scores:
+The next steps live elsewhere: PCA of the sparse matrix in :class:`helpers.gram.GramPCA`,
+the readings of Mahal-kNN and the paper's baselines in :mod:`helpers.papers.mahal_knn`.
 
-* ``euclidean``: kNN, Euclidean distance, majority vote (the baseline);
-* ``class_blind``: kNN after whitening with the covariance of all training documents,
-  i.e. the feature transformation of Eqs 12-18 with S of the whole training set;
-* ``pooled``: kNN with the Mahalanobis distance under the pooled within-category covariance
-  (Section 2.2.2 names no covariance; "pooled" is the one covariance shared by all categories);
-* ``per_category``: kNN where the distance to a training document uses the covariance of that
-  document's category (Sections 2.4.3-2.4.4: each category's S from the training stage);
-* ``nearest_category``: the category whose mean is nearest under its own covariance
-  (Section 2.4.4, steps 1-2);
-* ``weighted``: the class-membership probability from the Mahalanobis distances to the k
-  neighbours (weights 1/d, as ``KNeighborsClassifier(weights="distance")``), class-blind.
-
-Category covariances in a d-dimensional PCA space with fewer documents than d are singular,
-so they are shrunk (Ledoit-Wolf by default) and, while a category has fewer documents than d,
-inverted through the Woodbury identity:
-``S = a I + b R'R`` with R the documents' residuals about their category means, so every
-distance needs only inner products of documents and one Cholesky factor per covariance of
-the size of its category (:class:`ResidualCovariance`); no d x d matrix is formed. A category
-(or the pooled covariance) with more documents than d uses the d x d Cholesky factor instead.
-
-Evaluation: :func:`prf_scores` (accuracy, micro/macro precision, recall and F1, vectorised
-over resamples) and :func:`paired_permutation_test` (approximate randomisation of two
-classifiers' predictions on the same test documents, with ``scipy.stats.permutation_test``).
-
-The slow steps take ``progress``: ``True`` shows a tqdm bar, ``False`` hides it, ``None``
-(the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar (the Makefile
-sets it, so stored notebook outputs hold no bar text).
+:func:`vectorize_corpus` takes ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it,
+``None`` (the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar (the
+Makefile sets it, so stored notebook outputs hold no bar text).
 
 References
 ----------
 .. [1] N. Srivastava & S. Rao (2016), Learning-based text classifiers using the Mahalanobis
-   distance for correlated datasets, Int. J. Big Data Intelligence 3(1), 18-27.
-.. [2] O. Ledoit & M. Wolf (2004), A well-conditioned estimator for large-dimensional
-   covariance matrices, J. Multivariate Analysis 88, 365-411.
-.. [3] E. W. Noreen (1989), Computer-Intensive Methods for Testing Hypotheses (approximate
-   randomisation); A. Yeh (2000), More accurate tests for the statistical significance of
-   result differences, COLING.
+   distance for correlated datasets, Int. J. Big Data Intelligence 3(1), 18-27 (its
+   preprocessing and TF-IDF weighting).
+.. [2] M. F. Porter (1980), An algorithm for suffix stripping, Program 14(3), 130-137.
 """
 
 from __future__ import annotations
@@ -57,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 from nltk.stem import PorterStemmer
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.feature_extraction.text import (
     ENGLISH_STOP_WORDS,
     CountVectorizer,
@@ -65,13 +38,13 @@ from sklearn.feature_extraction.text import (
 )
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import normalize
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from ._io import progress_bar
 
 __all__ = [
-    "StemmingAnalyzer",
     "PaperTfidfTransformer",
+    "StemmingAnalyzer",
     "make_vectorizer",
     "vectorize_corpus",
 ]
@@ -109,7 +82,7 @@ class StemmingAnalyzer:
         ]
 
 
-class PaperTfidfTransformer(TransformerMixin, BaseEstimator):
+class PaperTfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """TF x log2(N / n_j): raw term frequency times the paper's inverse document frequency.
 
     ``N`` is the number of training documents and ``n_j`` the number containing term ``j``
@@ -120,6 +93,18 @@ class PaperTfidfTransformer(TransformerMixin, BaseEstimator):
     ----------
     norm : {"l2", None}, default="l2"
         Scale each document to unit length after weighting (as for cosine similarity).
+
+    Attributes
+    ----------
+    idf_ : ndarray of shape (n_features,)
+        ``log2(N / n_j)``, 0 for terms absent from the training documents.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined when ``X`` has string feature names; the output keeps them
+        (:meth:`get_feature_names_out`, one output per input term).
+
+    Input: counts (dense or any scipy sparse format), which cannot be negative; the output
+    is a CSR matrix.
 
     Examples
     --------
@@ -134,9 +119,11 @@ class PaperTfidfTransformer(TransformerMixin, BaseEstimator):
         self.norm = norm
 
     def fit(self, X, y=None):
+        """Document frequencies of the training counts ``X`` and the IDF; ``y`` is ignored."""
         if self.norm not in ("l2", None):
             raise ValueError(f"norm must be 'l2' or None; got {self.norm!r}.")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        check_non_negative(X, "PaperTfidfTransformer (term counts X)")
         X = sp.csr_matrix(X)
         n = X.shape[0]
         df = np.bincount(X.indices[X.data != 0], minlength=X.shape[1]) if X.nnz else np.zeros(X.shape[1])
@@ -146,11 +133,19 @@ class PaperTfidfTransformer(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
+        """TF x IDF of the counts ``X`` (CSR), each row scaled to unit length if ``norm="l2"``."""
         check_is_fitted(self, "idf_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_non_negative(X, "PaperTfidfTransformer (term counts X)")
         X = sp.csr_matrix(X) @ sp.diags(self.idf_)
         X = sp.csr_matrix(X)
         return normalize(X) if self.norm == "l2" else X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # term counts are sparse
+        tags.input_tags.positive_only = True  # counts: negative values are refused
+        return tags
 
 
 def make_vectorizer(tfidf: str = "paper", min_df: int = 1):
@@ -168,7 +163,7 @@ def make_vectorizer(tfidf: str = "paper", min_df: int = 1):
     return make_pipeline(CountVectorizer(analyzer=StemmingAnalyzer(), min_df=min_df), weight)
 
 
-def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 1, progress: bool | None = None):
+def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 1, verbose: bool | None = None):
     """Fit :func:`make_vectorizer` on the training documents; counts and weights of both sets.
 
     Each document is tokenised and stemmed once (a progress bar per set); the vocabulary
@@ -182,7 +177,7 @@ def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 
         ``TfidfTransformer()``. Both scale documents to unit length.
     min_df : int
         Drop words in fewer training documents.
-    progress : bool or None
+    verbose : bool or None
         Progress bars over the documents (see the module docstring).
 
     Returns
@@ -197,7 +192,7 @@ def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 
     Examples
     --------
     >>> vec, (c_tr, c_te), (w_tr, w_te) = vectorize_corpus(
-    ...     ["oil prices rise", "oil output falls"], ["wheat prices"], progress=False)
+    ...     ["oil prices rise", "oil output falls"], ["wheat prices"], verbose=False)
     >>> vec[0].get_feature_names_out().tolist(), c_te.toarray().tolist()
     (['fall', 'oil', 'output', 'price', 'rise'], [[0, 0, 0, 1, 0]])
     >>> print(f"{w_te[0, 3]:.3f}")   # the only known word, unit length
@@ -206,9 +201,9 @@ def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 
     vectorizer = make_vectorizer(tfidf, min_df)
     count_step, weight_step = vectorizer[0], vectorizer[1]
     counts_train = count_step.fit_transform(
-        progress_bar(docs_train, total=len(docs_train), desc="stemming training documents", progress=progress))
+        progress_bar(docs_train, total=len(docs_train), desc="stemming training documents", progress=verbose))
     counts_test = count_step.transform(
-        progress_bar(docs_test, total=len(docs_test), desc="stemming test documents", progress=progress))
+        progress_bar(docs_test, total=len(docs_test), desc="stemming test documents", progress=verbose))
     weights_train = weight_step.fit_transform(counts_train)
     return vectorizer, (counts_train, counts_test), (weights_train, weight_step.transform(counts_test))
 

@@ -1,5 +1,12 @@
 """Covariance estimates, the five whitening matrices of Kessy et al. (2018), and E(W^-1).
 
+:func:`estimate_covariance` takes the covariance as a name (:data:`COVARIANCES`), a float
+shrinkage or a scikit-learn covariance estimator; :func:`check_covariance` refuses a singular
+or ill-conditioned one; :func:`whitening_matrix` gives the five matrices of :data:`METHODS`;
+:func:`class_whitening_matrices`, :func:`class_priors` and :func:`expected_whitening_matrix`
+(the seeds' ``E(W^-1)``) work per class, and :func:`transform_by_class` is the seeds'
+label-dependent "population" transform.
+
 Rows are samples. A whitening matrix ``W`` acts on a column vector ``x`` as ``W @ x``; on
 a sample matrix ``X`` (rows) as ``X @ W.T``. Every ``W`` returned here satisfies
 ``W @ sigma @ W.T = I``.
@@ -18,6 +25,7 @@ import numbers
 
 import numpy as np
 from scipy import linalg
+from sklearn.base import clone
 from sklearn.covariance import OAS, LedoitWolf, shrunk_covariance
 
 from ._validation import (
@@ -29,44 +37,67 @@ from ._validation import (
 )
 
 __all__ = [
-    "ESTIMATORS",
+    "COVARIANCES",
     "METHODS",
-    "estimate_covariance",
+    "WHITENING_TOLERANCE",
     "check_covariance",
-    "whitening_matrix",
-    "class_whitening_matrices",
     "class_priors",
+    "class_whitening_matrices",
+    "estimate_covariance",
     "expected_whitening_matrix",
     "transform_by_class",
+    "whitening_matrix",
 ]
 
-ESTIMATORS = ("sample", "population", "ledoit_wolf", "oas")
+#: the covariance estimates named by a string (``covariance=``); a float shrinkage in [0, 1] or
+#: a scikit-learn covariance estimator object is accepted too (:func:`estimate_covariance`)
+COVARIANCES = ("sample", "population", "ledoit_wolf", "oas")
 METHODS = ("zca", "zca_cor", "pca", "pca_cor", "cholesky")
-_FULL_RANK_ESTIMATORS = ("sample", "population")
+_FULL_RANK_COVARIANCES = ("sample", "population")
+_ACCEPTED = (
+    "'sample', 'population', 'ledoit_wolf', 'oas', a float shrinkage in [0, 1], or a scikit-learn "
+    "covariance estimator such as sklearn.covariance.LedoitWolf()"
+)
 
 
-def _check_estimator(estimator) -> None:
-    if isinstance(estimator, numbers.Real) and not isinstance(estimator, bool):
-        if not 0.0 <= float(estimator) <= 1.0:
+def _is_estimator(covariance) -> bool:
+    return not isinstance(covariance, (str, numbers.Number)) and callable(getattr(covariance, "fit", None))
+
+
+def _check_covariance_choice(covariance) -> None:
+    """Raise unless ``covariance`` names an estimate, is a shrinkage in [0, 1] or a covariance estimator."""
+    if isinstance(covariance, numbers.Real) and not isinstance(covariance, bool):
+        if not 0.0 <= float(covariance) <= 1.0:
             raise ValueError(
-                f"A float estimator is a shrinkage intensity and must lie in [0, 1]; got {estimator}."
+                f"A float covariance is a shrinkage intensity and must lie in [0, 1]; got {covariance}."
             )
         return
-    check_option(estimator, ESTIMATORS + ("<float shrinkage in [0, 1]>",), "covariance estimator")
+    if isinstance(covariance, str):
+        if covariance not in COVARIANCES:
+            raise ValueError(f"Unknown covariance {covariance!r}; valid options are {_ACCEPTED}.")
+        return
+    if not _is_estimator(covariance):
+        raise ValueError(f"Unknown covariance {covariance!r} (type {type(covariance).__name__}); valid options are {_ACCEPTED}.")
 
 
-def estimate_covariance(X, estimator="sample") -> np.ndarray:
+def estimate_covariance(X, covariance="sample") -> np.ndarray:
     """Estimate the covariance matrix of the rows of ``X``.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
         Training samples in rows.
-    estimator : {"sample", "population", "ledoit_wolf", "oas"} or float, default="sample"
+    covariance : {"sample", "population", "ledoit_wolf", "oas"}, float or estimator, default="sample"
         ``"sample"`` divides by ``n - 1`` (``np.cov``, as the seed papers); ``"population"``
-        by ``n``; ``"ledoit_wolf"`` and ``"oas"`` are scikit-learn's shrinkage estimators;
-        a float ``a`` in ``[0, 1]`` returns ``(1 - a) S + a (tr S / p) I`` with ``S`` the
-        sample covariance (``sklearn.covariance.shrunk_covariance``).
+        by ``n`` (the maximum-likelihood estimate, ``EmpiricalCovariance``); ``"ledoit_wolf"``
+        and ``"oas"`` are scikit-learn's shrinkage estimators; a float ``a`` in ``[0, 1]``
+        returns ``(1 - a) S + a (tr S / p) I`` with ``S`` the sample covariance
+        (``sklearn.covariance.shrunk_covariance``). A scikit-learn covariance estimator
+        (anything with ``fit`` that sets ``covariance_``, e.g. ``LedoitWolf()``, ``OAS()``,
+        ``ShrunkCovariance(shrinkage=0.1)``, ``MinCovDet()``) is cloned, fitted on ``X`` and its
+        ``covariance_`` returned, as ``LinearDiscriminantAnalysis(covariance_estimator=...)``
+        uses one. Note that scikit-learn's estimators start from the population covariance
+        (divide by ``n``): ``ShrunkCovariance(shrinkage=a)`` is not the float ``a``.
 
     Returns
     -------
@@ -81,24 +112,37 @@ def estimate_covariance(X, estimator="sample") -> np.ndarray:
     >>> print(estimate_covariance(X, "population").round(4))
     [[1.25 0.75]
      [0.75 1.25]]
+    >>> from sklearn.covariance import EmpiricalCovariance
+    >>> print(estimate_covariance(X, EmpiricalCovariance()).round(4))
+    [[1.25 0.75]
+     [0.75 1.25]]
     """
-    _check_estimator(estimator)
+    _check_covariance_choice(covariance)
     X = as_float_array(X, "X", ndim=2)
     n_samples = X.shape[0]
     if n_samples < 2:
         raise ValueError(
             f"A covariance needs at least 2 samples; X has {n_samples} sample(s) (shape {X.shape})."
         )
-    if estimator == "sample":
+    if _is_estimator(covariance):
+        fitted = clone(covariance, safe=False).fit(X)
+        sigma = getattr(fitted, "covariance_", None)
+        if sigma is None:
+            raise TypeError(
+                f"covariance={covariance!r} has no covariance_ after fit; pass a scikit-learn covariance "
+                f"estimator (sklearn.covariance.LedoitWolf(), OAS(), ...) or one of {_ACCEPTED}."
+            )
+        return np.atleast_2d(np.asarray(sigma, dtype=np.float64))
+    if covariance == "sample":
         return np.atleast_2d(np.cov(X, rowvar=False, ddof=1))
-    if estimator == "population":
+    if covariance == "population":
         return np.atleast_2d(np.cov(X, rowvar=False, ddof=0))
-    if estimator == "ledoit_wolf":
+    if covariance == "ledoit_wolf":
         return LedoitWolf().fit(X).covariance_
-    if estimator == "oas":
+    if covariance == "oas":
         return OAS().fit(X).covariance_
     sample = np.atleast_2d(np.cov(X, rowvar=False, ddof=1))
-    return shrunk_covariance(sample, shrinkage=float(estimator))
+    return shrunk_covariance(sample, shrinkage=float(covariance))
 
 
 def check_covariance(sigma, name: str = "covariance", n_samples: int | None = None) -> np.ndarray:
@@ -136,7 +180,7 @@ def check_covariance(sigma, name: str = "covariance", n_samples: int | None = No
             else "."
         )
     fix = (
-        " Use a shrinkage estimator (estimator='ledoit_wolf', 'oas' or a float in (0, 1]) "
+        " Use a shrinkage estimate (covariance='ledoit_wolf', 'oas' or a float in (0, 1]) "
         "or reduce the dimension first, e.g. make_pipeline(PCA(n_components=0.99), Whitener())."
     )
     largest = eig[-1]
@@ -230,7 +274,7 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
         raise ValueError(
             f"whitening with method={method!r} lost precision: max |W sigma W' - I| = {residual:.2g} "
             f"(tolerance {WHITENING_TOLERANCE:.0e}; condition number of sigma {eig[-1] / eig[0]:.3g}). "
-            "Regularise the covariance (estimator='ledoit_wolf', 'oas' or a float shrinkage), "
+            "Regularise the covariance (covariance='ledoit_wolf', 'oas' or a float shrinkage), "
             "standardise or reduce the features first (e.g. PCA), or use method='cholesky', "
             "which is the least sensitive to badly scaled features."
         )
@@ -284,7 +328,7 @@ def class_priors(y) -> dict:
     return {_plain(label): count / counts.sum() for label, count in zip(labels, counts)}
 
 
-def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample") -> dict:
+def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample") -> dict:
     """One whitening matrix per class, from that class's covariance.
 
     Parameters
@@ -292,7 +336,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample")
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
         Class labels.
-    method, estimator
+    method, covariance
         As in :func:`whitening_matrix` and :func:`estimate_covariance`.
 
     Returns
@@ -309,7 +353,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample")
      [0.5   1.   ]]
     """
     check_option(method, METHODS, "whitening method")
-    _check_estimator(estimator)
+    _check_covariance_choice(covariance)
     X, y = _check_labels(X, y)
     n_features = X.shape[1]
     labels, counts = np.unique(y, return_counts=True)
@@ -320,17 +364,17 @@ def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample")
                 f"Class {label!r} has {count} sample; a class covariance needs at least 2. "
                 "Merge or drop that class."
             )
-        if estimator in _FULL_RANK_ESTIMATORS and count <= n_features:
+        if isinstance(covariance, str) and covariance in _FULL_RANK_COVARIANCES and count <= n_features:
             raise ValueError(
                 f"Class {label!r} has {count} samples for {n_features} features, so its "
-                f"{estimator} covariance is singular (rank at most {count - 1}). A full-rank "
+                f"{covariance} covariance is singular (rank at most {count - 1}). A full-rank "
                 f"class covariance needs at least {n_features + 1} samples; use "
-                "estimator='ledoit_wolf' (or 'oas', or a float shrinkage) or reduce the dimension first."
+                "covariance='ledoit_wolf' (or 'oas', or a float shrinkage) or reduce the dimension first."
             )
     mats = {}
     for label in map(_plain, labels):
         rows = X[y == label]
-        sigma = estimate_covariance(rows, estimator)
+        sigma = estimate_covariance(rows, covariance)
         try:
             check_covariance(sigma, f"covariance of class {label!r}", n_samples=rows.shape[0])
         except ValueError as exc:
@@ -339,7 +383,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", estimator="sample")
     return mats
 
 
-def expected_whitening_matrix(X, y, method: str = "cholesky", estimator="sample") -> np.ndarray:
+def expected_whitening_matrix(X, y, method: str = "cholesky", covariance="sample") -> np.ndarray:
     """The seeds' expected factor ``E(W^-1) = sum_k p_k W_k`` with ``p_k = n_k / n``.
 
     Eq. (9) of Sahoo & Maiti (2025) for two classes, generalised to ``K``. It is used
@@ -354,7 +398,7 @@ def expected_whitening_matrix(X, y, method: str = "cholesky", estimator="sample"
     [[1.299 0.   ]
      [0.75  1.   ]]
     """
-    mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
+    mats = class_whitening_matrices(X, y, method=method, covariance=covariance)
     priors = class_priors(np.asarray(y))
     return sum(priors[label] * W for label, W in mats.items())
 

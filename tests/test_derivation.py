@@ -5,11 +5,15 @@ import pytest
 from scipy import linalg, stats
 from scipy.spatial import distance
 
-from helpers import (cosine_similarity, expected_whitening_matrix, mahalanobis,
-                     variance_adjusted_cosine, whitening_matrix)
+from helpers import (
+    cosine_similarity,
+    expected_whitening_matrix,
+    mahalanobis,
+    variance_adjusted_cosine,
+    whitening_matrix,
+)
 from helpers.whitening import METHODS
 from tests.conftest import random_spd
-
 
 # ---------------------------------------------------------------- notebook 01
 

@@ -1,42 +1,16 @@
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.covariance import OAS, LedoitWolf
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from helpers.metrics import mahalanobis, variance_adjusted_cosine
 from helpers.whitening import METHODS, expected_whitening_matrix, whitening_matrix
 
 from .conftest import random_spd
-
-ZERO_ROWS = {
-    "check_estimators_dtypes": "its integer data contain all-zero rows, whose cosine similarity "
-    "is undefined; the estimator refuses them (the metric='euclidean' instance passes this check)"
-}
-
-
-def _expected_failures(estimator):
-    if isinstance(estimator, ClassConditionalKNN) and estimator.metric == "cosine":
-        return ZERO_ROWS
-    return {}
-
-
-@parametrize_with_checks(
-    [
-        Whitener(),
-        Whitener(method="zca", center=True),
-        ExpectedWhitener(),
-        ExpectedWhitener(estimator="ledoit_wolf", center=True),
-        ClassConditionalKNN(),
-        ClassConditionalKNN(metric="euclidean", estimator="oas"),
-    ],
-    expected_failed_checks=_expected_failures,
-)
-def test_sklearn_contract(estimator, check):
-    check(estimator)
 
 
 def _data(rng, n0=60, n1=40, p=3):
@@ -50,7 +24,7 @@ def test_whitener_matches_functions(rng, method):
     X, _ = _data(rng)
     wh = Whitener(method=method).fit(X)
     W = whitening_matrix(np.cov(X, rowvar=False), method)
-    assert_allclose(wh.whitening_matrix_, W)
+    assert_allclose(wh.components_, W)
     assert_allclose(wh.transform(X), X @ W.T)
     assert_allclose(wh.inverse_transform(wh.transform(X)), X)
 
@@ -75,7 +49,7 @@ def test_uncentred_whitener_cosine_is_variance_adjusted_cosine(rng):
     wh = Whitener().fit(X)
     Z = wh.transform(X[:4])
     cos = (Z / np.linalg.norm(Z, axis=1, keepdims=True)) @ (Z / np.linalg.norm(Z, axis=1, keepdims=True)).T
-    assert_allclose(cos, variance_adjusted_cosine(X[:4], X[:4], wh.whitening_matrix_), atol=1e-12)
+    assert_allclose(cos, variance_adjusted_cosine(X[:4], X[:4], wh.components_), atol=1e-12)
 
 
 def test_whitener_singular_training_data_suggests_fix():
@@ -88,7 +62,7 @@ def test_whitener_too_few_samples_explains_rank():
     X = np.random.default_rng(0).normal(size=(3, 5))
     with pytest.raises(ValueError, match=r"singular.*3 samples of 5 features; a sample covariance has rank at most n - 1 = 2"):
         Whitener().fit(X)
-    Whitener(estimator="ledoit_wolf").fit(X)  # the suggested fix works
+    Whitener(covariance="ledoit_wolf").fit(X)  # the suggested fix works
 
 
 def test_whitener_feature_mismatch():
@@ -101,8 +75,8 @@ def test_expected_whitener_uses_prior_weighted_matrices(rng):
     X, y = _data(rng)
     ew = ExpectedWhitener().fit(X, y)
     assert_allclose(ew.priors_, [0.6, 0.4])
-    assert_allclose(ew.whitening_matrix_, expected_whitening_matrix(X, y))
-    assert_allclose(ew.transform(X), X @ ew.whitening_matrix_.T)
+    assert_allclose(ew.components_, expected_whitening_matrix(X, y))
+    assert_allclose(ew.transform(X), X @ ew.components_.T)
 
 
 def test_expected_whitener_in_pipeline_with_knn(rng):
@@ -130,7 +104,7 @@ def test_class_conditional_knn_votes_by_hand():
     # class 0 near the x axis, class 1 near the y axis: cosine votes are easy to count
     X = np.array([[1.0, 0.1], [1.0, -0.1], [2.0, 0.05], [0.1, 1.0], [-0.1, 1.0], [0.05, 2.0]])
     y = np.array([0, 0, 0, 1, 1, 1])
-    clf = ClassConditionalKNN(n_neighbors=3, estimator=0.5).fit(X, y)
+    clf = ClassConditionalKNN(n_neighbors=3, covariance=0.5).fit(X, y)
     assert_array_equal(clf.predict([[1.0, 0.0], [0.0, 1.0]]), [0, 1])
     proba = clf.predict_proba([[1.0, 0.0]])
     assert_allclose(proba.sum(), 1.0)
@@ -183,3 +157,65 @@ def test_class_conditional_knn_errors():
         ClassConditionalKNN(metric="manhattan").fit(X, y)
     with pytest.raises(ValueError, match="Unknown label type"):
         ClassConditionalKNN().fit(X, np.linspace(0, 1, 10))
+
+
+# --- the covariance choice, components_ and feature names -----------------------------------
+
+
+def test_whitener_takes_a_covariance_estimator_object(rng):
+    X, y = _data(rng)
+    lw = LedoitWolf()
+    by_object = Whitener(covariance=lw).fit(X)
+    by_name = Whitener(covariance="ledoit_wolf").fit(X)
+    assert_allclose(by_object.covariance_, by_name.covariance_, rtol=1e-14)
+    assert_allclose(by_object.components_, by_name.components_, rtol=1e-12)
+    assert not hasattr(lw, "covariance_")  # cloned, not fitted in place
+    ew = ExpectedWhitener(covariance=OAS()).fit(X, y)
+    assert_allclose(ew.components_, ExpectedWhitener(covariance="oas").fit(X, y).components_, rtol=1e-12)
+    knn = ClassConditionalKNN(metric="euclidean", covariance=OAS()).fit(X, y)
+    assert_array_equal(knn.predict_proba(X), ClassConditionalKNN(metric="euclidean", covariance="oas").fit(X, y).predict_proba(X))
+
+
+def test_bad_covariance_is_refused_by_every_estimator(rng):
+    X, y = _data(rng)
+    for est in (Whitener(covariance="mle"), ExpectedWhitener(covariance=1.5), ClassConditionalKNN(covariance=None)):
+        with pytest.raises(ValueError, match=r"covariance .*valid options are 'sample'|must lie in \[0, 1\]; got 1.5"):
+            est.fit(X, y)
+
+
+def test_components_are_the_whitening_matrix_and_name_the_outputs(rng):
+    import pandas as pd
+
+    X, y = _data(rng)
+    frame = pd.DataFrame(X, columns=["radius", "texture", "area"])
+    wh = Whitener(method="zca").fit(frame)
+    assert_allclose(wh.components_ @ wh.covariance_ @ wh.components_.T, np.eye(3), atol=1e-10)
+    assert wh.feature_names_in_.tolist() == ["radius", "texture", "area"]
+    assert wh.get_feature_names_out().tolist() == ["whitener0", "whitener1", "whitener2"]
+    ew = ExpectedWhitener().fit(X, y)
+    assert ew.get_feature_names_out().tolist() == ["expectedwhitener0", "expectedwhitener1", "expectedwhitener2"]
+    with pytest.raises(ValueError, match="input_features is not equal to feature_names_in_"):
+        wh.get_feature_names_out(["a", "b", "c"])
+
+
+def test_class_conditional_knn_votes_equal_a_full_sort(rng):
+    # the reference: every training point measured in its class's space, one stable sort of all of them
+    # (classes in classes_ order, ties to the earlier point); integer data give many exact ties
+    X = rng.integers(1, 4, size=(45, 2)).astype(float) + rng.integers(0, 2, size=(45, 1)) * 3
+    y = rng.integers(0, 3, size=45)
+    Q = rng.integers(1, 7, size=(30, 2)).astype(float)
+    for metric in ("cosine", "euclidean"):
+        clf = ClassConditionalKNN(n_neighbors=5, metric=metric, covariance=0.2).fit(X, y)
+        cols, owners = [], []
+        for c, W, scale in zip(clf.classes_, clf.class_whitening_matrices_, clf.distance_scales_):
+            Zq, Zc = Q @ W.T, X[y == c] @ W.T
+            if metric == "cosine":
+                Zq, Zc = Zq / np.linalg.norm(Zq, axis=1, keepdims=True), Zc / np.linalg.norm(Zc, axis=1, keepdims=True)
+                cols.append(-(Zq @ Zc.T))
+            else:
+                cols.append(np.sqrt(np.maximum((Zq**2).sum(1)[:, None] + (Zc**2).sum(1) - 2 * Zq @ Zc.T, 0)) * scale)
+            owners.append(np.full(len(Zc), c))
+        near = np.argsort(np.hstack(cols), axis=1, kind="stable")[:, :5]
+        votes = np.stack([(np.concatenate(owners)[near] == c).sum(axis=1) for c in clf.classes_], axis=1)
+        assert_array_equal(clf.predict_proba(Q), votes / 5)
+        assert_array_equal(clf.predict(Q), clf.classes_[votes.argmax(axis=1)])

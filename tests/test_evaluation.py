@@ -1,22 +1,60 @@
 """Tests of helpers.evaluation against scipy / scikit-learn and worked examples."""
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats
 from sklearn.datasets import load_iris
-from sklearn.metrics import classification_report, precision_score, recall_score
-from sklearn.model_selection import (KFold, LeaveOneOut, RepeatedStratifiedKFold, StratifiedKFold,
-                                     StratifiedShuffleSplit, cross_val_predict, cross_val_score)
+from sklearn.metrics import (
+    classification_report,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+from sklearn.model_selection import (
+    KFold,
+    LeaveOneOut,
+    RepeatedStratifiedKFold,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+    cross_val_predict,
+    cross_val_score,
+)
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
 
-from helpers import ExpectedWhitener, class_whitening_matrices, load_wdbc, transform_by_class
-from helpers.evaluation import (compare_pairs, corrected_paired_ttest, is_linearly_separable, knn_cv_accuracy_by_k,
-                                knn_cv_predictions_by_k, loocv_accuracy, mcnemar_exact, repeated_cv_scores,
-                                repeated_split_scores, report_rows, summarize_scores, svc_loocv_accuracy,
-                                svc_loocv_predict)
-from helpers.papers.cosine_paper import population_protocol_cv, population_protocol_predict, population_split_scores
+from helpers import (
+    ExpectedWhitener,
+    class_whitening_matrices,
+    load_wdbc,
+    transform_by_class,
+)
+from helpers.evaluation import (
+    SCORES,
+    compare_pairs,
+    corrected_paired_ttest,
+    is_linearly_separable,
+    knn_cv_accuracy_by_k,
+    knn_cv_predictions_by_k,
+    loocv_accuracy,
+    mcnemar_exact,
+    paired_comparisons,
+    paired_permutation_test,
+    prf_scores,
+    repeated_cv_scores,
+    repeated_split_scores,
+    report_rows,
+    summarize_scores,
+    svc_loocv_accuracy,
+    svc_loocv_predict,
+)
+from helpers.papers.cosine_paper import (
+    population_protocol_cv,
+    population_protocol_predict,
+    population_split_scores,
+)
 
 
 def two_classes(seed=0, n=20):
@@ -174,8 +212,15 @@ def test_parallel_resampling_gives_the_same_scores():
     from sklearn.svm import SVC
 
     from helpers import load_wdbc
-    from helpers.evaluation import repeated_cv_scores, repeated_split_scores, svc_loocv_accuracy
-    from helpers.papers.cosine_paper import population_protocol_cv, population_split_scores
+    from helpers.evaluation import (
+        repeated_cv_scores,
+        repeated_split_scores,
+        svc_loocv_accuracy,
+    )
+    from helpers.papers.cosine_paper import (
+        population_protocol_cv,
+        population_split_scores,
+    )
 
     X, y = load_wdbc()
     X, y = X.to_numpy()[:200], y.to_numpy()[:200]
@@ -278,3 +323,61 @@ def test_svc_loocv_predictions_equal_cross_val_predict():
     X, y = two_classes(seed=3)
     np.testing.assert_array_equal(svc_loocv_predict(SVC(kernel="linear"), X, y),
                                   cross_val_predict(SVC(kernel="linear"), X, y, cv=LeaveOneOut()))
+
+
+
+# --- micro/macro scores and paired permutation tests (the Mahal-kNN evaluation) ---------------
+
+
+@pytest.mark.parametrize("multi", [False, True])
+def test_prf_scores_equal_scikit_learn(rng, multi):
+    if multi:
+        y_true, y_pred = rng.integers(0, 2, size=(40, 4)), rng.integers(0, 2, size=(40, 4))
+        classes = None
+    else:
+        y_true, y_pred = rng.choice(list("abcd"), size=40), rng.choice(list("abce"), size=40)
+        classes = None
+    s = prf_scores(y_true, y_pred, classes)
+    for avg in ("micro", "macro"):
+        p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=avg, zero_division=0)
+        assert (s[f"{avg}_precision"], s[f"{avg}_recall"], s[f"{avg}_f1"]) == pytest.approx((p, r, f))
+    exact = np.all(y_true == y_pred, axis=1) if multi else y_true == y_pred
+    assert s["accuracy"] == pytest.approx(exact.mean())
+    assert list(s) == list(SCORES)
+
+def test_permutation_test_equals_exact_enumeration():
+    y = np.array([0, 0, 1, 1, 2, 2, 0, 1])
+    a = np.array([0, 0, 1, 1, 2, 0, 0, 1])
+    b = np.array([0, 1, 1, 0, 2, 0, 1, 1])
+    diff, p = paired_permutation_test(y, a, b, "macro_f1", n_resamples=10_000)  # 2^8 < 10,000: exact
+    stat = lambda pa, pb: prf_scores(y, pa, [0, 1, 2])["macro_f1"] - prf_scores(y, pb, [0, 1, 2])["macro_f1"]
+    assert diff == pytest.approx(stat(a, b))
+    swapped = [stat(np.where(s, b, a), np.where(s, a, b)) for s in itertools.product([False, True], repeat=8)]
+    swapped = np.array(swapped)
+    expected = min(1.0, 2 * min(np.mean(swapped >= diff - 1e-12), np.mean(swapped <= diff + 1e-12)))
+    assert p == pytest.approx(expected)
+
+def test_permutation_test_of_identical_classifiers_and_bad_inputs():
+    y = np.array(["a", "b", "a", "b"])
+    diff, p = paired_permutation_test(y, y, y, "accuracy")
+    assert diff == 0.0 and p == 1.0
+    with pytest.raises(ValueError, match="score must be one of"):
+        paired_permutation_test(y, y, y, "f2")
+    with pytest.raises(ValueError, match="same shape"):
+        paired_permutation_test(y, y[:3], y)
+
+def test_paired_comparisons_table(rng):
+    y = rng.integers(0, 3, size=60)
+    better = np.where(rng.random(60) < 0.9, y, (y + 1) % 3)
+    worse = np.where(rng.random(60) < 0.5, y, (y + 1) % 3)
+    t = paired_comparisons(y, {"better": better}, worse, scores=["accuracy", "macro_f1"], n_resamples=199)
+    assert t.loc["better", ("accuracy", "difference")] == pytest.approx(np.mean(better == y) - np.mean(worse == y))
+    assert t.loc["better", ("accuracy", "p")] < 0.05
+
+def test_several_scores_share_one_permutation_run(rng):
+    y = rng.integers(0, 3, size=80)
+    a = np.where(rng.random(80) < 0.8, y, (y + 1) % 3)
+    b = np.where(rng.random(80) < 0.6, y, (y + 2) % 3)
+    diffs, ps = paired_permutation_test(y, a, b, ["accuracy", "macro_recall"], n_resamples=299)
+    for score, d, p in zip(["accuracy", "macro_recall"], diffs, ps):
+        assert (d, p) == pytest.approx(paired_permutation_test(y, a, b, score, n_resamples=299))

@@ -8,7 +8,14 @@ from scipy.spatial import distance
 from sklearn import config_context
 
 from helpers.binary import binary_counts, jaccard, russell_rao, sokal_michener
-from helpers.metrics import cosine_similarity, l0_norm, lp_norm, mahalanobis, minkowski, variance_adjusted_cosine
+from helpers.metrics import (
+    cosine_similarity,
+    l0_norm,
+    lp_norm,
+    mahalanobis,
+    minkowski,
+    variance_adjusted_cosine,
+)
 from helpers.neighbours import inverse_square_weights
 from helpers.whitening import METHODS, whitening_matrix
 
@@ -157,7 +164,7 @@ def test_binary_counts_add_up(X):
     a, b, c, d = binary_counts(X, X[::-1])
     assert_array_equal(a + b + c + d, X.shape[1])
     # swapping x and y swaps presence-absence and absence-presence
-    a2, b2, c2, d2 = binary_counts(X[::-1], X)
+    _, _, c2, _ = binary_counts(X[::-1], X)
     assert_array_equal(b, c2.T)
 
 

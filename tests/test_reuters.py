@@ -5,6 +5,7 @@ import io
 import tarfile
 import time
 import urllib.error
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -191,7 +192,7 @@ def test_download_from_file_url(small_archive, tmp_path, monkeypatch):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     src, _ = small_archive
     raw = tmp_path / "raw"
-    df = R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=None, cache=False, progress=False)
+    df = R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=None, cache=False, verbose=False)
     assert len(df) == 5
     assert (raw / "reuters21578.tar.gz").read_bytes() == src.read_bytes()
     assert [p.name for p in raw.iterdir()] == ["reuters21578.tar.gz"]
@@ -201,7 +202,7 @@ def test_interrupted_download_leaves_nothing(tmp_path, monkeypatch):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
 
     class Broken(io.BytesIO):
-        headers = {"Content-Length": "1000"}
+        headers: ClassVar[dict] = {"Content-Length": "1000"}
 
         def read(self, n=-1):
             if self.tell() >= 100:
@@ -210,7 +211,7 @@ def test_interrupted_download_leaves_nothing(tmp_path, monkeypatch):
 
     with pytest.raises(R.ReutersNotFoundError, match="downloading it from .* failed"):
         R.load_reuters21578(raw_dir=tmp_path, url="http://example.invalid/x", cache=False,
-                            opener=lambda url: Broken(b"x" * 1000), progress=False)
+                            opener=lambda url: Broken(b"x" * 1000), verbose=False)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -267,7 +268,7 @@ def test_downloaded_archive_failing_its_checksum_is_deleted(small_archive, tmp_p
                **{"reut2-001.sgm": "0" * 64})
     with pytest.raises(ValueError, match=r"downloaded from .* failed its check and was deleted.*SHA-256 "
                                          r"of reut2-001\.sgm") as info:
-        R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=bad, cache=False, progress=False)
+        R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=bad, cache=False, verbose=False)
     assert R.REUTERS_URL in str(info.value)
     assert list(raw.iterdir()) == []  # nothing left for the next load to pick up
     # an archive the user put in data/raw/ is never deleted, only reported
@@ -281,11 +282,11 @@ def test_download_progress_bar_respects_tqdm_disable(small_archive, tmp_path, mo
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     src, _ = small_archive
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
-    R.load_reuters21578(raw_dir=tmp_path / "a", url=src.as_uri(), checksums=None, cache=False, progress=True)
+    R.load_reuters21578(raw_dir=tmp_path / "a", url=src.as_uri(), checksums=None, cache=False, verbose=True)
     err = capsys.readouterr().err
     assert "reuters21578.tar.gz" in err and "parsing SGML" in err
     monkeypatch.setenv("TQDM_DISABLE", "1")
-    R.load_reuters21578(raw_dir=tmp_path / "b", url=src.as_uri(), checksums=None, cache=False, progress=True)
+    R.load_reuters21578(raw_dir=tmp_path / "b", url=src.as_uri(), checksums=None, cache=False, verbose=True)
     assert capsys.readouterr().err == ""
 
 
@@ -319,7 +320,7 @@ def test_split_helpers_on_small_archive(small_archive):
 def test_make_setting_shapes():
     tr = pd.DataFrame({"topics": [["a"], ["a", "b"], ["b"], ["c", "a"]]})
     te = pd.DataFrame({"topics": [["b"], ["a", "c"], ["d"]]})
-    rows, rows_te, y, y_te, classes = R.make_setting(tr, te, "multi_label", 2)
+    rows, rows_te, y, _, classes = R.make_setting(tr, te, "multi_label", 2)
     assert classes == ["a", "b"] and rows.tolist() == [0, 1, 2, 3] and rows_te.tolist() == [0, 1]
     np.testing.assert_array_equal(y, [[1, 0], [1, 1], [0, 1], [1, 0]])
     with pytest.raises(ValueError, match="setting must be one of"):

@@ -3,7 +3,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
-from sklearn.covariance import OAS, LedoitWolf
+from sklearn.covariance import (
+    OAS,
+    EmpiricalCovariance,
+    LedoitWolf,
+    MinCovDet,
+    ShrunkCovariance,
+    shrunk_covariance,
+)
+from sklearn.preprocessing import StandardScaler
 
 from helpers.data import load_wdbc
 from helpers.metrics import mahalanobis, variance_adjusted_cosine
@@ -54,13 +62,55 @@ def test_float_shrinkage_moves_towards_scaled_identity(rng):
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5])
 def test_shrinkage_out_of_range(bad):
-    with pytest.raises(ValueError, match=r"shrinkage intensity and must lie in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"A float covariance is a shrinkage intensity and must lie in \[0, 1\]; got"):
         estimate_covariance(np.eye(3), bad)
 
 
-def test_unknown_estimator_lists_options():
-    with pytest.raises(ValueError, match=r"Unknown covariance estimator 'mle'.*'sample'.*'ledoit_wolf'"):
+def test_unknown_covariance_lists_options():
+    with pytest.raises(ValueError, match=r"Unknown covariance 'mle'; valid options are 'sample'.*'ledoit_wolf'.*float.*LedoitWolf\(\)"):
         estimate_covariance(np.eye(3), "mle")
+
+
+def test_covariance_estimator_objects_equal_the_names(rng):
+    # the named estimates are scikit-learn's: objects give the same matrices, and the object is cloned, not fitted
+    X = rng.normal(size=(25, 4)) @ random_spd(rng, 4, 30)
+    lw, oas, emp = LedoitWolf(), OAS(), EmpiricalCovariance()
+    assert_allclose(estimate_covariance(X, lw), estimate_covariance(X, "ledoit_wolf"), rtol=1e-14)
+    assert_allclose(estimate_covariance(X, oas), estimate_covariance(X, "oas"), rtol=1e-14)
+    assert_allclose(estimate_covariance(X, emp), estimate_covariance(X, "population"), rtol=1e-14)  # divides by n
+    assert not hasattr(lw, "covariance_") and not hasattr(emp, "covariance_")
+    # sample ("sample", divides by n - 1) = population * n / (n - 1): no scikit-learn estimator gives it
+    assert_allclose(estimate_covariance(X, emp) * 25 / 24, estimate_covariance(X, "sample"), rtol=1e-14)
+    # ShrunkCovariance(a) shrinks the population covariance, the float a the sample covariance
+    assert_allclose(estimate_covariance(X, ShrunkCovariance(shrinkage=0.2)),
+                    shrunk_covariance(estimate_covariance(X, "population"), 0.2), rtol=1e-14)
+    assert not np.allclose(estimate_covariance(X, ShrunkCovariance(shrinkage=0.2)), estimate_covariance(X, 0.2))
+    robust = MinCovDet(random_state=0)
+    assert_allclose(estimate_covariance(X, robust), MinCovDet(random_state=0).fit(X).covariance_)
+
+
+def test_class_matrices_accept_an_estimator_object(rng):
+    X = np.vstack([rng.normal(size=(8, 5)), rng.normal(size=(9, 5)) * 3])  # fewer samples than features + 1 is fine
+    y = np.repeat([0, 1], [8, 9])
+    by_object = class_whitening_matrices(X, y, covariance=OAS())
+    by_name = class_whitening_matrices(X, y, covariance="oas")
+    for label in (0, 1):
+        assert_allclose(by_object[label], by_name[label], rtol=1e-12)
+    assert_allclose(expected_whitening_matrix(X, y, covariance=LedoitWolf()),
+                    expected_whitening_matrix(X, y, covariance="ledoit_wolf"), rtol=1e-12)
+
+
+@pytest.mark.parametrize("bad", [None, True, [0.1], np.eye(2), "LedoitWolf"])
+def test_bad_covariance_names_the_value_and_the_accepted_forms(bad):
+    with pytest.raises(ValueError, match=r"(?s)Unknown covariance .*valid options are 'sample', 'population', "
+                                         r"'ledoit_wolf', 'oas', a float shrinkage in \[0, 1\], or a scikit-learn "
+                                         r"covariance estimator such as sklearn.covariance.LedoitWolf\(\)"):
+        estimate_covariance(np.eye(3), bad)
+
+
+def test_estimator_without_covariance_is_refused():
+    with pytest.raises(TypeError, match=r"covariance=StandardScaler\(\) has no covariance_ after fit"):
+        estimate_covariance(np.eye(3), StandardScaler())
 
 
 def test_one_sample_is_refused():
@@ -163,7 +213,7 @@ def test_raw_wdbc_whitens_with_the_sample_estimator():
 
 def test_singular_covariance_error_names_fix():
     sigma = np.ones((3, 3))
-    with pytest.raises(ValueError, match=r"singular: it is not positive definite.*rank 1 of 3.*ledoit_wolf.*PCA"):
+    with pytest.raises(ValueError, match=r"singular: it is not positive definite.*rank 1 of 3.*covariance='ledoit_wolf'.*PCA"):
         whitening_matrix(sigma)
 
 
@@ -246,9 +296,9 @@ def test_class_with_one_sample_is_refused(rng):
 def test_class_with_fewer_samples_than_features_is_refused(rng):
     X = rng.normal(size=(10, 4))
     y = np.repeat([0, 1], [6, 4])
-    with pytest.raises(ValueError, match=r"Class 1 has 4 samples for 4 features.*singular.*at least 5.*ledoit_wolf"):
+    with pytest.raises(ValueError, match=r"Class 1 has 4 samples for 4 features.*singular.*at least 5.*covariance='ledoit_wolf'"):
         class_whitening_matrices(X, y)
-    mats = class_whitening_matrices(X, y, estimator="ledoit_wolf")  # the suggested fix works
+    mats = class_whitening_matrices(X, y, covariance="ledoit_wolf")  # the suggested fix works
     assert set(mats) == {0, 1}
 
 

@@ -262,19 +262,19 @@ def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: P
             )
 
 
-def _download(url: str, dest: Path, progress: bool | None = None, opener=urllib.request.urlopen) -> Path:
+def _download(url: str, dest: Path, verbose: bool | None = None, opener=urllib.request.urlopen) -> Path:
     """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     with opener(url) as response, atomic_open(dest, "wb", suffix=".part") as out:
         total = int(response.headers.get("Content-Length") or 0) or None
-        with progress_bar(total=total, unit="B", unit_scale=True, desc=dest.name, progress=progress) as bar:
+        with progress_bar(total=total, unit="B", unit_scale=True, desc=dest.name, progress=verbose) as bar:
             for chunk in iter(lambda: response.read(1 << 16), b""):
                 out.write(chunk)
                 bar.update(len(chunk))
     return dest
 
 
-def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> tuple[Path, bool]:
+def _locate(path, raw_dir: Path, url: str | None, verbose, opener) -> tuple[Path, bool]:
     """Where the archive is, and whether this call downloaded it."""
     if path is not None:
         p = Path(path).expanduser()
@@ -303,7 +303,7 @@ def _locate(path, raw_dir: Path, url: str | None, progress, opener) -> tuple[Pat
             f"get it from {REUTERS_URL}."
         )
     try:
-        return _download(url, target, progress=progress, opener=opener), True
+        return _download(url, target, verbose=verbose, opener=opener), True
     except OSError as exc:  # urllib.error.URLError is an OSError
         raise ReutersNotFoundError(
             f"{ARCHIVE_NAME} is not at {target} and downloading it from {url} failed ({exc}). "
@@ -332,7 +332,7 @@ def load_reuters21578(
     cache: bool = True,
     raw_dir=None,
     cache_dir=None,
-    progress: bool | None = None,
+    verbose: bool | None = None,
     opener=urllib.request.urlopen,
 ) -> pd.DataFrame:
     """The Reuters-21578 collection as a tidy table, one row per ``<REUTERS>`` record.
@@ -355,7 +355,7 @@ def load_reuters21578(
         returns a table cached by an unverified one.
     raw_dir, cache_dir : str or Path, optional
         Override ``data/raw/`` and ``data/processed/``.
-    progress : bool or None
+    verbose : bool or None
         Progress bars for download and parsing; ``None`` shows them only on a terminal;
         ``TQDM_DISABLE=1`` silences them in every case.
     opener : callable
@@ -394,7 +394,7 @@ def load_reuters21578(
     """
     raw_dir = Path(raw_dir) if raw_dir is not None else RAW_DIR
     cache_dir = Path(cache_dir) if cache_dir is not None else PROCESSED_DIR
-    source, downloaded = _locate(path, raw_dir, url, progress, opener)
+    source, downloaded = _locate(path, raw_dir, url, verbose, opener)
 
     if source.is_dir():
         key_hash = hashlib.sha256()
@@ -426,7 +426,7 @@ def load_reuters21578(
         ) from exc
 
     rows = []
-    for name in progress_bar(sorted(files), desc="parsing SGML", progress=progress):
+    for name in progress_bar(sorted(files), desc="parsing SGML", progress=verbose):
         for rec in parse_sgml(files[name].decode("latin-1"), source=name):
             rec["file"] = name
             rows.append(rec)

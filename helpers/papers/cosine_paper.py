@@ -19,14 +19,14 @@ from ..evaluation import METRICS, _check_scoring
 from ..whitening import class_whitening_matrices, transform_by_class
 
 __all__ = [
-    "population_protocol_predict",
     "population_protocol_cv",
+    "population_protocol_predict",
     "population_split_scores",
 ]
 
 
 def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_fit=None, y_fit=None,
-                                method="cholesky", estimator="sample", matrices=None):
+                                method="cholesky", covariance="sample", matrices=None):
     """The seeds' "population" protocol. USES THE TEST LABELS (``y_test_used``).
 
     Per-class whitening matrices are estimated on ``(X_fit, y_fit)`` (default: the
@@ -35,6 +35,9 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
     ``y_test_used``. Passing the true test labels reproduces the papers; passing wrong
     labels shows that the prediction follows the label we gave. ``matrices`` (``{label: W}``)
     replaces the estimated matrices by any label-dependent transform, e.g. random ones.
+    ``method`` and ``covariance`` are those of
+    :func:`helpers.whitening.class_whitening_matrices` (the papers: Cholesky of the sample
+    covariance).
 
     Returns
     -------
@@ -59,13 +62,13 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
         if X_fit is None:
             X_fit, y_fit = X_train, y_train
         mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method,
-                                        estimator=estimator)
+                                        covariance=covariance)
     Z_train = transform_by_class(X_train, y_train, mats)
     Z_test = transform_by_class(X_test, y_test_used, mats)
     return clone(model).fit(Z_train, y_train).predict(Z_test)
 
 
-def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", estimator="sample",
+def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesky", covariance="sample",
                            n_jobs=None) -> float:
     """Cross-validated accuracy of the "population" protocol. USES THE TEST LABELS.
 
@@ -96,12 +99,12 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
     pred = np.empty_like(y)
     if matrices_from == "all":
         # one transform of every row with its own class's matrix; then ordinary CV on it
-        mats = class_whitening_matrices(X, y, method=method, estimator=estimator)
+        mats = class_whitening_matrices(X, y, method=method, covariance=covariance)
         Z = transform_by_class(X, y, mats)
         return float(np.mean(cross_val_predict(clone(model), Z, y, cv=cv, n_jobs=n_jobs) == y))
     folds = list(cv.split(X, y))
     parts = Parallel(n_jobs=n_jobs)(
-        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], method=method, estimator=estimator)
+        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], method=method, covariance=covariance)
         for tr, te in folds)
     for (_, te), part in zip(folds, parts):
         pred[te] = part
@@ -109,7 +112,7 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
 
 
 def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
-                            method="cholesky", estimator="sample", n_jobs=None, scoring="accuracy"):
+                            method="cholesky", covariance="sample", n_jobs=None, scoring="accuracy"):
     """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
 
     USES THE TEST LABELS: each test row is whitened with its own class's matrix.
@@ -133,7 +136,7 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     fit = (X, y) if matrices_from == "all" else (None, None)
     splits = list(cv.split(X, y))
     preds = Parallel(n_jobs=n_jobs)(
-        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, estimator=estimator)
+        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, covariance=covariance)
         for tr, te in splits)
     out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
     return out[names[0]] if single else out

@@ -16,8 +16,20 @@ by :func:`mahalanobis_readings` from inner products of PCA scores:
   neighbours (weights 1/d, as ``KNeighborsClassifier(weights="distance")``), class-blind.
 
 Category covariances in a d-dimensional PCA space with fewer documents than d are singular,
-so they are shrunk (Ledoit-Wolf by default) through :class:`helpers.gram.ResidualCovariance`.
-The baselines are the paper's: naive Bayes, Rocchio (:func:`rocchio_ovr_predict`) and kNN.
+so they are shrunk (``covariance="ledoit_wolf"`` by default) and, while a category has fewer
+documents than d, inverted through the Woodbury identity (:class:`helpers.gram.ResidualCovariance`):
+every distance needs only inner products of documents. Neighbours and votes come from the
+kNN engine of :mod:`helpers.neighbours`.
+
+Around the readings: :func:`component_sweep` and :func:`knn_sweep` (many PCA sizes and k
+from one neighbour search), :func:`summarize_readings` and :func:`best_k` (the paper's choice
+of k, and leave-one-out's), :func:`training_size_curve` (Figs 5 and 6), the dense reference
+classifier :class:`MahalanobisCentroidClassifier` (the classification phase, Section 2.4.4)
+and the paper's baselines: naive Bayes, Rocchio (:func:`rocchio_ovr_predict`) and a linear
+SVM (:func:`baseline_predictions`).
+
+The slow steps take ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it, ``None``
+(the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar.
 
 References
 ----------
@@ -45,20 +57,21 @@ from ..gram import (
     _sq_norms,
     shrunk_residual_covariance,
 )
+from ..neighbours import distance_weighted_proba, majority_votes, nearest_indices
 from ..whitening import estimate_covariance
 
 __all__ = [
     "READINGS",
+    "MahalanobisCentroidClassifier",
     "Readings",
-    "mahalanobis_readings",
+    "baseline_predictions",
+    "best_k",
     "component_sweep",
     "knn_sweep",
+    "mahalanobis_readings",
+    "rocchio_ovr_predict",
     "summarize_readings",
     "training_size_curve",
-    "best_k",
-    "MahalanobisCentroidClassifier",
-    "rocchio_ovr_predict",
-    "baseline_predictions",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -107,40 +120,9 @@ class Readings:
     info: dict = field(default_factory=dict)
 
 
-def _nearest(D, k_max: int, exclude_diagonal: bool = False) -> np.ndarray:
-    """Indices of the ``k_max`` smallest entries of each row, nearest first (ties by index)."""
-    if exclude_diagonal:
-        D = D.copy()
-        np.fill_diagonal(D, np.inf)
-    part = np.argpartition(D, k_max - 1, axis=1)[:, :k_max]
-    part.sort(axis=1)  # index order, so that a stable sort breaks ties by index
-    order = np.argsort(np.take_along_axis(D, part, axis=1), axis=1, kind="stable")
-    return np.take_along_axis(part, order, axis=1)
-
-
-def _votes(idx, Y, ks, n_classes, multi):
-    """Majority votes of the first k neighbours for every k: {k: labels (ints) or indicator}."""
-    if multi:
-        cum = np.cumsum(Y[idx], axis=1)  # (n_q, k_max, n_labels)
-        return {k: (cum[:, k - 1] > k / 2).astype(int) for k in ks}
-    cum = np.cumsum(np.eye(n_classes, dtype=np.int32)[Y[idx]], axis=1)
-    return {k: cum[:, k - 1].argmax(axis=1) for k in ks}  # ties: the first class, as KNeighborsClassifier
-
-
-def _weighted_proba(idx, D, Y, ks, n_classes):
-    """Class probabilities from the k nearest with weights 1/distance (KNeighborsClassifier(weights="distance"))."""
-    with np.errstate(divide="ignore"):
-        w = 1.0 / np.sqrt(np.take_along_axis(D, idx, axis=1))
-    out = {}
-    for k in ks:
-        wk = w[:, :k].copy()
-        inf = np.isinf(wk)
-        rows = inf.any(axis=1)
-        wk[rows] = inf[rows]  # a neighbour at distance 0 takes all the weight
-        P = np.zeros((len(idx), n_classes))
-        np.add.at(P, (np.repeat(np.arange(len(idx)), k), Y[idx[:, :k]].ravel()), wk.ravel())
-        out[k] = P / P.sum(axis=1, keepdims=True)
-    return out
+def _plain(label):
+    """A numpy scalar label as a plain Python value, for readable messages."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _accuracy(y_true, y_pred, multi):
@@ -148,7 +130,7 @@ def _accuracy(y_true, y_pred, multi):
 
 
 def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), readings=None,
-                         estimator="ledoit_wolf", loo: bool = True, progress: bool | None = None,
+                         covariance="ledoit_wolf", loo: bool = True, verbose: bool | None = None,
                          desc: str = "readings") -> Readings:
     """Test predictions of every reading of Mahal-kNN (:data:`READINGS`) for every k.
 
@@ -169,13 +151,16 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         Neighbours to try (the paper: 3 to 20).
     readings : iterable of str, optional
         Default: all that apply to the labels.
-    estimator : "ledoit_wolf" or float
-        Shrinkage of the category and pooled covariances (:class:`ResidualCovariance`).
+    covariance : "ledoit_wolf" or float in (0, 1]
+        Shrinkage of the category and pooled covariances (:class:`ResidualCovariance`; the
+        shrinkage is computed from inner products, so no scikit-learn estimator object).
     loo : bool
         Also compute leave-one-out accuracies on the training documents for every k (to
         choose k without the test set).
-    progress : bool or None
+    verbose : bool or None
         A progress bar over the readings.
+    desc : str
+        The label of that bar.
 
     Returns
     -------
@@ -193,7 +178,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     >>> b = rng.normal(size=(40, 2)) * [0.3, 6.0] + [4.0, 0.0]
     >>> Z, y = np.vstack([a, b]), np.array(["a"] * 40 + ["b"] * 40)
     >>> out = mahalanobis_readings(Z, y, np.array([[4.5, 0.5]]), ks=[3], loo=False,
-    ...                            readings=["euclidean", "per_category"], progress=False)
+    ...                            readings=["euclidean", "per_category"], verbose=False)
     >>> [str(out.pred[r][3][0]) for r in ("euclidean", "per_category")]
     ['b', 'a']
     """
@@ -226,9 +211,8 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         if readings is not None and set(wanted) & set(_SINGLE_LABEL_ONLY):
             raise ValueError(f"{sorted(set(wanted) & set(_SINGLE_LABEL_ONLY))} need single labels (a 1-D y_train).")
         wanted = [r for r in wanted if r not in _SINGLE_LABEL_ONLY]
-    if set(wanted) & {"class_blind", "weighted"}:
-        if sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0):
-            raise ValueError(f"class_blind and weighted need sd: {d} positive component standard deviations.")
+    if set(wanted) & {"class_blind", "weighted"} and (sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0)):
+        raise ValueError(f"class_blind and weighted need sd: {d} positive component standard deviations.")
     counts = np.bincount(labels, minlength=n_classes)
     if set(wanted) & {"per_category", "nearest_category"} and counts.min() < 2:
         small = [str(c) for c, n in zip(classes, counts) if n < 2]
@@ -237,20 +221,23 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     out = Readings(classes=classes, multi_label=multi, info={"n_components": d})
     Y_vote = Y if multi else Y.astype(np.intp)
 
+    def weighted(idx, D):  # D holds squared distances; the weights are 1 / distance
+        return distance_weighted_proba(idx, np.sqrt(np.take_along_axis(D, idx, axis=1)), Y_vote, ks, n_classes)
+
     def knn(name, D_test, D_train=None):
         k_max = ks[-1]
-        idx = _nearest(D_test, k_max)
-        out.pred[name] = _votes(idx, Y_vote, ks, n_classes, multi)
+        idx = nearest_indices(D_test, k_max)
+        out.pred[name] = majority_votes(idx, Y_vote, ks, n_classes, multi_label=multi)
         if name == "class_blind" and "weighted" in wanted:
-            out.proba.update(_weighted_proba(idx, D_test, Y_vote, ks, n_classes))
+            out.proba.update(weighted(idx, D_test))
             out.pred["weighted"] = {k: p.argmax(axis=1) for k, p in out.proba.items()}
         if D_train is not None:
-            idx_tr = _nearest(D_train, k_max, exclude_diagonal=True)
+            idx_tr = nearest_indices(D_train, k_max, exclude_self=True)
             truth = Y_vote
-            out.loo_accuracy[name] = {k: _accuracy(truth, p, multi)
-                                      for k, p in _votes(idx_tr, Y_vote, ks, n_classes, multi).items()}
+            out.loo_accuracy[name] = {k: _accuracy(truth, p, multi) for k, p in
+                                      majority_votes(idx_tr, Y_vote, ks, n_classes, multi_label=multi).items()}
             if name == "class_blind" and "weighted" in wanted:
-                P = _weighted_proba(idx_tr, D_train, Y_vote, ks, n_classes)
+                P = weighted(idx_tr, D_train)
                 out.loo_accuracy["weighted"] = {k: _accuracy(truth, p.argmax(axis=1), multi) for k, p in P.items()}
 
     steps = [r for r in ("euclidean", "class_blind", "pooled", "categories") if r in wanted
@@ -267,7 +254,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         AB = A @ B.T if AB is None else AB
         return np.maximum(_sq_norms(A)[:, None] + _sq_norms(B)[None, :] - 2.0 * AB, 0.0)
 
-    for name in progress_bar(steps, desc=desc, progress=progress):
+    for name in progress_bar(steps, desc=desc, progress=verbose):
         if name == "euclidean":
             knn(name, euclid(Z_test, Z_train, G), euclid(Z_train, Z_train, K) if loo else None)
         elif name == "class_blind":
@@ -276,14 +263,14 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         elif name == "pooled" and not woodbury_pooled:
             # more residuals than dimensions: whiten with the Cholesky factor of the d x d covariance
             means = np.array([Z_train[docs[labels == c]].mean(axis=0) for c in range(n_classes)])
-            S, shrinkage["pooled"] = shrunk_residual_covariance(Z_train[docs] - means[labels], n_classes, estimator,
+            S, shrinkage["pooled"] = shrunk_residual_covariance(Z_train[docs] - means[labels], n_classes, covariance,
                                                                 return_shrinkage=True)
             L = linalg.cholesky(S, lower=True, check_finite=False)
             W_tr = linalg.solve_triangular(L, Z_train.T, lower=True, check_finite=False).T
             W_te = linalg.solve_triangular(L, Z_test.T, lower=True, check_finite=False).T
             knn(name, euclid(W_te, W_tr), euclid(W_tr, W_tr) if loo else None)
         elif name == "pooled":
-            cov = ResidualCovariance(estimator).fit(K[np.ix_(docs, docs)], labels, d)
+            cov = ResidualCovariance(covariance).fit(K[np.ix_(docs, docs)], labels, d)
             shrinkage["pooled"] = cov.shrinkage_
             T_tr = cov.project(K[:, docs])
             T_te = cov.project(G[:, docs])
@@ -299,7 +286,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
                 m = docs[labels == c]
                 if len(m) > d:  # more documents than dimensions: whiten with the d x d Cholesky factor
                     mu = Z_train[m].mean(axis=0)
-                    S, shrinkage[str(classes[c])] = shrunk_residual_covariance(Z_train[m] - mu, 1, estimator,
+                    S, shrinkage[str(classes[c])] = shrunk_residual_covariance(Z_train[m] - mu, 1, covariance,
                                                                                return_shrinkage=True)
                     L = linalg.cholesky(S, lower=True, check_finite=False)
                     W_te = linalg.solve_triangular(L, (Z_test - mu).T, lower=True, check_finite=False).T
@@ -310,7 +297,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
                         if loo:
                             D_tr[:, m] = euclid(W_all, W_all[m])
                     continue
-                cov = ResidualCovariance(estimator).fit(K[np.ix_(m, m)], np.zeros(len(m)), d)
+                cov = ResidualCovariance(covariance).fit(K[np.ix_(m, m)], np.zeros(len(m)), d)
                 shrinkage[str(classes[c])] = cov.shrinkage_
                 T_te = cov.project(G[:, m])
                 D_mean[:, c] = cov.sq_distances(T_te, q_sq, cov.project_means(), cov.means_sq_norms_,
@@ -384,8 +371,8 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
             G += A @ B.T
             a2 += _sq_norms(A)
             b2 += _sq_norms(B)
-            idx = _nearest(np.maximum(a2[:, None] + b2[None, :] - 2.0 * G, 0.0), ks[-1])
-            for k, pred in _votes(idx, Y, ks, len(classes), False).items():
+            idx = nearest_indices(np.maximum(a2[:, None] + b2[None, :] - 2.0 * G, 0.0), ks[-1])
+            for k, pred in majority_votes(idx, Y, ks, len(classes)).items():
                 rows.append({"reading": reading, "components": m, "k": k,
                              **prf_scores(y_test, classes[pred], classes)})
         start = m
@@ -424,7 +411,7 @@ def knn_sweep(X_train, y_train, X_test, ks) -> dict:
         raise ValueError(f"every k must lie in [1, {X_train.shape[0]}] (training documents); got {ks}.")
     classes, Y = np.unique(np.asarray(y_train), return_inverse=True)
     idx = NearestNeighbors(n_neighbors=ks[-1], algorithm="brute").fit(X_train).kneighbors(X_test, return_distance=False)
-    return {k: classes[p] for k, p in _votes(idx, Y, ks, len(classes), False).items()}
+    return {k: classes[p] for k, p in majority_votes(idx, Y, ks, len(classes)).items()}
 
 
 def summarize_readings(readings: Readings, y_test) -> pd.DataFrame:
@@ -455,7 +442,7 @@ def summarize_readings(readings: Readings, y_test) -> pd.DataFrame:
 
 
 def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=range(3, 21), readings=None,
-                        estimator="ledoit_wolf", random_state: int = 0, progress: bool | None = None,
+                        covariance="ledoit_wolf", random_state: int = 0, verbose: bool | None = None,
                         full: Readings | None = None):
     """Accuracy of each reading against the number of training documents (Figs 5 and 6).
 
@@ -487,7 +474,7 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
 
     y_train = np.asarray(y_train)
     rows, preds = [], {}
-    for frac in progress_bar(list(fractions), desc="training sizes", progress=progress):
+    for frac in progress_bar(list(fractions), desc="training sizes", progress=verbose):
         if not 0 < frac <= 1:
             raise ValueError(f"fractions must lie in (0, 1]; got {frac}.")
         idx = np.arange(len(y_train)) if frac == 1 else np.sort(train_test_split(
@@ -495,8 +482,8 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
         if frac == 1 and full is not None:
             out = full
         else:
-            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, sd, ks, readings, estimator, loo=False,
-                                       progress=False)
+            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, sd, ks, readings, covariance, loo=False,
+                                       verbose=False)
         for r, by_k in out.pred.items():
             if readings is not None and r not in readings:
                 continue
@@ -532,11 +519,15 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
     The Mahal-kNN paper's classification phase: per class ``c`` a mean ``mu_c`` and a
     covariance ``S_c`` (``helpers.whitening.estimate_covariance``; shrinkage such as
     ``"ledoit_wolf"`` or a float keeps it invertible when the class has fewer documents
-    than dimensions); predict ``argmin_c (x - mu_c)' S_c^-1 (x - mu_c)``.
+    than dimensions); predict ``argmin_c (x - mu_c)' S_c^-1 (x - mu_c)``. It needs at
+    least two classes (one class would be the nearest to everything).
 
     Parameters
     ----------
-    estimator : str or float, default="ledoit_wolf"
+    covariance : {"sample", "population", "ledoit_wolf", "oas"}, float or estimator, default="ledoit_wolf"
+        The class covariance estimate: a name, a float shrinkage in [0, 1] or a scikit-learn
+        covariance estimator such as ``sklearn.covariance.OAS()`` (cloned and fitted per class),
+        as in :func:`helpers.whitening.estimate_covariance`.
     min_class_size : int, default=2
         Classes with fewer training samples (a covariance needs two) use the covariance of
         all training samples instead (the pooled, class-blind estimate).
@@ -551,6 +542,7 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
+    classes_ : ndarray of shape (n_classes,)
     means_ : ndarray (n_classes, n_features)
     precisions_ : list of ndarray
         Inverse (pseudo-inverse) covariance per class.
@@ -566,31 +558,35 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
     [0, 1]
     """
 
-    def __init__(self, estimator="ledoit_wolf", min_class_size=2, degenerate_rtol=1e-8):
-        self.estimator = estimator
+    def __init__(self, covariance="ledoit_wolf", min_class_size=2, degenerate_rtol=1e-8):
+        self.covariance = covariance
         self.min_class_size = min_class_size
         self.degenerate_rtol = degenerate_rtol
 
     def fit(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        """Each class's mean and (pseudo-)inverse covariance."""
         if not isinstance(self.min_class_size, (int, np.integer)) or self.min_class_size < 2:
             raise ValueError(f"min_class_size must be an integer >= 2; got {self.min_class_size!r}.")
         if self.degenerate_rtol is not None and not self.degenerate_rtol >= 0:
             raise ValueError(f"degenerate_rtol must be None or a float >= 0; got {self.degenerate_rtol!r}.")
-        if X.shape[0] < 2:
-            raise ValueError(f"Need at least 2 training samples for a covariance; got {X.shape[0]}.")
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"MahalanobisCentroidClassifier needs samples of at least 2 classes; y has 1 class "
+                f"({_plain(self.classes_[0])!r}), which would be the nearest to every sample."
+            )
         pooled, floor = None, None
         self.means_, self.precisions_, pooled_classes = [], [], []
         for i in range(len(self.classes_)):
             Xi = X[y_idx == i]
             S = None
             if len(Xi) >= self.min_class_size:
-                S = np.atleast_2d(estimate_covariance(Xi, self.estimator))
+                S = np.atleast_2d(estimate_covariance(Xi, self.covariance))
             if S is None or self.degenerate_rtol is not None:
                 if pooled is None:
-                    pooled = np.atleast_2d(estimate_covariance(X, self.estimator))
+                    pooled = np.atleast_2d(estimate_covariance(X, self.covariance))
                     floor = (self.degenerate_rtol or 0.0) * linalg.eigvalsh(pooled)[-1]
                 if S is None or (self.degenerate_rtol is not None and linalg.eigvalsh(S)[0] <= floor):
                     S = pooled
@@ -602,7 +598,12 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """Minus the squared Mahalanobis distance to each class, shape (n_samples, n_classes)."""
+        """Minus the squared Mahalanobis distance to each class, shape (n_samples, n_classes).
+
+        Two classes: shape (n_samples,), as scikit-learn's binary classifiers: ``d_0 - d_1``,
+        the squared distance to ``classes_[0]`` minus that to ``classes_[1]`` (positive:
+        ``classes_[1]`` is nearer).
+        """
         check_is_fitted(self, "means_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         d = np.empty((X.shape[0], len(self.classes_)))
@@ -612,6 +613,7 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
         return -d if len(self.classes_) > 2 else (d[:, 0] - d[:, 1])
 
     def predict(self, X):
+        """The class whose mean is nearest under its own covariance."""
         s = self.decision_function(X)
         idx = s.argmax(axis=1) if s.ndim == 2 else (s > 0).astype(int)
         return self.classes_[idx]

@@ -9,9 +9,37 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
-__all__ = ["execute_notebook", "ipc_kernel_manager_class"]
+__all__ = [
+    "EXPECTED_SECONDS",
+    "describe_failure",
+    "execute_and_export",
+    "execute_notebook",
+    "ipc_kernel_manager_class",
+    "longest_first",
+]
+
+# Seconds each notebook took under `make run` on 2 cores (benchmarks/README.md, case 7), keyed by
+# its two-digit prefix. Only the order matters: two at a time, the longest first, neither worker
+# waits for a long notebook started last.
+EXPECTED_SECONDS = {"05": 145, "04": 72, "03": 18, "06": 13, "00": 9, "01": 6, "02": 5}
+
+
+def longest_first(paths) -> list[Path]:
+    """Notebook paths sorted by :data:`EXPECTED_SECONDS`, the slowest first.
+
+    A notebook not in the table (a new one, of unknown cost) goes first, so that its time
+    is not added at the end; ties keep the order given.
+
+    Examples
+    --------
+    >>> [p.name for p in longest_first([Path("00_a.ipynb"), Path("05_b.ipynb"), Path("07_new.ipynb")])]
+    ['07_new.ipynb', '05_b.ipynb', '00_a.ipynb']
+    """
+    unknown = max(EXPECTED_SECONDS.values()) + 1
+    return sorted(map(Path, paths), key=lambda p: -EXPECTED_SECONDS.get(p.name[:2], unknown))
 
 
 def ipc_kernel_manager_class():
@@ -19,6 +47,14 @@ def ipc_kernel_manager_class():
 
     Kernels started by different processes can collide on TCP ports (jupyter_client picks
     free ports before the kernel binds them); Unix-domain sockets in a fresh directory cannot.
+
+    It also skips the SIGINT that jupyter_client sends before every shutdown. papermill shuts
+    the kernel down right after the reply to its last ``kernel_info_request``; the signal
+    could land while the kernel was still returning from that handler, and the kernel then
+    logged ``[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel.`` on the console. Every
+    cell has finished, failed or timed out by then, so there is nothing to interrupt: the
+    shutdown request follows, then SIGTERM and SIGKILL if the kernel does not exit.
+
     Returns ``None`` on Windows (papermill's default TCP manager is used there).
     """
     if os.name == "nt":  # pragma: no cover - ipc needs Unix sockets
@@ -31,6 +67,11 @@ def ipc_kernel_manager_class():
             self._ipc_dir = tempfile.mkdtemp(prefix="covsim-kernel-")
             self.transport = "ipc"
             self.ip = os.path.join(self._ipc_dir, "k")
+
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:  # the interrupt jupyter_client sends before a shutdown
+                return
+            await super()._async_interrupt_kernel()
 
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
             await super()._async_cleanup_resources(restart=restart)
@@ -80,3 +121,60 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         log_output=False,
         **({"kernel_manager_class": manager} if manager is not None else {}),
     )
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One line for a failed execution: the error, its cell and the first line of its message.
+
+    Examples
+    --------
+    >>> describe_failure(TimeoutError("cell took too long\\nmore"))
+    'TimeoutError: cell took too long'
+    """
+    lines = str(getattr(exc, "evalue", exc)).strip().splitlines()
+    where = f" in cell {exc.cell_index} (In [{exc.exec_count}])" if hasattr(exc, "cell_index") else ""
+    return f"{getattr(exc, 'ename', type(exc).__name__)}{where}: {lines[0] if lines else ''}"
+
+
+def execute_and_export(src, dst, html, results=None) -> dict:
+    """Execute ``src`` into ``dst`` and export it to ``html``; what ``make run`` does per notebook.
+
+    Runs in a worker process of ``scripts/run_notebooks.py run`` and never raises for a
+    failing notebook: a failed run still writes its notebook and HTML (which show where it
+    broke), and the failure comes back as text.
+
+    Parameters
+    ----------
+    src, dst, html : path-like
+        The notebook, the executed copy and its HTML export (both replaced).
+    results : path-like, optional
+        Passed as the notebook's ``results_path`` parameter when it declares one.
+
+    Returns
+    -------
+    dict
+        ``name``, ``seconds`` (execution and export) and ``status``: ``"ok"``,
+        ``"ok (no results JSON written)"`` or ``"FAILED ..."`` with :func:`describe_failure`'s line.
+    """
+    import nbformat
+    import papermill as pm
+    from nbconvert import HTMLExporter
+
+    src, dst, html = Path(src), Path(dst), Path(html)
+    results = Path(results) if results is not None else None
+    for stale in (dst, html, results):
+        if stale is not None:
+            stale.unlink(missing_ok=True)
+    start = time.perf_counter()
+    params = {"results_path": str(results)} if results is not None and "results_path" in pm.inspect_notebook(str(src)) else {}
+    try:
+        execute_notebook(src, dst, params)
+        status = "ok" if not params or results.exists() else "ok (no results JSON written)"
+    except Exception as exc:  # reported by the caller with every other failure
+        status = f"FAILED {describe_failure(exc)}"
+    if dst.exists():
+        try:
+            html.write_text(HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))[0], encoding="utf-8")
+        except Exception as exc:
+            status = f"{status}; HTML export FAILED {describe_failure(exc)}"
+    return {"name": src.name, "seconds": time.perf_counter() - start, "status": status}
