@@ -3,11 +3,16 @@
 :func:`population_protocol_predict` whitens every test point with the matrix of its *own*
 class, so it reads the test labels. Use it to reproduce the papers (Sahoo & Maiti 2025, and
 the Cholesky-kernel SVM paper, which reuses it), never to evaluate a classifier.
+:func:`label_audit` measures how much of its accuracy the test labels carry: the protocol is
+run with each test row's own label and with the labels flipped, under the papers' class
+matrices and under controls (:func:`label_audit_controls`: the matrices swapped, plus and minus
+the identity, random matrices).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import (
@@ -19,6 +24,8 @@ from ..evaluation import METRICS, _check_scoring
 from ..whitening import class_whitening_matrices, transform_by_class
 
 __all__ = [
+    "label_audit",
+    "label_audit_controls",
     "population_protocol_cv",
     "population_protocol_predict",
     "population_split_scores",
@@ -141,4 +148,90 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
     return out[names[0]] if single else out
 
+
+def label_audit_controls(matrices: dict, n_random: int = 3, random_state=0, word: str = "matrices") -> dict:
+    """Label-dependent transforms that carry no information about the data, for :func:`label_audit`.
+
+    Parameters
+    ----------
+    matrices : dict of {0: W0, 1: W1}
+        Class matrices of a binary problem (e.g. estimated on the training rows).
+    n_random : int, default=3
+        Number of draws of two standard-normal random matrices.
+    random_state : int or numpy Generator
+        Seed of the random draws.
+    word : str, default="matrices"
+        What the papers call their matrices ("factors" in the SVM paper), used in the names.
+
+    Returns
+    -------
+    dict of {name: {0: matrix, 1: matrix}}
+        ``matrices`` swapped between the classes, the identity for class 0 and minus the
+        identity for class 1, and ``n_random`` pairs of random matrices, in that order.
+
+    Examples
+    --------
+    >>> controls = label_audit_controls({0: np.eye(2), 1: 2 * np.eye(2)}, n_random=1)
+    >>> list(controls)
+    ['the two class matrices swapped', 'identity for class 0, minus identity for class 1', 'random Gaussian matrices, draw 1']
+    >>> controls["the two class matrices swapped"][0].tolist()
+    [[2.0, 0.0], [0.0, 2.0]]
+    """
+    if set(matrices) != {0, 1}:
+        raise ValueError(f"the label audit flips 0/1 labels: matrices must be keyed 0 and 1; got {sorted(matrices)}.")
+    if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) or n_random < 0:
+        raise ValueError(f"n_random must be a non-negative integer; got {n_random!r}.")
+    rng = np.random.default_rng(random_state)
+    eye = np.eye(np.asarray(matrices[0]).shape[0])
+    return {
+        f"the two class {word} swapped": {0: matrices[1], 1: matrices[0]},
+        "identity for class 0, minus identity for class 1": {0: eye, 1: -eye},
+        **{f"random Gaussian matrices, draw {i + 1}": {cl: rng.normal(size=eye.shape) for cl in (0, 1)}
+           for i in range(n_random)},
+    }
+
+
+def label_audit(model, X_train, y_train, X_test, y_test, transforms: dict) -> pd.DataFrame:
+    """How much of the population protocol's accuracy the test labels carry.
+
+    For each set of class matrices the protocol (:func:`population_protocol_predict`) is run
+    twice: with each test row's own label and with the 0/1 labels flipped. A transform that
+    finds structure in the data scores well either way; one that only reads the label scores
+    well with the true labels and badly with flipped ones, predicting the flipped label.
+
+    Parameters
+    ----------
+    model : scikit-learn classifier
+        Cloned for each run.
+    X_train, y_train, X_test, y_test : array-like
+        A split of a binary problem with labels 0 and 1.
+    transforms : dict of {name: {0: matrix, 1: matrix}}
+        The papers' class matrices and controls (:func:`label_audit_controls`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per transform: ``acc., own labels``, ``acc., flipped labels`` and
+        ``follows flipped label`` (the share of test rows predicted as their flipped label).
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(5.0, 1.0, size=(60, 2)), np.repeat([0, 1], 30)   # one cloud: no class structure
+    >>> audit = label_audit(KNeighborsClassifier(3), X[::2], y[::2], X[1::2], y[1::2],
+    ...                     label_audit_controls({0: np.eye(2), 1: np.eye(2)}, n_random=0))
+    >>> audit.loc["identity for class 0, minus identity for class 1"].round(2).tolist()
+    [1.0, 0.0, 1.0]
+    """
+    y_test = np.asarray(y_test)
+    if not set(np.unique(y_test)) <= {0, 1}:
+        raise ValueError(f"the label audit flips 0/1 labels; y_test holds {sorted(set(np.unique(y_test).tolist()))}.")
+    rows = {}
+    for name, mats in transforms.items():
+        own = population_protocol_predict(model, X_train, y_train, X_test, y_test, matrices=mats)
+        flipped = population_protocol_predict(model, X_train, y_train, X_test, 1 - y_test, matrices=mats)
+        rows[name] = {"acc., own labels": np.mean(own == y_test), "acc., flipped labels": np.mean(flipped == y_test),
+                      "follows flipped label": np.mean(flipped == 1 - y_test)}
+    return pd.DataFrame(rows).T
 
