@@ -14,11 +14,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._arrays import scalar_or_matrix
 from ._validation import (
     as_float_array,
     pairwise_inputs,
 )
-from .metrics import _finish
 
 __all__ = [
     "BINARY_COEFFICIENTS",
@@ -244,7 +244,7 @@ def _binary_coefficient(x, y, name: str):
     """One coefficient for two vectors (a float) or two row sets (the pairwise matrix)."""
     a, r, s, p = binary_gram(x, y)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _finish(_COEFFICIENTS[name][0](a, r, s, p), np.ndim(x) == 2)
+        return scalar_or_matrix(_COEFFICIENTS[name][0](a, r, s, p), np.ndim(x) == 2)
 
 
 def russell_rao(x, y):

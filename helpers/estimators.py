@@ -24,8 +24,8 @@ from sklearn.base import (
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._arrays import chunk_rows
 from ._validation import check_option
-from .metrics import _chunk_rows
 from .neighbours import cumulative_votes, nearest_indices
 from .whitening import (
     METHODS,
@@ -316,7 +316,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         votes = np.zeros((X.shape[0], n_classes))
         n_train = sum(len(Z) for Z in self._train)
-        step = _chunk_rows(X.shape[0], 8.0 * 2 * n_train)
+        step = chunk_rows(X.shape[0], 8.0 * 2 * n_train)
         for start in range(0, X.shape[0], step):
             rows = slice(start, start + step)
             # each class's k nearest in its own space, then the k nearest of those; ties go to

@@ -49,6 +49,7 @@ from .neighbours import majority_votes, nearest_indices
 
 __all__ = [
     "METRICS",
+    "check_scoring",
     "SCORES",
     "compare_pairs",
     "corrected_paired_ttest",
@@ -78,8 +79,14 @@ METRICS = {
 }
 
 
-def _check_scoring(scoring):
-    """``scoring`` as a tuple of metric names, and whether one name (a str) was given."""
+def check_scoring(scoring):
+    """``scoring`` as a tuple of metric names, and whether one name (a str) was given.
+
+    Examples
+    --------
+    >>> check_scoring("accuracy"), check_scoring(("accuracy", "f1"))
+    ((('accuracy',), True), (('accuracy', 'f1'), False))
+    """
     single = isinstance(scoring, str)
     names = (scoring,) if single else tuple(scoring)
     unknown = [n for n in names if n not in METRICS]
@@ -253,7 +260,7 @@ def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state
     ['accuracy', 'recall']
     """
     models = _check_models(models)
-    names, single = _check_scoring(scoring)
+    names, single = check_scoring(scoring)
     if int(n_splits) < 1:
         raise ValueError(f"n_splits must be at least 1, got {n_splits}.")
     X, y = np.asarray(X, dtype=float), np.asarray(y)

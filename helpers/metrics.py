@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn import get_config
 
+from ._arrays import chunk_rows, scalar_or_matrix, unit_rows
 from ._validation import (
     as_float_array,
     check_square_matrix,
@@ -28,6 +28,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "precision_factor",
     "cosine_similarity",
     "l0_norm",
     "lp_norm",
@@ -35,16 +36,6 @@ __all__ = [
     "minkowski",
     "variance_adjusted_cosine",
 ]
-
-
-def _chunk_rows(n_rows: int, bytes_per_row: float) -> int:
-    """Rows per chunk so that one chunk's temporaries stay within ``working_memory`` MiB."""
-    budget = get_config()["working_memory"] * 2**20
-    return int(max(1, min(n_rows, budget // max(bytes_per_row, 1))))
-
-
-def _finish(result: np.ndarray, pairwise: bool):
-    return result if pairwise else float(result[0, 0])
 
 
 def lp_norm(x, p: float = 2):
@@ -90,7 +81,7 @@ def minkowski(x, y, p: float = 2):
         raise ValueError(f"The Minkowski distance needs p >= 1 (or np.inf) to be a metric; got {p}.")
     x, y, pairwise = pairwise_inputs(x, y)
     out = np.empty((x.shape[0], y.shape[0]))
-    step = _chunk_rows(x.shape[0], 8.0 * y.shape[0] * x.shape[1])
+    step = chunk_rows(x.shape[0], 8.0 * y.shape[0] * x.shape[1])
     for start in range(0, x.shape[0], step):
         diff = np.abs(x[start : start + step, None, :] - y[None, :, :])
         if p == np.inf:
@@ -99,7 +90,7 @@ def minkowski(x, y, p: float = 2):
             out[start : start + step] = diff.sum(-1)
         else:
             out[start : start + step] = (diff**p).sum(-1) ** (1.0 / p)
-    return _finish(out, pairwise)
+    return scalar_or_matrix(out, pairwise)
 
 
 def l0_norm(x, definition: str = "donoho"):
@@ -128,17 +119,6 @@ def l0_norm(x, definition: str = "donoho"):
     raise ValueError(f"Unknown L0 definition {definition!r}; valid options are 'donoho', 'banach'.")
 
 
-def _unit_rows(x: np.ndarray, name: str) -> np.ndarray:
-    norms = np.linalg.norm(x, axis=1)
-    zero = np.flatnonzero(norms == 0)
-    if zero.size:
-        raise ValueError(
-            f"Cosine similarity is undefined for a zero vector: row {int(zero[0])} of {name} "
-            f"({zero.size} zero row(s) in all). Drop such rows or use a distance instead."
-        )
-    return x / norms[:, None]
-
-
 def cosine_similarity(x, y):
     """Cosine of the angle between ``x`` and ``y``: ``x'y / (|x| |y|)``.
 
@@ -150,13 +130,23 @@ def cosine_similarity(x, y):
     (0.999, 0.9919)
     """
     x, y, pairwise = pairwise_inputs(x, y)
-    out = _unit_rows(x, "x") @ _unit_rows(y, "y").T
+    out = unit_rows(x, "x") @ unit_rows(y, "y").T
     np.clip(out, -1.0, 1.0, out=out)
-    return _finish(out, pairwise)
+    return scalar_or_matrix(out, pairwise)
 
 
-def _factor_precision(VI: np.ndarray) -> np.ndarray:
-    """``R`` with ``R' R = VI``, so that the Mahalanobis distance is ``|R (x - y)|``."""
+def precision_factor(VI: np.ndarray) -> np.ndarray:
+    """``R`` with ``R' R = VI``, so that the Mahalanobis distance is ``|R (x - y)|``.
+
+    The upper Cholesky factor of the inverse covariance ``VI``; a positive semi-definite but
+    singular ``VI`` is factored through its eigendecomposition instead.
+
+    Examples
+    --------
+    >>> R = precision_factor(np.array([[4.0, 0.0], [0.0, 1.0]]))
+    >>> R.tolist()
+    [[2.0, 0.0], [0.0, 1.0]]
+    """
     try:
         return linalg.cholesky(VI, lower=False)
     except linalg.LinAlgError:
@@ -189,7 +179,7 @@ def _euclidean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     A = np.hstack([a, a2[:, None], np.ones((a.shape[0], 1))])
     B = np.hstack([-2.0 * b, np.ones((b.shape[0], 1)), b2[:, None]])
     out = np.empty((a.shape[0], b.shape[0]))
-    step = _chunk_rows(a.shape[0], 9.0 * b.shape[0])  # a row of the result and of the candidate mask
+    step = chunk_rows(a.shape[0], 9.0 * b.shape[0])  # a row of the result and of the candidate mask
     tol = 1e8 * np.finfo(float).eps
     bound = tol * (a2 + (b2.max() if b2.size else 0.0))  # per row, a superset of the pairs to recompute
     for start in range(0, a.shape[0], step):
@@ -222,10 +212,10 @@ def mahalanobis(x, y, VI):
     VI = as_float_array(VI, "VI", ndim=2)
     check_square_matrix(VI, "VI", x.shape[1])
     check_symmetric(VI, "VI")
-    R = _factor_precision((VI + VI.T) / 2.0)
+    R = precision_factor((VI + VI.T) / 2.0)
     # centre before transforming: rounding in R x then scales with |x - shift|, not |x|
     shift = x.mean(axis=0)
-    return _finish(_euclidean((x - shift) @ R.T, (y - shift) @ R.T), pairwise)
+    return scalar_or_matrix(_euclidean((x - shift) @ R.T, (y - shift) @ R.T), pairwise)
 
 
 def variance_adjusted_cosine(x, y, W):
@@ -267,8 +257,8 @@ def variance_adjusted_cosine(x, y, W):
         raise ValueError(
             f"W must have shape ({x.shape[1]}, {x.shape[1]}) for {x.shape[1]} features; got {W.shape}."
         )
-    out = _unit_rows(x @ W.T, "W x") @ _unit_rows(y @ W.T, "W y").T
+    out = unit_rows(x @ W.T, "W x") @ unit_rows(y @ W.T, "W y").T
     np.clip(out, -1.0, 1.0, out=out)
-    return _finish(out, pairwise)
+    return scalar_or_matrix(out, pairwise)
 
 

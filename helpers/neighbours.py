@@ -22,12 +22,13 @@ import numbers
 
 import numpy as np
 
+from ._arrays import chunk_rows, unit_rows
 from ._validation import (
     as_float_array,
     check_same_features,
     check_square_matrix,
 )
-from .metrics import _chunk_rows, _factor_precision, _unit_rows
+from .metrics import precision_factor
 
 __all__ = [
     "cumulative_votes",
@@ -133,7 +134,7 @@ def nearest_indices(D, k: int, exclude_self: bool = False) -> np.ndarray:
     else:
         k = _check_k(k, m, "the columns of D")
     out = np.empty((n, k), dtype=np.intp)
-    step = _chunk_rows(n, 16.0 * m)  # per row: argpartition's int64 indices and the comparison mask
+    step = chunk_rows(n, 16.0 * m)  # per row: argpartition's int64 indices and the comparison mask
     for start in range(0, n, step):
         rows = slice(start, start + step)
         if not exclude_self:
@@ -196,7 +197,7 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
             raise ValueError("metric='mahalanobis' needs VI, the inverse covariance matrix.")
         VI = as_float_array(VI, "VI", ndim=2)
         check_square_matrix(VI, "VI", x.shape[1])
-        R = _factor_precision((VI + VI.T) / 2.0)
+        R = precision_factor((VI + VI.T) / 2.0)
         shift = y.mean(axis=0)
         x, y = (x - shift) @ R.T, (y - shift) @ R.T
     elif metric in ("cosine", "variance_adjusted_cosine"):
@@ -205,7 +206,7 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
                 raise ValueError("metric='variance_adjusted_cosine' needs W, a whitening matrix.")
             W = as_float_array(W, "W", ndim=2)
             x, y = x @ W.T, y @ W.T
-        x, y = _unit_rows(x, "x"), _unit_rows(y, "y")
+        x, y = unit_rows(x, "x"), unit_rows(y, "y")
         base = "cosine"
 
     def reduce(block, start):
@@ -217,7 +218,7 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
     # The blocks use |a|^2 + |b|^2 - 2ab, which cancels for close pairs (a point's distance to
     # itself comes out near 1e-7, not 0). Recompute the k kept distances from the differences:
     # n * k * d work, exact to rounding; cosine distance 1 - cos = |u - v|^2 / 2 for unit rows.
-    step = _chunk_rows(len(x), 8.0 * k * x.shape[1])
+    step = chunk_rows(len(x), 8.0 * k * x.shape[1])
     for start in range(0, len(x), step):
         rows = slice(start, start + step)
         diff = x[rows, None, :] - y[idx[rows]]

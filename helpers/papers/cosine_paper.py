@@ -20,7 +20,7 @@ from sklearn.model_selection import (
     cross_val_predict,
 )
 
-from ..evaluation import METRICS, _check_scoring
+from ..evaluation import METRICS, check_scoring
 from ..whitening import class_whitening_matrices, transform_by_class
 
 __all__ = [
@@ -137,7 +137,7 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     """
     if matrices_from not in ("all", "train"):
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
-    names, single = _check_scoring(scoring)
+    names, single = check_scoring(scoring)
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
     fit = (X, y) if matrices_from == "all" else (None, None)
