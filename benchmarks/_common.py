@@ -15,7 +15,10 @@ from threadpoolctl import threadpool_info
 
 def machine() -> str:
     blas = ", ".join(f"{i['internal_api']} {i.get('version')} ({i['num_threads']} threads)" for i in threadpool_info())
-    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}; BLAS: {blas}"
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}; BLAS: {blas}"
+    )
 
 
 def warm_memory(mib: int = 1024) -> None:
@@ -70,7 +73,10 @@ def report(name: str, baseline_label: str, t_base: float, t_ours: float, target:
     """Print one case: times, ratio against the target, peak memories (MiB), agreement. Returns ``agree``."""
     ratio = t_base / t_ours
     ok = agree and ratio >= target
-    mem = lambda m: "   n/a" if m is None else f"{m:6.0f}"  # noqa: E731
+
+    def mem(m):
+        return "   n/a" if m is None else f"{m:6.0f}"
+
     print(
         f"{name:<44} {baseline_label:<38} base {t_base:8.3f} s  ours {t_ours:7.3f} s  "
         f"ratio {ratio:7.1f}x (target >= {target:g}x)  peak MiB base {mem(mem_base)} ours {mem(mem_ours)}  "

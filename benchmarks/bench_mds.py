@@ -30,8 +30,13 @@ def main(argv=None):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 10)) * np.linspace(3, 0.5, 10)  # distinct top eigenvalues
     D = cdist(X, X)
-    base = lambda: ClassicalMDS(n_components=2, metric="precomputed").fit_transform(D)  # noqa: E731
-    ours = lambda: classical_mds(D, n_components=2, full_spectrum=False)  # noqa: E731
+
+    def base():
+        return ClassicalMDS(n_components=2, metric="precomputed").fit_transform(D)
+
+    def ours():
+        return classical_mds(D, n_components=2, full_spectrum=False)
+
     t_base, E_base = median_time(base, repeat=1)
     t_ours, res = median_time(ours, repeat=3)
     m_base, _ = peak_memory(base)

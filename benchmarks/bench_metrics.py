@@ -120,7 +120,9 @@ def bench_binary(rng, quick):
     k = int(np.argmax(union))
     agree &= Fraction(int(mismatches[k]), int(union[k])) == Fraction(jac[k]).limit_denominator(d)
     # and the similarity matrices users get equal 1 - scipy to rounding
-    agree &= bool(np.allclose(1 - smc[iu], ham, atol=1e-15, rtol=0) and np.allclose(1 - jac_sim[iu], jac, atol=1e-15, rtol=0))
+    agree &= bool(
+        np.allclose(1 - smc[iu], ham, atol=1e-15, rtol=0) and np.allclose(1 - jac_sim[iu], jac, atol=1e-15, rtol=0)
+    )
     m_base, _ = peak_memory(base)
     m_ours, _ = peak_memory(ours)
     return report(f"4. binary SMC + Jaccard {n}x{d}", "pdist('hamming') + pdist('jaccard')", t_base, t_ours, 15, agree,

@@ -166,7 +166,9 @@ def _generic(formula):
 
 
 def _sokal_sneath_2(a, b, c, d):
-    return 0.25 * (_ratio(a, a + b, np.nan) + _ratio(a, a + c, np.nan) + _ratio(d, b + d, np.nan) + _ratio(d, c + d, np.nan))
+    return 0.25 * (
+        _ratio(a, a + b, np.nan) + _ratio(a, a + c, np.nan) + _ratio(d, b + d, np.nan) + _ratio(d, c + d, np.nan)
+    )
 
 
 # name: (function of (a, r_x, r_y, p), ade4 dist.binary method number, scipy dissimilarity equal to 1 - S)
@@ -179,7 +181,11 @@ _COEFFICIENTS = {
     "hamann": (_generic(lambda a, b, c, d: (a - (b + c) + d) / (a + b + c + d)), 6, None),
     "ochiai": (_generic(lambda a, b, c, d: _ratio(a, np.sqrt((a + b) * (a + c)), np.nan)), 7, "cosine"),
     "sokal_sneath_2": (_generic(_sokal_sneath_2), 8, None),
-    "phi": (_generic(lambda a, b, c, d: _ratio(a * d - b * c, np.sqrt((a + b) * (a + c) * (d + b) * (d + c)), np.nan)), 9, "correlation"),
+    "phi": (
+        _generic(lambda a, b, c, d: _ratio(a * d - b * c, np.sqrt((a + b) * (a + c) * (d + b) * (d + c)), np.nan)),
+        9,
+        "correlation",
+    ),
     "russell_rao": (_generic(lambda a, b, c, d: a / (a + b + c + d)), 10, "russellrao"),
 }
 
@@ -231,9 +237,15 @@ def binary_similarity(X, Y=None, coefficient="simple_matching"):
     names = [coefficient] if isinstance(coefficient, str) else list(coefficient)
     unknown = [c for c in names if c not in _COEFFICIENTS]
     if unknown or not names:
-        raise ValueError(f"Unknown coefficient {unknown[0] if unknown else coefficient!r}; choose one of {sorted(_COEFFICIENTS)}.")
+        raise ValueError(
+            f"Unknown coefficient {unknown[0] if unknown else coefficient!r}; choose one of {sorted(_COEFFICIENTS)}."
+        )
     if np.ndim(X) != 2 or (Y is not None and np.ndim(Y) != 2):
-        raise ValueError(f"X (and Y) must be 2-D arrays of binary rows; got shapes {np.shape(X)}" + ("" if Y is None else f" and {np.shape(Y)}") + ". Use x.reshape(1, -1) for a single row.")
+        raise ValueError(
+            f"X (and Y) must be 2-D arrays of binary rows; got shapes {np.shape(X)}"
+            + ("" if Y is None else f" and {np.shape(Y)}")
+            + ". Use x.reshape(1, -1) for a single row."
+        )
     a, r, s, p = binary_gram(X, Y)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = {c: _COEFFICIENTS[c][0](a, r, s, p) for c in names}

@@ -183,7 +183,9 @@ def corrected_paired_ttest(scores_a, scores_b, test_train_ratio):
     """
     a, b = np.asarray(scores_a, dtype=float).ravel(), np.asarray(scores_b, dtype=float).ravel()
     if a.shape != b.shape or a.size < 2:
-        raise ValueError(f"need paired scores of equal length >= 2 from the same splits; got shapes {a.shape} and {b.shape}.")
+        raise ValueError(
+            f"need paired scores of equal length >= 2 from the same splits; got shapes {a.shape} and {b.shape}."
+        )
     d = a - b
     n, mean, sd = d.size, d.mean(), d.std(ddof=1)
     if sd == 0:
@@ -499,7 +501,9 @@ def is_linearly_separable(X, y) -> bool:
         raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
     classes = np.unique(y)
     if classes.size != 2:
-        raise ValueError(f"linear separability is defined here for two classes; y has {classes.size}: {classes.tolist()}.")
+        raise ValueError(
+            f"linear separability is defined here for two classes; y has {classes.size}: {classes.tolist()}."
+        )
     sd = X.std(axis=0)
     Xs = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
     s = np.where(y == classes[1], 1.0, -1.0)
@@ -627,8 +631,9 @@ def prf_scores(y_true, y_pred, classes=None) -> dict:
     Examples
     --------
     >>> s = prf_scores(["a", "a", "b", "c"], ["a", "b", "b", "b"])
-    >>> print({k: round(float(v), 4) for k, v in s.items()})
-    {'accuracy': 0.5, 'micro_precision': 0.5, 'micro_recall': 0.5, 'micro_f1': 0.5, 'macro_precision': 0.4444, 'macro_recall': 0.5, 'macro_f1': 0.3889}
+    >>> print({k: round(float(v), 4) for k, v in s.items()})  # doctest: +NORMALIZE_WHITESPACE
+    {'accuracy': 0.5, 'micro_precision': 0.5, 'micro_recall': 0.5, 'micro_f1': 0.5,
+     'macro_precision': 0.4444, 'macro_recall': 0.5, 'macro_f1': 0.3889}
     """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape:

@@ -54,14 +54,25 @@ def _check_definition_6_4(F, atol: float = 1e-10, labels=None) -> np.ndarray:
     iu, ju = np.triu_indices(n, 1)
     asym = np.abs(F[iu, ju] - F[ju, iu]) > atol
     if asym.any():
-        ex = "; ".join(f"({names[i]}, {names[j]}): {F[i, j]:.4g} vs {F[j, i]:.4g}" for i, j in zip(iu[asym][:5], ju[asym][:5]))
-        raise ValueError(f"F is not symmetric: {int(asym.sum())} pair(s) with f_ij != f_ji, e.g. {ex}. Fix the typo or symmetrise with (F + F.T) / 2.")
+        ex = "; ".join(
+            f"({names[i]}, {names[j]}): {F[i, j]:.4g} vs {F[j, i]:.4g}" for i, j in zip(iu[asym][:5], ju[asym][:5])
+        )
+        raise ValueError(
+            f"F is not symmetric: {int(asym.sum())} pair(s) with f_ij != f_ji, e.g. {ex}. "
+            "Fix the typo or symmetrise with (F + F.T) / 2."
+        )
     diag = np.diag(F)
     over = F > diag[:, None] + atol
     if over.any():
         ii, jj = np.nonzero(over)
-        ex = "; ".join(f"f[{names[i]}, {names[j]}] = {F[i, j]:.4g} > f[{names[i]}, {names[i]}] = {diag[i]:.4g}" for i, j in zip(ii[:5], jj[:5]))
-        raise ValueError(f"F violates f_ij <= f_ii in {int(over.sum())} entries, e.g. {ex}. An object must be at least as similar to itself as to any other.")
+        ex = "; ".join(
+            f"f[{names[i]}, {names[j]}] = {F[i, j]:.4g} > f[{names[i]}, {names[i]}] = {diag[i]:.4g}"
+            for i, j in zip(ii[:5], jj[:5])
+        )
+        raise ValueError(
+            f"F violates f_ij <= f_ii in {int(over.sum())} entries, e.g. {ex}. "
+            "An object must be at least as similar to itself as to any other."
+        )
     return F
 
 
@@ -92,10 +103,11 @@ def check_similarity_matrix(F, *, atol: float = 1e-10, labels=None) -> dict:
     --------
     >>> check_similarity_matrix([[1, 0.5], [0.5, 1]])["psd"]
     True
-    >>> check_similarity_matrix([[1, 0.5], [0.2, 1]])
+    >>> check_similarity_matrix([[1, 0.5], [0.2, 1]])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: F is not symmetric: 1 pair(s) with f_ij != f_ji, e.g. (0, 1): 0.5 vs 0.2. Fix the typo or symmetrise with (F + F.T) / 2.
+    ValueError: F is not symmetric: 1 pair(s) with f_ij != f_ji, e.g. (0, 1): 0.5 vs 0.2.
+    Fix the typo or symmetrise with (F + F.T) / 2.
     """
     F = _check_definition_6_4(F, atol, labels)
     n = F.shape[0]
@@ -107,7 +119,11 @@ def check_similarity_matrix(F, *, atol: float = 1e-10, labels=None) -> dict:
         lam_min = float(linalg.eigvalsh(F, subset_by_index=[0, 0])[0])
     psd = lam_min >= -atol * max(1.0, float(np.abs(diag).max()))
     if not psd:
-        warnings.warn(f"F is a similarity matrix but not positive semi-definite (most negative eigenvalue {lam_min:.4g}); the distances (6.6) are then not Euclidean.", stacklevel=2)
+        warnings.warn(
+            f"F is a similarity matrix but not positive semi-definite (most negative eigenvalue {lam_min:.4g}); "
+            "the distances (6.6) are then not Euclidean.",
+            stacklevel=2,
+        )
     return {"psd": bool(psd), "min_eigenvalue": lam_min}
 
 
@@ -185,9 +201,15 @@ def _check_distances(D) -> np.ndarray:
     D = _square(D, "D")
     scale = max(1.0, float(np.abs(D).max()))
     if np.any(D < 0):
-        raise ValueError(f"D holds {int((D < 0).sum())} negative entries; distances are non-negative. For similarities use classical_mds(F=...).")
+        raise ValueError(
+            f"D holds {int((D < 0).sum())} negative entries; distances are non-negative. "
+            "For similarities use classical_mds(F=...)."
+        )
     if np.any(np.abs(np.diag(D)) > 1e-12 * scale):
-        raise ValueError("D must have a zero diagonal (each object is at distance 0 from itself); for similarities use classical_mds(F=...).")
+        raise ValueError(
+            "D must have a zero diagonal (each object is at distance 0 from itself); "
+            "for similarities use classical_mds(F=...)."
+        )
     check_symmetric(D, "D", rtol=1e-10)
     return D
 
@@ -221,7 +243,9 @@ def cailliez_constant(D) -> float:
     return float(np.max(linalg.eigvals(Z).real))
 
 
-def classical_mds(D=None, *, F=None, n_components: int = 2, full_spectrum: bool | None = None, add: bool = False) -> MDSResult:
+def classical_mds(
+    D=None, *, F=None, n_components: int = 2, full_spectrum: bool | None = None, add: bool = False
+) -> MDSResult:
     """Classical (Torgerson-Gower) MDS of a distance matrix ``D`` or a similarity matrix ``F``.
 
     ``B = -1/2 H (D o D) H`` from distances, ``B = H F H`` from similarities (notes 6.7). The top
@@ -265,7 +289,9 @@ def classical_mds(D=None, *, F=None, n_components: int = 2, full_spectrum: bool 
     1.000 1.000
     """
     if (D is None) == (F is None):
-        raise ValueError("Pass exactly one of D (distances) or F (similarities), e.g. classical_mds(D) or classical_mds(F=S).")
+        raise ValueError(
+            "Pass exactly one of D (distances) or F (similarities), e.g. classical_mds(D) or classical_mds(F=S)."
+        )
     constant = 0.0
     if D is not None:
         D = _check_distances(D)
@@ -299,7 +325,11 @@ def classical_mds(D=None, *, F=None, n_components: int = 2, full_spectrum: bool 
     vecs = vecs * np.sign(vecs[big, np.arange(k)])
     positive = vals > 1e-10 * max(abs(float(vals[0])), 1e-300)
     if not positive.all():
-        warnings.warn(f"only {int(positive.sum())} of the {k} requested eigenvalues are positive; the remaining coordinates are set to 0 (as R's cmdscale). Ask for fewer n_components.", stacklevel=2)
+        warnings.warn(
+            f"only {int(positive.sum())} of the {k} requested eigenvalues are positive; "
+            "the remaining coordinates are set to 0 (as R's cmdscale). Ask for fewer n_components.",
+            stacklevel=2,
+        )
     emb = vecs * np.sqrt(np.where(positive, vals, 0.0))  # gof below uses the raw values, as R
     eig = gof = n_neg = neg_share = None
     if full_spectrum:
@@ -346,7 +376,9 @@ def place_new_points(result: MDSResult, d_new) -> np.ndarray:
     return 0.5 * (b[None, :] - d_new**2) @ result.embedding / lam[None, :]
 
 
-def pca_resampling_disparities(X, *, n_components: int = 2, n_resamples: int = 200, random_state: int = 0) -> np.ndarray:
+def pca_resampling_disparities(
+    X, *, n_components: int = 2, n_resamples: int = 200, random_state: int = 0
+) -> np.ndarray:
     """How far a PCA map moves when the same objects are mapped by PCA fitted to a resample.
 
     The reference map is the PCA scores of ``X``. For each bootstrap resample of the rows of
@@ -389,7 +421,10 @@ def pca_resampling_disparities(X, *, n_components: int = 2, n_resamples: int = 2
     if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
     if not isinstance(n_components, (int, np.integer)) or not 1 <= n_components < min(X.shape):
-        raise ValueError(f"n_components must be an integer in [1, {min(X.shape) - 1}] for X of shape {X.shape}; got {n_components!r}.")
+        raise ValueError(
+            f"n_components must be an integer in [1, {min(X.shape) - 1}] for X of shape {X.shape}; "
+            f"got {n_components!r}."
+        )
     reference = PCA(n_components, svd_solver="full").fit_transform(X)
     rng = np.random.default_rng(random_state)
     out = np.empty(n_resamples)
@@ -453,7 +488,10 @@ def proposition_6_2_residuals(F) -> dict:
     Z = U[:, keep] * np.sqrt(lam[keep])
     sq = np.sum(Z**2, axis=1)
     Z_sq = sq[:, None] + sq[None, :] - 2 * Z @ Z.T
-    worst = lambda M: float(np.abs(M).max())  # noqa: E731
+
+    def worst(M):
+        return float(np.abs(M).max())
+
     return {
         "min f_ii + f_jj - 2 f_ij": float(gap[~np.eye(n, dtype=bool)].min()),
         "D distance matrix": max(worst(D - D.T), worst(np.diag(D)), float(np.clip(-D, 0, None).max())),

@@ -279,7 +279,9 @@ def _check_ks(ks, k_max: int) -> list[int]:
 def _check_idx(idx, n_points: int, name: str) -> np.ndarray:
     idx = np.asarray(idx)
     if idx.ndim != 2 or idx.dtype.kind not in "iu":
-        raise ValueError(f"idx must be a 2-D integer array (queries x neighbours); got shape {idx.shape}, dtype {idx.dtype}.")
+        raise ValueError(
+            f"idx must be a 2-D integer array (queries x neighbours); got shape {idx.shape}, dtype {idx.dtype}."
+        )
     if idx.size and (idx.min() < 0 or idx.max() >= n_points):
         raise ValueError(f"idx holds row indices from {idx.min()} to {idx.max()}, but {name} has {n_points} rows.")
     return idx
@@ -384,7 +386,9 @@ def distance_weighted_proba(idx, distances, Y, ks, n_classes: int | None = None,
     if dist.shape != idx.shape:
         raise ValueError(f"distances must have the shape of idx, one per neighbour; got {dist.shape} and {idx.shape}.")
     if np.any(dist < 0):
-        raise ValueError(f"distances cannot be negative; got a minimum of {dist.min()}. Pass |x - q|, not a difference.")
+        raise ValueError(
+            f"distances cannot be negative; got a minimum of {dist.min()}. Pass |x - q|, not a difference."
+        )
     if not (weights == "distance" or callable(weights)):
         raise ValueError(f"weights must be 'distance' or a callable of the distances; got {weights!r}.")
     ks = _check_ks(ks, idx.shape[1])

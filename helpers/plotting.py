@@ -385,7 +385,9 @@ def plot_model_scores(table, columns=("mean",), xerr=None, *, xlabel: str, title
         _, ax = plt.subplots(figsize=(7 if len(columns) == 1 else 8, 4.6))
     rows = np.arange(len(table))
     if xerr is not None:
-        ax.errorbar(table[columns[0]], rows, xerr=table[xerr], fmt="o", capsize=3, label=f"{columns[0]} ± {xerr} over splits")
+        ax.errorbar(
+            table[columns[0]], rows, xerr=table[xerr], fmt="o", capsize=3, label=f"{columns[0]} ± {xerr} over splits"
+        )
     else:
         offsets = np.linspace(-0.27, 0.27, len(columns)) if len(columns) > 1 else [0.0]
         for offset, column, marker in zip(offsets, columns, markers):

@@ -77,7 +77,9 @@ def _check_covariance_choice(covariance) -> None:
             raise ValueError(f"Unknown covariance {covariance!r}; valid options are {_ACCEPTED}.")
         return
     if not _is_estimator(covariance):
-        raise ValueError(f"Unknown covariance {covariance!r} (type {type(covariance).__name__}); valid options are {_ACCEPTED}.")
+        raise ValueError(
+            f"Unknown covariance {covariance!r} (type {type(covariance).__name__}); valid options are {_ACCEPTED}."
+        )
 
 
 def estimate_covariance(X, covariance="sample") -> np.ndarray:

@@ -17,7 +17,6 @@ from helpers.clustering import (
     slide_alpha,
 )
 
-
 # --- the slides' alpha_K = S_K / K (lines 966-968) --------------------------------------------
 
 

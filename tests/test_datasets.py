@@ -23,8 +23,8 @@ from helpers import (
     russell_rao,
     sokal_michener,
 )
-from helpers.data import load_bird_ata, load_lfw_faces, load_weather
 from helpers.binary import binary_counts
+from helpers.data import load_bird_ata, load_lfw_faces, load_weather
 from helpers.plotting import kdtree_splits
 
 

@@ -60,7 +60,9 @@ def test_whitener_singular_training_data_suggests_fix():
 
 def test_whitener_too_few_samples_explains_rank():
     X = np.random.default_rng(0).normal(size=(3, 5))
-    with pytest.raises(ValueError, match=r"singular.*3 samples of 5 features; a sample covariance has rank at most n - 1 = 2"):
+    with pytest.raises(
+        ValueError, match=r"singular.*3 samples of 5 features; a sample covariance has rank at most n - 1 = 2"
+    ):
         Whitener().fit(X)
     Whitener(covariance="ledoit_wolf").fit(X)  # the suggested fix works
 
@@ -173,7 +175,9 @@ def test_whitener_takes_a_covariance_estimator_object(rng):
     ew = ExpectedWhitener(covariance=OAS()).fit(X, y)
     assert_allclose(ew.components_, ExpectedWhitener(covariance="oas").fit(X, y).components_, rtol=1e-12)
     knn = ClassConditionalKNN(metric="euclidean", covariance=OAS()).fit(X, y)
-    assert_array_equal(knn.predict_proba(X), ClassConditionalKNN(metric="euclidean", covariance="oas").fit(X, y).predict_proba(X))
+    assert_array_equal(
+        knn.predict_proba(X), ClassConditionalKNN(metric="euclidean", covariance="oas").fit(X, y).predict_proba(X)
+    )
 
 
 def test_bad_covariance_is_refused_by_every_estimator(rng):

@@ -115,7 +115,9 @@ def test_repeated_split_scores_equal_sklearn():
 def test_repeated_cv_returns_every_fold():
     X, y = load_iris(return_X_y=True)
     ours = repeated_cv_scores({"knn": KNeighborsClassifier(3)}, X, y, n_folds=5, n_repeats=2, random_state=0)["knn"]
-    ref = cross_val_score(KNeighborsClassifier(3), X, y, cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0))
+    ref = cross_val_score(
+        KNeighborsClassifier(3), X, y, cv=RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+    )
     assert ours.shape == (2, 5)
     np.testing.assert_allclose(ours.ravel(), ref)
 
@@ -156,7 +158,8 @@ def test_knn_cv_by_k_equals_sklearn_on_wdbc():
     for cv in (StratifiedKFold(5), KFold(5, shuffle=True, random_state=42)):
         ours = knn_cv_accuracy_by_k(X, y, ks, cv)
         for k in ks:
-            assert ours[k] == pytest.approx(cross_val_score(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv).mean())
+            expected = cross_val_score(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv).mean()
+            assert ours[k] == pytest.approx(expected)
     cv = KFold(5)
     ours = knn_cv_accuracy_by_k(X, y, [13], cv, transformer=ExpectedWhitener())[13]
     ref = cross_val_score(make_pipeline(ExpectedWhitener(), KNeighborsClassifier(13, metric="cosine")), X, y, cv=cv)
@@ -172,7 +175,8 @@ def test_knn_cv_by_k_equals_sklearn_on_wdbc():
 def test_mcnemar_counts_and_scipy_pvalue():
     y = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1])
     a = y.copy()
-    b = y.copy(); b[:5] = 1 - b[:5]          # b wrong on 5 points where a is right
+    b = y.copy()
+    b[:5] = 1 - b[:5]                         # b wrong on 5 points where a is right
     a[9] = 0                                  # a wrong on one point where b is right
     nb, nc, p = mcnemar_exact(y, a, b)
     assert (nb, nc) == (5, 1)
@@ -253,7 +257,9 @@ def test_repeated_split_scores_several_metrics_from_one_fit():
     X, y = two_classes(seed=4, n=40)
     knn = {"knn": KNeighborsClassifier(3)}
     multi = repeated_split_scores(knn, X, y, n_splits=3, random_state=2, scoring=("accuracy", "precision", "recall"))
-    np.testing.assert_allclose(multi["knn"]["accuracy"], repeated_split_scores(knn, X, y, n_splits=3, random_state=2)["knn"])
+    np.testing.assert_allclose(
+        multi["knn"]["accuracy"], repeated_split_scores(knn, X, y, n_splits=3, random_state=2)["knn"]
+    )
     tr, te = next(StratifiedShuffleSplit(3, test_size=0.2, random_state=2).split(X, y))
     pred = KNeighborsClassifier(3).fit(X[tr], y[tr]).predict(X[te])
     assert multi["knn"]["precision"][0] == pytest.approx(precision_score(y[te], pred))
@@ -283,7 +289,8 @@ def test_knn_cv_predictions_equal_cross_val_predict():
             ref = cross_val_predict(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv)
             np.testing.assert_array_equal(ours[k], ref)
     loo = knn_cv_predictions_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5]
-    assert np.mean(loo == y) == pytest.approx(knn_cv_accuracy_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5])
+    expected = knn_cv_accuracy_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5]
+    assert np.mean(loo == y) == pytest.approx(expected)
     with pytest.raises(ValueError, match="held out exactly once"):
         knn_cv_predictions_by_k(X, y, [1], StratifiedShuffleSplit(3, test_size=0.2, random_state=0))
 
@@ -350,7 +357,10 @@ def test_permutation_test_equals_exact_enumeration():
     a = np.array([0, 0, 1, 1, 2, 0, 0, 1])
     b = np.array([0, 1, 1, 0, 2, 0, 1, 1])
     diff, p = paired_permutation_test(y, a, b, "macro_f1", n_resamples=10_000)  # 2^8 < 10,000: exact
-    stat = lambda pa, pb: prf_scores(y, pa, [0, 1, 2])["macro_f1"] - prf_scores(y, pb, [0, 1, 2])["macro_f1"]
+
+    def stat(pa, pb):
+        return prf_scores(y, pa, [0, 1, 2])["macro_f1"] - prf_scores(y, pb, [0, 1, 2])["macro_f1"]
+
     assert diff == pytest.approx(stat(a, b))
     swapped = [stat(np.where(s, b, a), np.where(s, a, b)) for s in itertools.product([False, True], repeat=8)]
     swapped = np.array(swapped)

@@ -85,7 +85,9 @@ def test_one_group_covariance_is_estimate_covariance(rng, estimator):
     X = rng.normal(size=(9, 20)) @ rng.normal(size=(20, 20))  # fewer samples than dimensions
     cov = ResidualCovariance(estimator).fit(X @ X.T, np.zeros(9), 20)
     np.testing.assert_allclose(cov.dense_covariance(X), estimate_covariance(X, estimator), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(shrunk_residual_covariance(X - X.mean(0), 1, estimator), cov.dense_covariance(X), rtol=1e-10)
+    np.testing.assert_allclose(
+        shrunk_residual_covariance(X - X.mean(0), 1, estimator), cov.dense_covariance(X), rtol=1e-10
+    )
 
 @pytest.mark.parametrize("sizes, p", [([6, 9, 4], 25), ([30, 40], 5)])
 def test_woodbury_distances_equal_dense_mahalanobis(rng, sizes, p):

@@ -124,7 +124,8 @@ def test_claims_and_untestable_items(check):
     assert check.claim("claim", True, evidence="x").verdict == "reproduced"
     assert check.claim("claim", False, evidence="x").verdict == "refuted"
     assert check.claim("claim", True, evidence="x", how="LOOCV").verdict == "reproduced differently"
-    assert check.not_testable("fig", "Figs 2-7 are images; the text holds none of their numbers").verdict == "not testable"
+    not_testable = check.not_testable("fig", "Figs 2-7 are images; the text holds none of their numbers")
+    assert not_testable.verdict == "not testable"
     with pytest.raises(ValueError, match="say why"):
         check.not_testable("fig", "")
     with pytest.raises(ValueError, match="either holds"):

@@ -262,7 +262,9 @@ def test_mahalanobis_centroid_needs_two_classes(rng):
     X = rng.normal(size=(10, 2))
     with pytest.raises(ValueError, match=r"needs samples of at least 2 classes; y has 1 class \('a'\)"):
         MahalanobisCentroidClassifier().fit(X, ["a"] * 10)
-    with pytest.raises(ValueError, match=r"1 sample\(s\) .* a minimum of 2 is required by MahalanobisCentroidClassifier"):
+    with pytest.raises(
+        ValueError, match=r"1 sample\(s\) .* a minimum of 2 is required by MahalanobisCentroidClassifier"
+    ):
         MahalanobisCentroidClassifier().fit(X[:1], ["a"])
 
 

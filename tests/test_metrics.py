@@ -102,7 +102,9 @@ def test_variance_adjusted_cosine_is_scipy_seuclid_free_closed_form(rng, method)
     sigma = random_spd(rng, 4, 1e3)
     X, Y = rng.normal(size=(6, 4)), rng.normal(size=(5, 4))
     VI = np.linalg.inv(sigma)
-    closed = (X @ VI @ Y.T) / np.sqrt(np.einsum("ij,jk,ik->i", X, VI, X)[:, None] * np.einsum("ij,jk,ik->i", Y, VI, Y)[None, :])
+    closed = (X @ VI @ Y.T) / np.sqrt(
+        np.einsum("ij,jk,ik->i", X, VI, X)[:, None] * np.einsum("ij,jk,ik->i", Y, VI, Y)[None, :]
+    )
     assert_allclose(variance_adjusted_cosine(X, Y, whitening_matrix(sigma, method)), closed, atol=1e-10)
 
 
@@ -132,7 +134,9 @@ def test_mahalanobis_semidefinite_VI_allowed_indefinite_refused():
 def test_pairwise_shape_errors_quote_shapes():
     with pytest.raises(ValueError, match=r"same number of features; got shapes \(2, 3\) and \(2, 2\)"):
         cosine_similarity(np.ones((2, 3)), np.ones((2, 2)))
-    with pytest.raises(ValueError, match=r"both be vectors \(1-D\) or both be sample matrices \(2-D\); got shapes \(3,\) and \(2, 3\)"):
+    with pytest.raises(
+        ValueError, match=r"both be vectors \(1-D\) or both be sample matrices \(2-D\); got shapes \(3,\) and \(2, 3\)"
+    ):
         cosine_similarity(np.ones(3), np.ones((2, 3)))
     with pytest.raises(ValueError, match=r"VI has shape \(2, 2\) but the data have 3 features"):
         mahalanobis(np.ones(3), np.zeros(3), np.eye(2))
@@ -230,7 +234,9 @@ def test_nearest_neighbors_distances_exact_for_near_duplicates(rng, metric):
     if metric == "cosine":  # scipy's 1 - cos has absolute, not relative, precision here: use long double
         U = X.astype(np.longdouble) / np.sqrt(np.sum(X.astype(np.longdouble) ** 2, axis=1, keepdims=True))
         ref = (1 - U @ U.T).astype(np.float64)
-        assert_allclose(d[:, 1:], np.take_along_axis(distance.cdist(X, X, "cosine"), i[:, 1:], axis=1), rtol=0, atol=1e-15)
+        assert_allclose(
+            d[:, 1:], np.take_along_axis(distance.cdist(X, X, "cosine"), i[:, 1:], axis=1), rtol=0, atol=1e-15
+        )
     else:
         ref = distance.cdist(X, X, metric, **({"VI": VI} if metric == "mahalanobis" else {}))
     assert_allclose(d[:, 1:], np.take_along_axis(ref, i[:, 1:], axis=1), rtol=1e-8 if metric == "cosine" else 1e-12)

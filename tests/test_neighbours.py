@@ -87,7 +87,9 @@ def test_nearest_indices_bad_inputs():
         nearest_indices(np.ones(4), 1)
     with pytest.raises(ValueError, match=r"exclude_self=True needs the square matrix .*shape \(3, 4\)"):
         nearest_indices(D, 1, exclude_self=True)
-    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 2\] \(the points other than the query itself\)"):
+    with pytest.raises(
+        ValueError, match=r"k must be an integer in \[1, 2\] \(the points other than the query itself\)"
+    ):
         nearest_indices(np.ones((3, 3)), 3, exclude_self=True)
     with pytest.raises(ValueError, match=r"D contains NaN \(first at index \(1, 2\)\)"):
         nearest_indices([[0.0, 1.0, 2.0], [0.0, 1.0, np.nan]], 1)
@@ -149,7 +151,10 @@ def test_votes_bad_inputs():
         majority_votes(idx, y, [1], multi_label=True)
     with pytest.raises(ValueError, match=r"Y must be 1-D class codes \(or pass multi_label=True"):
         majority_votes(idx, np.eye(3, dtype=int), [1])
-    with pytest.raises(ValueError, match=r"integer class codes in \[0, 1\]; got values from 0 to 2.*np.unique\(y, return_inverse=True\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"integer class codes in \[0, 1\]; got values from 0 to 2.*np.unique\(y, return_inverse=True\)",
+    ):
         cumulative_votes([[0, 2]], 2)
     with pytest.raises(ValueError, match=r"integer class codes; got dtype <U1"):
         cumulative_votes([["a", "b"]], 2)

@@ -103,7 +103,10 @@ def test_decision_regions_shade_the_classifier_predictions():
 
 @pytest.mark.parametrize(
     "X, labels, match",
-    [(np.zeros((4, 3)), ["a", "a", "b", "b"], r"2 features.*\(4, 3\)"), (np.zeros((4, 2)), ["a", "b"], "2 entries for 4 points")],
+    [
+        (np.zeros((4, 3)), ["a", "a", "b", "b"], r"2 features.*\(4, 3\)"),
+        (np.zeros((4, 2)), ["a", "b"], "2 entries for 4 points"),
+    ],
 )
 def test_decision_regions_bad_input(X, labels, match):
     from sklearn.dummy import DummyClassifier

@@ -3,7 +3,6 @@
 import json
 
 import nbformat
-
 import pandas as pd
 
 from helpers.workbook.ledger import SourceCheck

@@ -67,7 +67,9 @@ def test_shrinkage_out_of_range(bad):
 
 
 def test_unknown_covariance_lists_options():
-    with pytest.raises(ValueError, match=r"Unknown covariance 'mle'; valid options are 'sample'.*'ledoit_wolf'.*float.*LedoitWolf\(\)"):
+    with pytest.raises(
+        ValueError, match=r"Unknown covariance 'mle'; valid options are 'sample'.*'ledoit_wolf'.*float.*LedoitWolf\(\)"
+    ):
         estimate_covariance(np.eye(3), "mle")
 
 
@@ -213,7 +215,9 @@ def test_raw_wdbc_whitens_with_the_sample_estimator():
 
 def test_singular_covariance_error_names_fix():
     sigma = np.ones((3, 3))
-    with pytest.raises(ValueError, match=r"singular: it is not positive definite.*rank 1 of 3.*covariance='ledoit_wolf'.*PCA"):
+    with pytest.raises(
+        ValueError, match=r"singular: it is not positive definite.*rank 1 of 3.*covariance='ledoit_wolf'.*PCA"
+    ):
         whitening_matrix(sigma)
 
 
@@ -234,7 +238,10 @@ def test_non_square_matrix_is_refused():
 
 
 def test_unknown_method_lists_valid_ones():
-    with pytest.raises(ValueError, match=r"Unknown whitening method 'svd'; valid options are 'zca', 'zca_cor', 'pca', 'pca_cor', 'cholesky'"):
+    with pytest.raises(
+        ValueError,
+        match=r"Unknown whitening method 'svd'; valid options are 'zca', 'zca_cor', 'pca', 'pca_cor', 'cholesky'",
+    ):
         whitening_matrix(np.eye(2), "svd")
 
 
@@ -296,7 +303,9 @@ def test_class_with_one_sample_is_refused(rng):
 def test_class_with_fewer_samples_than_features_is_refused(rng):
     X = rng.normal(size=(10, 4))
     y = np.repeat([0, 1], [6, 4])
-    with pytest.raises(ValueError, match=r"Class 1 has 4 samples for 4 features.*singular.*at least 5.*covariance='ledoit_wolf'"):
+    with pytest.raises(
+        ValueError, match=r"Class 1 has 4 samples for 4 features.*singular.*at least 5.*covariance='ledoit_wolf'"
+    ):
         class_whitening_matrices(X, y)
     mats = class_whitening_matrices(X, y, covariance="ledoit_wolf")  # the suggested fix works
     assert set(mats) == {0, 1}
@@ -324,5 +333,8 @@ def test_whitening_that_loses_precision_is_refused(method):
     rng = np.random.default_rng(3)
     Q, _ = np.linalg.qr(rng.normal(size=(10, 10)))
     S = (Q * np.geomspace(1, 5e13, 10)) @ Q.T
-    with pytest.raises(ValueError, match=r"lost precision: max \|W sigma W' - I\| = .*condition number of sigma [\d.]+e\+13.*ledoit_wolf"):
+    with pytest.raises(
+        ValueError,
+        match=r"lost precision: max \|W sigma W' - I\| = .*condition number of sigma [\d.]+e\+13.*ledoit_wolf",
+    ):
         whitening_matrix((S + S.T) / 2, method)

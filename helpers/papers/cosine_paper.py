@@ -143,7 +143,9 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     fit = (X, y) if matrices_from == "all" else (None, None)
     splits = list(cv.split(X, y))
     preds = Parallel(n_jobs=n_jobs)(
-        delayed(population_protocol_predict)(model, X[tr], y[tr], X[te], y[te], *fit, method=method, covariance=covariance)
+        delayed(population_protocol_predict)(
+            model, X[tr], y[tr], X[te], y[te], *fit, method=method, covariance=covariance
+        )
         for tr, te in splits)
     out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
     return out[names[0]] if single else out
@@ -172,8 +174,9 @@ def label_audit_controls(matrices: dict, n_random: int = 3, random_state=0, word
     Examples
     --------
     >>> controls = label_audit_controls({0: np.eye(2), 1: 2 * np.eye(2)}, n_random=1)
-    >>> list(controls)
-    ['the two class matrices swapped', 'identity for class 0, minus identity for class 1', 'random Gaussian matrices, draw 1']
+    >>> list(controls)  # doctest: +NORMALIZE_WHITESPACE
+    ['the two class matrices swapped', 'identity for class 0, minus identity for class 1',
+     'random Gaussian matrices, draw 1']
     >>> controls["the two class matrices swapped"][0].tolist()
     [[2.0, 0.0], [0.0, 2.0]]
     """

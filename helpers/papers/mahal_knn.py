@@ -184,7 +184,9 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     """
     Z_train, Z_test = np.asarray(Z_train, dtype=np.float64), np.asarray(Z_test, dtype=np.float64)
     if Z_train.ndim != 2 or Z_test.ndim != 2 or Z_train.shape[1] != Z_test.shape[1]:
-        raise ValueError(f"Z_train and Z_test must be 2-D with the same columns; got {Z_train.shape} and {Z_test.shape}.")
+        raise ValueError(
+            f"Z_train and Z_test must be 2-D with the same columns; got {Z_train.shape} and {Z_test.shape}."
+        )
     y = np.asarray(y_train)
     multi = y.ndim == 2
     if len(y) != len(Z_train):
@@ -211,7 +213,9 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         if readings is not None and set(wanted) & set(_SINGLE_LABEL_ONLY):
             raise ValueError(f"{sorted(set(wanted) & set(_SINGLE_LABEL_ONLY))} need single labels (a 1-D y_train).")
         wanted = [r for r in wanted if r not in _SINGLE_LABEL_ONLY]
-    if set(wanted) & {"class_blind", "weighted"} and (sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0)):
+    if set(wanted) & {"class_blind", "weighted"} and (
+        sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0)
+    ):
         raise ValueError(f"class_blind and weighted need sd: {d} positive component standard deviations.")
     counts = np.bincount(labels, minlength=n_classes)
     if set(wanted) & {"per_category", "nearest_category"} and counts.min() < 2:

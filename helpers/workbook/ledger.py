@@ -343,7 +343,7 @@ class SourceCheck:
     '2 source items answered: 1 reproduced, 1 extraction error'
     """
 
-    _registry: dict[str, "SourceCheck"] = {}  # the latest check of each notebook in this session
+    _registry: dict[str, SourceCheck] = {}  # the latest check of each notebook in this session
 
     def __init__(self, notebook: str, ledger: pd.DataFrame | None = None):
         if not _NOTEBOOK.fullmatch(str(notebook)):
@@ -492,7 +492,7 @@ class SourceCheck:
         return self._add(key, None, "not testable", None, why, row["printed"])
 
     # -- display ---------------------------------------------------------------------------------
-    def table(self, *, all: bool = False) -> "ComparisonTable":  # noqa: A002 - reads well in notebooks
+    def table(self, *, all: bool = False) -> ComparisonTable:  # noqa: A002 - reads well in notebooks
         """The rows added since the last call (``all=True``: every row), for display."""
         rows = self.rows if all else self.rows[self._shown:]
         self._shown = len(self.rows)
@@ -503,7 +503,7 @@ class SourceCheck:
         done = {r["key"] for r in self.rows}
         return [k for k in self._rows_by_key if k not in done]
 
-    def done(self) -> "_Done":
+    def done(self) -> _Done:
         """End of the notebook: raises if a ledger row is unanswered, else shows the counts.
 
         Make it the last expression of a cell: its output stores every comparison row of the
@@ -527,7 +527,7 @@ class SourceCheck:
 class _Done:
     """The last output of a notebook's check: its counts, and every row as JSON for the tests."""
 
-    def __init__(self, check: "SourceCheck"):
+    def __init__(self, check: SourceCheck):
         self.text = check.summary()
         self.rows = [dict(r) for r in check.rows]
 

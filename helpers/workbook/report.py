@@ -148,8 +148,10 @@ def _sweeps_html(out: Path) -> str:
         if not accuracy.empty:
             accuracy["method"] = accuracy["key"].str.removeprefix("test_accuracy.")
             accuracy["test accuracy"] = pd.to_numeric(accuracy["value"], errors="coerce")
-            parts.append(_distribution_png(accuracy.dropna(subset=["test accuracy"]), "method", "test accuracy",
-                                           f"{csv.parent.name}: test accuracy over {accuracy['run_id'].nunique()} runs"))
+            parts.append(_distribution_png(
+                accuracy.dropna(subset=["test accuracy"]), "method", "test accuracy",
+                f"{csv.parent.name}: test accuracy over {accuracy['run_id'].nunique()} runs",
+            ))
     return "\n".join(parts)
 
 
@@ -190,7 +192,9 @@ def build_report(out) -> Path:
         if info["found"]:
             body.append("<h3>What we found</h3>" + _markdown(info["found"]))
         if results.get("comparison"):
-            body.append(f"<h3>Source · ours · difference · verdict ({counts})</h3>" + _comparison_html(results["comparison"]))
+            body.append(
+                f"<h3>Source · ours · difference · verdict ({counts})</h3>" + _comparison_html(results["comparison"])
+            )
         if isinstance(results.get("sweep50"), dict):
             body.append("<h3>Accuracy over random splits (mean, sd)</h3>" + _sweep_html(results["sweep50"]))
         if isinstance(results.get("sweep50_values"), dict):
