@@ -1,9 +1,9 @@
 """Execute, refresh and check the workbook's numbered notebooks (behind make run / notebooks / test).
 
-    run --out build [--only NAME ...]
+    run --out build [--only NAME ...] [--jobs 2] [--no-progress]
         papermill every notebooks/NN_*.ipynb into build/notebooks/ (results JSON into
-        build/results/, HTML into build/html/, summary build/report.html); never touches
-        the committed notebooks                                               (make run)
+        build/results/, HTML into build/html/, summary build/report.html), two at a time,
+        the longest first; never touches the committed notebooks               (make run)
     refresh [NB ...]
         re-execute notebooks with their default parameters and replace the committed files,
         normalized, only on success                                     (make notebooks)
@@ -82,10 +82,10 @@ def execute(src: Path, dst: Path, parameters: dict | None = None, cwd: Path | No
 
 
 def describe(exc: BaseException) -> str:
-    """One line for a failed execution: cell index and first line of the error value."""
-    lines = str(getattr(exc, "evalue", exc)).strip().splitlines()
-    where = f" in cell {exc.cell_index} (In [{exc.exec_count}])" if hasattr(exc, "cell_index") else ""
-    return f"{getattr(exc, 'ename', type(exc).__name__)}{where}: {lines[0] if lines else ''}"
+    """One line for a failed execution (:func:`helpers.workbook.execute.describe_failure`)."""
+    from helpers.workbook.execute import describe_failure
+
+    return describe_failure(exc)
 
 
 def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
@@ -95,16 +95,27 @@ def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
     return [p for p in notebooks if any(n in (p.name, p.stem) or p.stem.startswith(f"{n}_") for n in only)]
 
 
-def cmd_run(out: Path, only: list[str] | None, folder: Path) -> int:
-    """``run``: execute into ``out`` and export HTML; 0 when every notebook ran cleanly."""
-    import papermill as pm
-    from nbconvert import HTMLExporter
+def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, progress: bool = True) -> int:
+    """``run``: execute into ``out`` and export HTML, ``jobs`` notebooks at a time, the longest first.
 
+    Prints one line per notebook (name, seconds, status) in name order, each as soon as it and
+    the notebooks before it have finished, then the report's path; with ``progress``, an overall
+    bar on stderr when stderr is a terminal. Returns 0 when every notebook ran cleanly.
+    """
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from tqdm import tqdm
+
+    from helpers.workbook.execute import execute_and_export, longest_first
     from helpers.workbook.report import build_report
 
     out = out.resolve()
     if (out / "notebooks").resolve() == folder.resolve():
         print(f"refusing to write over the committed notebooks in {folder}", file=sys.stderr)
+        return 2
+    if jobs < 1:
+        print(f"--jobs must be at least 1, not {jobs}", file=sys.stderr)
         return 2
     notebooks = select(numbered_notebooks(folder), only)
     if not notebooks:
@@ -113,30 +124,44 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path) -> int:
     dirs = {sub: out / sub for sub in ("notebooks", "results", "html")}
     for d in dirs.values():
         d.mkdir(parents=True, exist_ok=True)
-    failures = {}
-    for src in notebooks:
-        dst, html = dirs["notebooks"] / src.name, dirs["html"] / f"{src.stem}.html"
-        results = dirs["results"] / f"{src.stem}.json"
-        for stale in (dst, html, results):
-            stale.unlink(missing_ok=True)
-        params = {"results_path": str(results)} if "results_path" in pm.inspect_notebook(str(src)) else {}
-        start = time.perf_counter()
-        try:
-            execute(src, dst, params)
-            status = "ok" if results.exists() or not params else "ok (no results JSON written)"
-        except Exception as exc:  # keep going; every failure is reported at the end
-            failures[src.name] = status = f"FAILED {describe(exc)}"
-        if dst.exists():  # a failed run still writes its notebook: the HTML shows where it broke
-            try:
-                html.write_text(HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))[0])
-            except Exception as exc:
-                failures[src.name] = status = f"{status}; HTML export FAILED {describe(exc)}"
-        print(f"{src.name:<45} {time.perf_counter() - start:7.1f} s  {status}", flush=True)
+    # tqdm's TQDM_DISABLE (the Makefile sets it so that no kernel stores a bar) is not consulted:
+    # this bar is the console's; disable=None draws it only when stderr is a terminal.
+    bar = tqdm(total=len(notebooks), unit="notebook", file=sys.stderr, disable=None if progress else True,
+               dynamic_ncols=True, mininterval=1.0)
+    done: dict[str, dict] = {}
+    printed = 0
+    # spawn: workers import helpers afresh (no forked tqdm thread, the same on every platform)
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(notebooks)), mp_context=spawn) as pool:
+        source = {
+            pool.submit(execute_and_export, src, dirs["notebooks"] / src.name, dirs["html"] / f"{src.stem}.html",
+                        dirs["results"] / f"{src.stem}.json"): src
+            for src in longest_first(notebooks)
+        }
+        pending = set(source)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                try:
+                    record = future.result()
+                except Exception as exc:  # the worker process itself died (e.g. out of memory)
+                    record = {"name": source[future].name, "seconds": 0.0, "status": f"FAILED {describe(exc)}"}
+                done[record["name"]] = record
+                if not record["status"].startswith("ok"):
+                    bar.set_postfix(failed=sum(not r["status"].startswith("ok") for r in done.values()), refresh=False)
+                bar.update()
+            while printed < len(notebooks) and notebooks[printed].name in done:  # name order, as soon as possible
+                record = done[notebooks[printed].name]
+                tqdm.write(f"{record['name']:<45} {record['seconds']:7.1f} s  {record['status']}", file=sys.stdout)
+                printed += 1
+            sys.stdout.flush()
+    bar.close()
     print(f"report: {build_report(out)}")
+    failures = {name: r["status"] for name, r in done.items() if not r["status"].startswith("ok")}
     if failures:
         print(f"\n{len(failures)} of {len(notebooks)} notebook(s) failed:", file=sys.stderr)
-        for name, status in failures.items():
-            print(f"  {name}: {status}", file=sys.stderr)
+        for name in sorted(failures):
+            print(f"  {name}: {failures[name]}", file=sys.stderr)
         return 1
     return 0
 
@@ -257,13 +282,16 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="execute every notebook into --out (notebooks, results, HTML)")
     run.add_argument("--out", type=Path, default=ROOT / "build")
     run.add_argument("--only", nargs="+", metavar="NAME", help="file names, stems or numbers (e.g. 02)")
+    run.add_argument("--jobs", type=int, default=2, help="notebooks executed at a time (default: %(default)s)")
+    run.add_argument("--no-progress", action="store_true",
+                     help="no overall progress bar (drawn on stderr only when it is a terminal)")
     refresh = sub.add_parser("refresh", help="re-execute and replace committed notebooks")
     refresh.add_argument("notebooks", nargs="*", metavar="NB", help="paths or names; default: all")
     sub.add_parser("check", help="fail on unexecuted, unclean or unnormalized notebooks")
     args = parser.parse_args(argv)
     folder = args.notebooks_dir.resolve()
     if args.command == "run":
-        return cmd_run(args.out, args.only, folder)
+        return cmd_run(args.out, args.only, folder, jobs=args.jobs, progress=not args.no_progress)
     if args.command == "refresh":
         return cmd_refresh(args.notebooks, folder)
     return cmd_check(folder)

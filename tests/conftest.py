@@ -1,9 +1,43 @@
+"""Shared fixtures, the hypothesis profile, and the order of a `make test` run.
+
+Two tiers: tests marked ``integration`` (notebook execution in sweeps, Dask, Ctrl-C and kill
+injection, JupyterLab in a browser, the full Reuters corpus) run in ``make test`` only;
+``make unit`` leaves them out (``-m "not integration"``).
+"""
+
 import numpy as np
 import pytest
 from hypothesis import settings
 
+from helpers.workbook.execute import EXPECTED_SECONDS
+
 settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
 settings.load_profile("ci")
+
+# Rough cost of one integration test, in seconds: enough to rank the files that hold them
+# among the notebooks (whose costs come from EXPECTED_SECONDS); unit tests count as free.
+INTEGRATION_TEST_SECONDS = 10
+
+
+def _file_cost(path, items) -> float:
+    if path.suffix == ".ipynb":
+        return EXPECTED_SECONDS.get(path.name[:2], max(EXPECTED_SECONDS.values()) + 1)
+    return INTEGRATION_TEST_SECONDS * sum(item.get_closest_marker("integration") is not None for item in items)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The most expensive files first, each file's tests kept together and in their order.
+
+    ``make test`` hands whole files (a notebook's cells must run in one kernel) to two
+    pytest-xdist workers in this order (``--dist loadfile --no-loadscope-reorder``): the
+    longest notebook starts at once and short files fill the gaps at the end. Serial runs
+    only see notebooks and slow files earlier.
+    """
+    by_file: dict = {}
+    for item in items:
+        by_file.setdefault(item.path, []).append(item)
+    cost = {path: _file_cost(path, file_items) for path, file_items in by_file.items()}
+    items.sort(key=lambda item: -cost[item.path])  # stable: a file's items stay together, in order
 
 
 @pytest.fixture

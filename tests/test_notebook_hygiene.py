@@ -1,10 +1,12 @@
 """Every numbered notebook: a title, one literal parameters cell, python3 kernel, clean outputs, run by CI.
 
-Also tests ``normalize`` and ``check`` of scripts/run_notebooks.py.
+Also tests ``normalize``, ``check`` and ``run`` of scripts/run_notebooks.py, and what
+``papermill --help-notebook`` shows of every notebook's parameters.
 """
 
 import ast
 import importlib.util
+import json
 import re
 import shlex
 from pathlib import Path
@@ -207,7 +209,8 @@ def test_notebook_text_speaks_of_sources_and_evidence(nb):
     for i, cell in enumerate(nb.cells):
         texts = [cell.source]
         for out in cell.get("outputs", []):
-            texts.append(out.get("text", "") if out.get("output_type") == "stream" else out.get("data", {}).get("text/plain", ""))
+            is_stream = out.get("output_type") == "stream"
+            texts.append(out.get("text", "") if is_stream else out.get("data", {}).get("text/plain", ""))
         for text in texts:
             hit = PROCESS_TALK.search(text if isinstance(text, str) else "".join(text))
             assert not hit, f"cell {i}: {hit.group(0)!r} — say it in terms of the sources and the evidence"
@@ -222,12 +225,99 @@ def test_readme_and_docs_speak_of_sources_and_evidence():
     assert not hits, hits
 
 
-def test_papermill_reads_every_parameter(path, nb, caplog):
-    """``papermill --help-notebook`` lists every parameter with its comment (no unparsable line)."""
+def test_papermill_help_notebook_gives_every_parameter_a_type_and_help(path, nb, caplog):
+    """``papermill --help-notebook`` lists every parameter with a type and its comment, parsing every line.
+
+    A parameter without an annotation is listed as "Unknown type" (for ``results_path = None``
+    write ``results_path: str = None``); a line papermill's pattern cannot read (e.g. an
+    annotation ``str | None``) is dropped with an "Unable to parse" warning.
+    """
     papermill = pytest.importorskip("papermill")
+    from click.testing import CliRunner
+    from papermill.cli import papermill as papermill_cli
+
     tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])][0]
     with caplog.at_level("WARNING"):
         found = papermill.inspect_notebook(str(path))
-    assert not [r.message for r in caplog.records if "Unable to parse" in r.message]
-    assert set(found) == set(literal_assignments(tagged.source))
-    assert all(p["help"] for p in found.values()), "every parameter needs a comment"
+        shown = CliRunner().invoke(papermill_cli, ["--help-notebook", str(path)])
+    assert [r.getMessage() for r in caplog.records if "Unable to parse" in r.getMessage()] == []
+    assert shown.exit_code == 0 and "Unable to parse" not in shown.output, shown.output
+    assert list(found) == list(literal_assignments(tagged.source)), "papermill must see every assignment"
+    untyped = [name for name, p in found.items() if p["inferred_type_name"] in ("None", "", None)]
+    assert untyped == [], f"parameters without a type annotation: {untyped}"
+    assert "Unknown type" not in shown.output
+    no_help = [name for name, p in found.items() if not p["help"].strip()]
+    assert no_help == [], f"parameters without a comment (their help text): {no_help}"
+    for name, p in found.items():
+        assert f"  {name}: {p['inferred_type_name']} (default {p['default']})" in shown.output
+        assert " ".join(p["help"].split()) in " ".join(shown.output.split())
+
+
+def tiny_notebook(folder: Path, name: str, source: str, parameters: str | None = None) -> Path:
+    cells = [nbformat.v4.new_markdown_cell(f"# {name}")]
+    if parameters is not None:
+        cells.append(nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
+    cells.append(nbformat.v4.new_code_cell(source))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = dict(run_notebooks.KERNELSPEC)
+    path = folder / name
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.integration
+def test_run_executes_two_at_a_time_and_prints_one_line_each_in_name_order(tmp_path, capfd):
+    folder, out = tmp_path / "nb", tmp_path / "build"
+    folder.mkdir()
+    tiny_notebook(folder, "00_ok.ipynb", "import json\njson.dump({'answer': 42}, open(results_path, 'w'))",
+                  parameters="results_path: str = None  # where the results go")
+    tiny_notebook(folder, "01_fails.ipynb", "raise RuntimeError('fails on purpose')")
+    tiny_notebook(folder, "02_no_results.ipynb", "print('no results file')",
+                  parameters="results_path: str = None  # where the results go")
+    code = run_notebooks.main(["--notebooks-dir", str(folder), "run", "--out", str(out), "--no-progress"])
+    stdout, stderr = capfd.readouterr()
+    assert code == 1
+    lines = stdout.splitlines()
+    assert [re.sub(r"\s+\d+\.\d s  ", " | ", line) for line in lines] == [
+        "00_ok.ipynb | ok",
+        "01_fails.ipynb | FAILED RuntimeError in cell 1 (In [1]): fails on purpose",
+        "02_no_results.ipynb | ok (no results JSON written)",
+        f"report: {out.resolve() / 'report.html'}",
+    ]
+    failure = "01_fails.ipynb: FAILED RuntimeError in cell 1 (In [1]): fails on purpose"
+    assert stderr == f"\n1 of 3 notebook(s) failed:\n  {failure}\n"
+    assert json.loads((out / "results" / "00_ok.json").read_text()) == {"answer": 42}
+    assert sorted(p.name for p in (out / "results").iterdir()) == ["00_ok.json"]
+    assert sorted(p.name for p in (out / "html").iterdir()) == ["00_ok.html", "01_fails.html", "02_no_results.html"]
+    assert "fails on purpose" in (out / "html" / "01_fails.html").read_text()  # the HTML shows where it broke
+
+
+def test_kernel_manager_sends_no_interrupt_while_shutting_down():
+    """jupyter_client interrupts before every shutdown; ours does not (see ipc_kernel_manager_class)."""
+    import asyncio
+
+    from helpers.workbook.execute import ipc_kernel_manager_class
+
+    manager = ipc_kernel_manager_class()(kernel_name="python3")
+    try:
+        with pytest.raises(RuntimeError, match="Cannot interrupt kernel. No kernel is running"):
+            asyncio.run(manager._async_interrupt_kernel())  # not shutting down: jupyter_client's own interrupt
+        manager.shutting_down = True
+        assert asyncio.run(manager._async_interrupt_kernel()) is None  # no signal, no error
+    finally:
+        asyncio.run(manager._async_cleanup_resources())
+    assert not Path(manager.ip).parent.exists()  # the private socket folder is removed
+
+
+@pytest.mark.parametrize(
+    "names, expected",
+    [
+        (["00_a.ipynb", "05_b.ipynb", "04_c.ipynb"], ["05_b.ipynb", "04_c.ipynb", "00_a.ipynb"]),
+        (["02_x.ipynb", "99_new.ipynb", "05_y.ipynb"], ["99_new.ipynb", "05_y.ipynb", "02_x.ipynb"]),
+    ],
+)
+def test_longest_first_follows_the_measured_times(names, expected):
+    from helpers.workbook.execute import EXPECTED_SECONDS, longest_first
+
+    assert EXPECTED_SECONDS["05"] > EXPECTED_SECONDS["04"] > EXPECTED_SECONDS["00"] > EXPECTED_SECONDS["02"]
+    assert [p.name for p in longest_first(names)] == expected

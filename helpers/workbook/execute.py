@@ -21,9 +21,9 @@ __all__ = [
     "longest_first",
 ]
 
-# Seconds each notebook took under `make run` on 2 cores (benchmarks/README.md, case 7), keyed by
-# its two-digit prefix. Only the order matters: two at a time, the longest first, neither worker
-# waits for a long notebook started last.
+# Seconds each notebook takes on its own (one at a time, 2 cores; benchmarks/README.md, case 7),
+# keyed by its two-digit prefix. Only the order matters: two at a time, the longest first, no
+# worker is left running a long notebook that started last.
 EXPECTED_SECONDS = {"05": 145, "04": 72, "03": 18, "06": 13, "00": 9, "01": 6, "02": 5}
 
 
@@ -166,7 +166,8 @@ def execute_and_export(src, dst, html, results=None) -> dict:
         if stale is not None:
             stale.unlink(missing_ok=True)
     start = time.perf_counter()
-    params = {"results_path": str(results)} if results is not None and "results_path" in pm.inspect_notebook(str(src)) else {}
+    takes_results = results is not None and "results_path" in pm.inspect_notebook(str(src))
+    params = {"results_path": str(results)} if takes_results else {}
     try:
         execute_notebook(src, dst, params)
         status = "ok" if not params or results.exists() else "ok (no results JSON written)"

@@ -341,7 +341,7 @@ def _run_dask(address: str, jobs: int, args: list, finished) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is an optional extra
-        raise SystemExit("--dask needs dask.distributed: pip install 'covsim-workbook[dask]'.") from None
+        raise SystemExit("--dask needs dask.distributed: pip install 'covsim-workbook[sweep]'.") from None
     if address == "local":
         cluster = LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
