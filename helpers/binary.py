@@ -199,7 +199,7 @@ on 0/1 rows give Ochiai/phi). ade4 itself returns ``sqrt(1 - S)``."""
 def binary_similarity(X, Y=None, coefficient="simple_matching"):
     """Pairwise similarity matrix of binary rows for one of ade4's ``dist.binary`` coefficients.
 
-    Built on :func:`helpers.metrics.binary_gram`: one float32 matrix product (symmetric
+    Built on :func:`helpers.binary.binary_gram`: one float32 matrix product (symmetric
     rank-k update when ``Y`` is omitted) and row totals, so 5,000 x 784 binary rows take
     well under a second for Jaccard and simple matching. Pass several coefficients at once
     to compute the product only once. With ``a`` co-presences, ``b``/``c`` mismatches,

@@ -8,7 +8,7 @@ Lecture notes on multivariate statistics, section 6.2 "Similarity measures": a s
 What scikit-learn's ``ClassicalMDS`` and scikit-bio's ``pcoa`` do not give and this module does:
 similarity input, the full spectrum with its negative eigenvalues, R's goodness of fit pair
 ``(g1, g2)``, Gower's out-of-sample placement and Cailliez's additive constant. The binary
-similarity matrices it is usually fed come from :func:`helpers.metrics.binary_similarity`.
+similarity matrices it is usually fed come from :func:`helpers.binary.binary_similarity`.
 """
 
 from __future__ import annotations

@@ -203,12 +203,23 @@ def test_population_cv_all_equals_transform_then_cv():
     cv = StratifiedKFold(5)
     ref = np.mean(cross_val_score(KNeighborsClassifier(3), Z, y, cv=cv))
     assert population_protocol_cv(KNeighborsClassifier(3), X, y, cv) == pytest.approx(ref)
-    assert 0 <= population_protocol_cv(KNeighborsClassifier(3), X, y, LeaveOneOut(), matrices_from="train") <= 1
+    # matrices from each training fold only: the same as a hand-written leave-one-out loop
+    by_hand = []
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        mats = class_whitening_matrices(X[keep], y[keep])
+        knn = KNeighborsClassifier(3).fit(transform_by_class(X[keep], y[keep], mats), y[keep])
+        by_hand.append(knn.predict(transform_by_class(X[i:i + 1], y[i:i + 1], mats))[0] == y[i])
+    loo = population_protocol_cv(KNeighborsClassifier(3), X, y, LeaveOneOut(), matrices_from="train")
+    assert loo == pytest.approx(np.mean(by_hand))
     with pytest.raises(ValueError, match="matrices_from"):
         population_protocol_cv(KNeighborsClassifier(3), X, y, cv, matrices_from="test")
-    assert population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3).shape == (3,)
+    splits = StratifiedShuffleSplit(n_splits=3, test_size=0.2, random_state=0).split(X, y)
+    expected = [np.mean(KNeighborsClassifier(3).fit(Z[tr], y[tr]).predict(Z[te]) == y[te]) for tr, te in splits]
+    np.testing.assert_allclose(population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3), expected)
 
 
+@pytest.mark.integration  # starts worker processes: ~3 s
 def test_parallel_resampling_gives_the_same_scores():
     # n_jobs only spreads independent fits over processes: every score must be identical
     from sklearn.model_selection import StratifiedKFold

@@ -44,7 +44,9 @@ def test_mahalanobis_centroid_shrinkage_and_small_classes(rng):
     np.testing.assert_allclose(np.linalg.inv(clf.precisions_[0]), estimate_covariance(X[:10], "ledoit_wolf"))
     # the one-document class falls back to the covariance of all training samples
     np.testing.assert_allclose(np.linalg.inv(clf.precisions_[2]), estimate_covariance(X, "ledoit_wolf"))
-    assert clf.decision_function(X).shape == (21, 3)
+    d2 = np.stack([np.einsum("ij,jk,ik->i", X - mu, P, X - mu) for mu, P in zip(clf.means_, clf.precisions_)], 1)
+    np.testing.assert_allclose(clf.decision_function(X), -d2, rtol=1e-10)
+    np.testing.assert_array_equal(clf.predict(X), clf.classes_[d2.argmin(axis=1)])
     with pytest.raises(ValueError, match="min_class_size"):
         MahalanobisCentroidClassifier(min_class_size=1).fit(X, y)
 

@@ -230,6 +230,13 @@ def test_pca_resampling_disparities():
     X = rng.normal(size=(150, 4)) * [4.0, 2.0, 1.0, 0.5]
     d = pca_resampling_disparities(X, n_resamples=15, random_state=3)
     assert d.shape == (15,) and np.all((d >= 0) & (d <= 1))
+    from scipy.spatial import procrustes
+    from sklearn.decomposition import PCA
+
+    reference = PCA(2, svd_solver="full").fit_transform(X)
+    rows = np.random.default_rng(3).integers(0, 150, 150)            # the first resample of random_state 3
+    refit = PCA(2, svd_solver="randomized", random_state=3).fit(X[rows])
+    assert d[0] == pytest.approx(procrustes(reference, refit.transform(X))[2], rel=1e-12)
     assert_allclose(d, pca_resampling_disparities(X, n_resamples=15, random_state=3))  # seeded
     iso = rng.normal(size=(150, 4))  # no preferred 2-D plane: refits wander far more
     assert np.median(pca_resampling_disparities(iso, n_resamples=15)) > 5 * np.median(d)

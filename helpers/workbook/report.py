@@ -4,10 +4,10 @@
 results JSON to ``build/results/`` and its HTML (nbconvert) to ``build/html/``; then
 :func:`build_report` writes one page that links them, shows each notebook's
 "What we found", every paper / ours / difference table the notebook saved under the
-results key ``comparison`` (``helpers.reporting.save_results`` stores them) with a count of
+results key ``comparison`` (``helpers.workbook.results.save_results`` stores them) with a count of
 verdicts, the robustness summaries saved under ``sweep50`` with box and strip plots of the
 per-split values saved under ``sweep50_values``, and the distribution of every result of
-each parameter sweep found in ``out/sweeps/*/`` (``python -m helpers.sweep --out build/sweeps/NAME``).
+each parameter sweep found in ``out/sweeps/*/`` (``python -m helpers.workbook.sweep --out build/sweeps/NAME``).
 """
 
 from __future__ import annotations
