@@ -357,6 +357,8 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
     check_option(method, METHODS, "whitening method")
     _check_covariance_choice(covariance)
     X, y = _check_labels(X, y)
+    if y.shape[0] == 0:
+        raise ValueError("X and y hold no rows; per-class matrices need at least two rows of each class.")
     n_features = X.shape[1]
     labels, counts = np.unique(y, return_counts=True)
     for label, count in zip(labels, counts):

@@ -252,3 +252,20 @@ def test_plot_distribution_draws_one_box_per_value():
     assert sorted(y for c in ax.collections for _, y in c.get_offsets()) == [0.0, 0.0, 1.0, 1.0, 2.0, 2.0]
     with pytest.raises(ValueError, match="No finished run has result 'nope'; keys: \\['detail.method', 'score'\\]"):
         sweep.plot_distribution(table, "nope", "method")
+
+
+def test_a_parameter_given_twice_is_refused_before_any_run(tmp_path, capsys):
+    args = sweep._parse_args(["nb.ipynb", "-p", "seed", "0", "1", "-p", "seed", "5", "--out", str(tmp_path / "o")])
+    with pytest.raises(ValueError, match=r"'seed' is given by -p twice; give all its values after one -p "
+                                         r"\(e\.g\. -p seed 0 1 5\)"):
+        sweep.grid_from_args(args)
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"seed": [0, 1], "method": ["zca"]}))
+    args = sweep._parse_args(["nb.ipynb", "--grid", str(grid), "-p", "seed", "5", "--out", str(tmp_path / "o")])
+    with pytest.raises(ValueError, match=r"'seed' is in .*grid\.json and given by -p; set it in one place only"):
+        sweep.grid_from_args(args)
+    args = sweep._parse_args(["nb.ipynb", "--grid", str(grid), "-p", "k", "1", "3", "--out", str(tmp_path / "o")])
+    assert sweep.grid_from_args(args) == {"seed": [0, 1], "method": ["zca"], "k": [1, 3]}
+    assert sweep.main(["nb.ipynb", "-p", "seed", "0", "-p", "seed", "1", "--out", str(tmp_path / "o")]) == 2
+    assert "given by -p twice" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()                       # refused before any folder was made

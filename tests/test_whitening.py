@@ -338,3 +338,10 @@ def test_whitening_that_loses_precision_is_refused(method):
         match=r"lost precision: max \|W sigma W' - I\| = .*condition number of sigma [\d.]+e\+13.*ledoit_wolf",
     ):
         whitening_matrix((S + S.T) / 2, method)
+
+
+def test_empty_input_is_refused_not_answered_with_zero():
+    with pytest.raises(ValueError, match="X and y hold no rows; per-class matrices need at least two rows"):
+        expected_whitening_matrix(np.empty((0, 3)), [])
+    with pytest.raises(ValueError, match="X and y hold no rows"):
+        class_whitening_matrices(np.empty((0, 3)), np.array([], dtype=int))

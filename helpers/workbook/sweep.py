@@ -385,7 +385,8 @@ def _parse_args(argv):
     parser.add_argument("notebook", type=Path)
     parser.add_argument("-p", "--param", nargs="+", action="append", default=[], metavar=("NAME", "VALUE"),
                         help="a parameter and its values: literals or ranges start:stop[:step]")
-    parser.add_argument("--grid", type=Path, help="a YAML or JSON file {name: [values]} (merged with -p)")
+    parser.add_argument("--grid", type=Path,
+                        help="a YAML or JSON file {name: [values]} (merged with -p; a name in one place only)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel runs (processes or Dask workers)")
     parser.add_argument("--out", type=Path, required=True, help="sweep folder (runs/, results.csv)")
     parser.add_argument("--retry-failed", action="store_true", help="run failed runs again")
@@ -407,9 +408,17 @@ def grid_from_args(args) -> dict:
         if not isinstance(loaded, dict):
             raise ValueError(f"{args.grid} must hold a mapping {{name: [values]}}.")
         grid.update({k: v if isinstance(v, list) else [v] for k, v in loaded.items()})
+    from_file = set(grid)
+    seen: set = set()
     for name, *tokens in args.param:
         if not tokens:
             raise ValueError(f"Parameter {name!r} has no values; give at least one after its name.")
+        if name in seen:
+            raise ValueError(f"Parameter {name!r} is given by -p twice; give all its values after one -p "
+                             f"(e.g. -p {name} 0 1 5), so that none is dropped.")
+        if name in from_file:
+            raise ValueError(f"Parameter {name!r} is in {args.grid} and given by -p; set it in one place only.")
+        seen.add(name)
         grid[name] = parse_values(tokens)
     if not grid:
         raise ValueError("Nothing to sweep: give -p NAME VALUES... or --grid FILE.")
