@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn import get_config
 
-__all__ = ["chunk_rows", "scalar_or_matrix", "unit_rows"]
+__all__ = ["chunk_rows", "row_sq_norms", "scalar_or_matrix", "unit_rows"]
 
 
 def chunk_rows(n_rows: int, bytes_per_row: float) -> int:
@@ -46,3 +46,14 @@ def unit_rows(x: np.ndarray, name: str) -> np.ndarray:
             f"({zero.size} zero row(s) in all). Drop such rows or use a distance instead."
         )
     return x / norms[:, None]
+
+
+def row_sq_norms(Z: np.ndarray) -> np.ndarray:
+    """Squared Euclidean norm of each row, without forming ``Z * Z``.
+
+    Examples
+    --------
+    >>> row_sq_norms(np.array([[3.0, 4.0], [1.0, 0.0]])).tolist()
+    [25.0, 1.0]
+    """
+    return np.einsum("ij,ij->i", Z, Z)

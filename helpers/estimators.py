@@ -29,8 +29,8 @@ from ._validation import check_option
 from .neighbours import cumulative_votes, nearest_indices
 from .whitening import (
     METHODS,
-    _check_covariance_choice,
     check_covariance,
+    check_covariance_choice,
     class_whitening_matrices,
     estimate_covariance,
     whitening_matrix,
@@ -122,7 +122,7 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
         check_option(self.method, METHODS, "whitening method")
-        _check_covariance_choice(self.covariance)
+        check_covariance_choice(self.covariance)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         self.covariance_ = estimate_covariance(X, self.covariance)
         check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
@@ -180,7 +180,7 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
                 "(in a Pipeline, pipe.fit(X, y))."
             )
         check_option(self.method, METHODS, "whitening method")
-        _check_covariance_choice(self.covariance)
+        check_covariance_choice(self.covariance)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
@@ -266,7 +266,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         """Store each class's whitening matrix and whitened training points."""
         check_option(self.metric, ("cosine", "euclidean"), "metric")
         check_option(self.method, METHODS, "whitening method")
-        _check_covariance_choice(self.covariance)
+        check_covariance_choice(self.covariance)
         if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)

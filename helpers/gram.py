@@ -27,6 +27,7 @@ from sklearn.base import (
 )
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._arrays import row_sq_norms
 from ._io import progress_bar
 
 __all__ = [
@@ -223,10 +224,6 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 # shrunk covariances from inner products
 
 
-def _sq_norms(Z):
-    return np.einsum("ij,ij->i", Z, Z)
-
-
 def _check_gram(K, name="K") -> np.ndarray:
     K = np.asarray(K, dtype=np.float64)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
@@ -362,7 +359,7 @@ def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", r
     if n - n_groups < 1:
         raise ValueError(f"{n} residual(s) in {n_groups} group(s) leave no degrees of freedom for a covariance.")
     C = R.T @ R
-    a, b, shrinkage = _shrinkage_coefficients(covariance, _sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
+    a, b, shrinkage = _shrinkage_coefficients(covariance, row_sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
     C *= b
     C[np.diag_indices(d)] += a
     return (C, shrinkage) if return_shrinkage else C

@@ -37,6 +37,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "check_covariance_choice",
     "COVARIANCES",
     "METHODS",
     "WHITENING_TOLERANCE",
@@ -64,8 +65,17 @@ def _is_estimator(covariance) -> bool:
     return not isinstance(covariance, (str, numbers.Number)) and callable(getattr(covariance, "fit", None))
 
 
-def _check_covariance_choice(covariance) -> None:
-    """Raise unless ``covariance`` names an estimate, is a shrinkage in [0, 1] or a covariance estimator."""
+def check_covariance_choice(covariance) -> None:
+    """Raise unless ``covariance`` names an estimate, is a shrinkage in [0, 1] or a covariance estimator.
+
+    Examples
+    --------
+    >>> check_covariance_choice("ledoit_wolf")
+    >>> check_covariance_choice(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: A float covariance is a shrinkage intensity and must lie in [0, 1]; got 1.5.
+    """
     if isinstance(covariance, numbers.Real) and not isinstance(covariance, bool):
         if not 0.0 <= float(covariance) <= 1.0:
             raise ValueError(
@@ -119,7 +129,7 @@ def estimate_covariance(X, covariance="sample") -> np.ndarray:
     [[1.25 0.75]
      [0.75 1.25]]
     """
-    _check_covariance_choice(covariance)
+    check_covariance_choice(covariance)
     X = as_float_array(X, "X", ndim=2)
     n_samples = X.shape[0]
     if n_samples < 2:
@@ -355,7 +365,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
      [0.5   1.   ]]
     """
     check_option(method, METHODS, "whitening method")
-    _check_covariance_choice(covariance)
+    check_covariance_choice(covariance)
     X, y = _check_labels(X, y)
     if y.shape[0] == 0:
         raise ValueError("X and y hold no rows; per-class matrices need at least two rows of each class.")

@@ -97,3 +97,27 @@ def test_public_names_still_import_from_the_package():
         assert layer(obj.__module__) in ("maths", "data"), f"{name} comes from {obj.__module__}"
         assert getattr(defining, name) is obj
     assert {"load_wdbc", "Whitener", "variance_adjusted_cosine", "binary_similarity"} <= set(helpers.__all__)
+
+
+def private_names_imported(path: Path) -> list[str]:
+    """``_name`` imported from another helpers module (the shared internals _io, _arrays, _validation aside)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("helpers")):
+            source = (node.module or "").rsplit(".", 1)[-1]
+            if source in ("_io", "_arrays", "_validation", "__future__"):
+                continue
+            found += [f"line {node.lineno}: {alias.name} from {'.' * node.level}{node.module or ''}"
+                      for alias in node.names if alias.name.startswith("_")]
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_no_module_imports_another_modules_private_names(path):
+    assert not private_names_imported(path), f"{path.name} imports private names: {private_names_imported(path)}"
+
+
+def test_the_private_name_check_sees_one(monkeypatch):
+    text = "from .gram import _sq_norms, GramPCA\nfrom ._arrays import chunk_rows\n"
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: text)
+    assert private_names_imported(PACKAGE / "_probe.py") == ["line 1: _sq_norms from .gram"]

@@ -50,11 +50,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._arrays import row_sq_norms
 from .._io import progress_bar
 from ..evaluation import prf_scores
 from ..gram import (
     ResidualCovariance,
-    _sq_norms,
     shrunk_residual_covariance,
 )
 from ..neighbours import distance_weighted_proba, majority_votes, nearest_indices
@@ -251,12 +251,12 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     need_k = "categories" in steps or woodbury_pooled or ("euclidean" in steps and loo)
     G = Z_test @ Z_train.T if ("euclidean" in steps or need_k) else None
     K = Z_train @ Z_train.T if need_k else None
-    q_sq, t_sq = _sq_norms(Z_test), _sq_norms(Z_train)
+    q_sq, t_sq = row_sq_norms(Z_test), row_sq_norms(Z_train)
     shrinkage = {}
 
     def euclid(A, B, AB=None):
         AB = A @ B.T if AB is None else AB
-        return np.maximum(_sq_norms(A)[:, None] + _sq_norms(B)[None, :] - 2.0 * AB, 0.0)
+        return np.maximum(row_sq_norms(A)[:, None] + row_sq_norms(B)[None, :] - 2.0 * AB, 0.0)
 
     for name in progress_bar(steps, desc=desc, progress=verbose):
         if name == "euclidean":
@@ -294,7 +294,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
                                                                                return_shrinkage=True)
                     L = linalg.cholesky(S, lower=True, check_finite=False)
                     W_te = linalg.solve_triangular(L, (Z_test - mu).T, lower=True, check_finite=False).T
-                    D_mean[:, c] = _sq_norms(W_te)
+                    D_mean[:, c] = row_sq_norms(W_te)
                     if per_cat:
                         W_all = linalg.solve_triangular(L, (Z_train - mu).T, lower=True, check_finite=False).T
                         D_te[:, m] = euclid(W_te, W_all[m])
@@ -373,8 +373,8 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
             A, B = Z_test[:, block] / scale, Z_train[:, block] / scale
             G, a2, b2 = acc[reading]
             G += A @ B.T
-            a2 += _sq_norms(A)
-            b2 += _sq_norms(B)
+            a2 += row_sq_norms(A)
+            b2 += row_sq_norms(B)
             idx = nearest_indices(np.maximum(a2[:, None] + b2[None, :] - 2.0 * G, 0.0), ks[-1])
             for k, pred in majority_votes(idx, Y, ks, len(classes)).items():
                 rows.append({"reading": reading, "components": m, "k": k,
