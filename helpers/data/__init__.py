@@ -2,11 +2,13 @@
 
 :mod:`~helpers.data.tables` (WDBC, LFW faces, the tables typed in from the sources and their
 query points), :mod:`~helpers.data.reuters` (Reuters-21578: checksummed download, parse
-cache, ModApte and top-k splits), :mod:`~helpers.data.mnist` (the MNIST test images).
+cache, ModApte and top-k splits), :mod:`~helpers.data.mnist` (the MNIST test images),
+:mod:`~helpers.data.collection` (the twenty real classification data sets of notebook 07).
 The data layer imports only the maths layer's private utilities, never the papers or the
 workbook.
 """
 
+from .collection import COLLECTION, Dataset, collection_table, load_dataset, pooled_within_condition
 from .mnist import load_mnist_test
 from .paths import DATA_DIR, PROCESSED_DIR, RAW_DIR
 from .reuters import load_reuters21578
@@ -26,14 +28,18 @@ from .tables import (
 )
 
 __all__ = [
+    "COLLECTION",
     "DATA_DIR",
+    "Dataset",
     "PROCESSED_DIR",
     "QUERIES",
     "RAW_DIR",
+    "collection_table",
     "list_tables",
     "load_animals",
     "load_athletes",
     "load_bird_ata",
+    "load_dataset",
     "load_lfw_faces",
     "load_mnist_test",
     "load_reuters21578",
@@ -43,4 +49,5 @@ __all__ = [
     "load_wdbc",
     "load_weather",
     "load_whiskey",
+    "pooled_within_condition",
 ]
