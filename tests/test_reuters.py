@@ -2,9 +2,11 @@
 
 import hashlib
 import io
+import socket
 import tarfile
-import urllib.error
-from typing import ClassVar
+import threading
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pandas as pd
@@ -38,15 +40,91 @@ def write_tar(path, members):
     return path
 
 
-@pytest.fixture
-def small_archive(tmp_path):
-    files = {
+def small_files():
+    """Two SGML files, five records: the collection in miniature."""
+    return {
         "reut2-000.sgm": sgml(record(1, ("earn",)), record(2, ("acq", "earn"), title="A &amp; B"),
                               record(3, (), split="TRAIN")),
         "reut2-001.sgm": sgml(record(4, ("acq",), split="TEST", body="caf\xe9 &lt;ok&gt;"),
                               record(5, ("earn",), split="NOT-USED", attr="NO")),
     }
+
+
+@pytest.fixture
+def small_archive(tmp_path):
+    files = small_files()
     return write_tar(tmp_path / "reuters21578.tar.gz", files), files
+
+
+# --------------------------------------------------------------------------- a local HTTP server
+class _Handler(BaseHTTPRequestHandler):
+    """Serves ``server.routes[path] = (behaviour, body)``; behaviours below; anything else is a 404."""
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def _send(self, status, body, length=None):
+        self.send_response(status)
+        if length is not False:
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+        self.end_headers()
+        return status
+
+    def do_GET(self):
+        server = self.server
+        server.hits[self.path] += 1
+        behaviour, body = server.routes.get(self.path, ("404", b""))
+        if behaviour == "flaky" and server.hits[self.path] == 1:
+            behaviour = "drop"
+        if behaviour == "error-once" and server.hits[self.path] == 1:
+            behaviour = "500"
+        if behaviour in ("ok", "flaky", "error-once"):
+            self._send(200, body)
+            self.wfile.write(body)
+        elif behaviour == "short":  # announces the whole body, sends half, hangs up
+            self._send(200, body)
+            self.wfile.write(body[: len(body) // 2])
+        elif behaviour == "short-unannounced":  # no Content-Length: only the archive's own check can tell
+            self._send(200, body, length=False)
+            self.wfile.write(body[: len(body) // 2])
+        elif behaviour == "trickle":  # headers and a little of the body, then nothing until released
+            self._send(200, body)
+            self.wfile.write(body[:100])
+            self.wfile.flush()
+            server.release.wait(30)
+        elif behaviour == "stall":  # accepts the connection and never answers
+            server.release.wait(30)
+        elif behaviour == "drop":  # closes the connection without a word
+            self.close_connection = True
+        elif behaviour == "500":
+            self.send_error(500, "Internal Server Error")
+        else:
+            self.send_error(404, "Not Found")
+
+
+@pytest.fixture
+def archive_server():
+    """A local HTTP server on 127.0.0.1 (port chosen by the OS); set ``.routes``, read ``.hits``, ``.url(path)``."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    server.routes, server.hits, server.release = {}, Counter(), threading.Event()
+    server.url = lambda path: f"http://127.0.0.1:{server.server_address[1]}{path}"
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+def refused_url() -> str:
+    """A URL on a port nobody listens on (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/reuters21578.tar.gz"
 
 
 def test_parse_sgml_worked_example():
@@ -170,14 +248,12 @@ def test_not_a_tar_raises(tmp_path):
 
 def test_missing_file_offline_names_file_place_and_source(tmp_path, monkeypatch):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
-
-    def offline(url):
-        raise urllib.error.URLError("no network")
-
+    url = refused_url()
     with pytest.raises(R.ReutersNotFoundError) as info:
-        R.load_reuters21578(raw_dir=tmp_path / "raw", cache=False, opener=offline)
+        R.load_reuters21578(raw_dir=tmp_path / "raw", cache=False, url=url, retries=0)
     msg = str(info.value)
-    assert "reuters21578.tar.gz" in msg and str(tmp_path / "raw") in msg and R.REUTERS_URL in msg
+    assert "reuters21578.tar.gz" in msg and str(tmp_path / "raw") in msg and R.REUTERS_URL in msg and url in msg
+    assert R.ENV_VAR in msg and "Connection" in msg
     assert isinstance(info.value, ValueError) and isinstance(info.value, FileNotFoundError)
     assert not any((tmp_path / "raw").glob("*"))  # no partial download left behind
 
@@ -187,31 +263,28 @@ def test_explicit_missing_path_raises(tmp_path):
         R.load_reuters21578(tmp_path / "nope.tar.gz")
 
 
-def test_download_from_file_url(small_archive, tmp_path, monkeypatch):
+def test_download_from_local_server(small_archive, tmp_path, monkeypatch, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
-    src, _ = small_archive
+    src, files = small_archive
+    archive_server.routes["/r.tar.gz"] = ("ok", src.read_bytes())
     raw = tmp_path / "raw"
-    df = R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=None, cache=False, verbose=False)
-    assert len(df) == 5
+    good = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    df = R.load_reuters21578(raw_dir=raw, url=archive_server.url("/r.tar.gz"), checksums=good, cache=False,
+                             verbose=False)
+    assert df["id"].tolist() == [1, 2, 3, 4, 5]
     assert (raw / "reuters21578.tar.gz").read_bytes() == src.read_bytes()
     assert [p.name for p in raw.iterdir()] == ["reuters21578.tar.gz"]
+    assert archive_server.hits["/r.tar.gz"] == 1
+    R.load_reuters21578(raw_dir=raw, url=archive_server.url("/r.tar.gz"), checksums=good, cache=False)
+    assert archive_server.hits["/r.tar.gz"] == 1  # the kept archive is used, not downloaded again
 
 
-def test_interrupted_download_leaves_nothing(tmp_path, monkeypatch):
+def test_body_cut_short_leaves_nothing(small_archive, tmp_path, monkeypatch, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
-
-    class Broken(io.BytesIO):
-        headers: ClassVar[dict] = {"Content-Length": "1000"}
-
-        def read(self, n=-1):
-            if self.tell() >= 100:
-                raise ConnectionResetError("connection reset")
-            return super().read(min(n, 100))
-
-    with pytest.raises(R.ReutersNotFoundError, match="downloading it from .* failed"):
-        R.load_reuters21578(raw_dir=tmp_path, url="http://example.invalid/x", cache=False,
-                            opener=lambda url: Broken(b"x" * 1000), verbose=False)
-    assert list(tmp_path.iterdir()) == []
+    archive_server.routes["/r.tar.gz"] = ("short", small_archive[0].read_bytes())
+    with pytest.raises(R.ReutersNotFoundError, match=r"downloading it from .* failed .*cut short"):
+        R.load_reuters21578(raw_dir=tmp_path / "raw", url=archive_server.url("/r.tar.gz"), cache=False, retries=0)
+    assert list((tmp_path / "raw").iterdir()) == []
 
 
 def test_environment_variable_is_used(small_archive, tmp_path, monkeypatch):
@@ -259,15 +332,15 @@ def test_unverified_cache_is_never_returned_by_a_verified_load(small_archive, tm
     pd.testing.assert_frame_equal(R.load_reuters21578(path, checksums=good, cache_dir=cache), verified)
 
 
-def test_downloaded_archive_failing_its_checksum_is_deleted(small_archive, tmp_path, monkeypatch):
+def test_downloaded_archive_failing_its_checksum_is_not_kept(small_archive, tmp_path, monkeypatch, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     src, files = small_archive
+    archive_server.routes["/r.tar.gz"] = ("ok", src.read_bytes())
     raw = tmp_path / "raw"
     bad = dict({name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
                **{"reut2-001.sgm": "0" * 64})
-    with pytest.raises(ValueError, match=r"downloaded from .* failed its check and was deleted.*SHA-256 "
-                                         r"of reut2-001\.sgm") as info:
-        R.load_reuters21578(raw_dir=raw, url=src.as_uri(), checksums=bad, cache=False, verbose=False)
+    with pytest.raises(ValueError, match=r"downloaded from .*SHA-256 of reut2-001\.sgm.*not kept") as info:
+        R.load_reuters21578(raw_dir=raw, url=archive_server.url("/r.tar.gz"), checksums=bad, cache=False)
     assert R.REUTERS_URL in str(info.value)
     assert list(raw.iterdir()) == []  # nothing left for the next load to pick up
     # an archive the user put in data/raw/ is never deleted, only reported
@@ -277,15 +350,16 @@ def test_downloaded_archive_failing_its_checksum_is_deleted(small_archive, tmp_p
     assert (raw / "reuters21578.tar.gz").exists()
 
 
-def test_download_progress_bar_respects_tqdm_disable(small_archive, tmp_path, monkeypatch, capsys):
+def test_download_progress_bar_respects_tqdm_disable(small_archive, tmp_path, monkeypatch, capsys, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
-    src, _ = small_archive
+    archive_server.routes["/r.tar.gz"] = ("ok", small_archive[0].read_bytes())
+    url = archive_server.url("/r.tar.gz")
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
-    R.load_reuters21578(raw_dir=tmp_path / "a", url=src.as_uri(), checksums=None, cache=False, verbose=True)
+    R.load_reuters21578(raw_dir=tmp_path / "a", url=url, checksums=None, cache=False, verbose=True)
     err = capsys.readouterr().err
     assert "reuters21578.tar.gz" in err and "parsing SGML" in err
     monkeypatch.setenv("TQDM_DISABLE", "1")
-    R.load_reuters21578(raw_dir=tmp_path / "b", url=src.as_uri(), checksums=None, cache=False, verbose=True)
+    R.load_reuters21578(raw_dir=tmp_path / "b", url=url, checksums=None, cache=False, verbose=True)
     assert capsys.readouterr().err == ""
 
 
@@ -380,3 +454,15 @@ def test_full_corpus_counts_and_cached_load(monkeypatch):
     monkeypatch.setattr(R, "_read_sgml_files", no_parsing)
     again = R.load_reuters21578()
     pd.testing.assert_frame_equal(again, df)
+
+
+
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not RAW.exists(), reason="Reuters-21578 archive absent (CI copies it into data/raw/)")
+def test_archive_checksum_and_its_members_agree():
+    # ARCHIVE_SHA256 is the copy's own hash; its 22 SGML members carry the distribution's checksums
+    assert R._sha256_file(RAW) == R.ARCHIVE_SHA256
+    files = R._read_sgml_files(RAW)
+    assert {name: hashlib.sha256(data).hexdigest() for name, data in files.items()} == R.SGML_SHA256

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import math
 import os
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -27,14 +29,34 @@ MNIST_SHA256 = {
 _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+_STEMS = ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
+_FILES = "t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz)"
+
+
 def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, gunzipped when it starts with the gzip magic number."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder where an IDX file is expected; pass the file's path, or remove or "
+                         "rename the folder.")
     try:
-        with gzip.open(path, "rb") as fh:
-            return fh.read()
-    except gzip.BadGzipFile:
-        return Path(path).read_bytes()
+        raw = path.read_bytes()
+    except FileNotFoundError as err:
+        raise FileNotFoundError(f"{path} does not exist; pass the path of an IDX file ({_FILES}).") from err
+    except PermissionError as err:
+        raise PermissionError(f"{path} cannot be read ({err.strerror or err}); give your user read access "
+                              "(chmod u+r) or copy the file to a folder you own.") from err
+    if raw[:2] != _GZIP_MAGIC:
+        return raw
+    try:
+        return gzip.decompress(raw)
     except EOFError as err:
-        raise ValueError(f"{path} is a truncated gzip file ({err}); copy it again from the source.") from err
+        raise ValueError(f"{path} is a truncated gzip file ({err}); copy it again from the source "
+                         "(../shared/data/mnist/).") from err
+    except (OSError, zlib.error) as err:  # gzip.BadGzipFile (a CRC or header error) is an OSError
+        raise ValueError(f"{path} is a corrupt gzip file ({type(err).__name__}: {err}); copy it again from the "
+                         "source (../shared/data/mnist/).") from err
 
 
 def read_idx(path) -> np.ndarray:
@@ -51,40 +73,70 @@ def read_idx(path) -> np.ndarray:
     >>> read_idx(f).tolist()
     [7, 2, 1]
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be the path of an IDX file (str or pathlib.Path); got {type(path).__name__}.")
     path = Path(path)
     return _parse_idx(_read_bytes(path), path)
 
 
 def _parse_idx(raw: bytes, path: Path) -> np.ndarray:
     if len(raw) < 4:
-        raise ValueError(f"{path} is too short to be an IDX file ({len(raw)} bytes).")
+        raise ValueError(f"{path} is too short to be an IDX file ({len(raw)} bytes); copy it again from the source.")
     if raw[0] != 0 or raw[1] != 0 or raw[2] not in _DTYPES:
-        raise ValueError(f"{path} is not an IDX file: bad magic number {raw[:4].hex()} (expected 0000 + type code 08-0e + ndim).")
+        raise ValueError(
+            f"{path} is not an IDX file: bad magic number {raw[:4].hex()} (expected 0000 + type code 08-0e + ndim); "
+            "pass an MNIST IDX file (t10k-images-idx3-ubyte or t10k-labels-idx1-ubyte, gzipped or not)."
+        )
     ndim = raw[3]
     header = 4 + 4 * ndim
     if ndim == 0 or len(raw) < header:
-        raise ValueError(f"{path}: IDX header announces {ndim} dimensions but the file is too short for them.")
+        raise ValueError(
+            f"{path}: IDX header announces {ndim} dimensions but the file is too short for them; it is truncated "
+            "or corrupt: copy it again from the source."
+        )
     dims = tuple(int(x) for x in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
     dtype = np.dtype(_DTYPES[raw[2]])
-    expected = int(np.prod(dims)) * dtype.itemsize
+    expected = math.prod(dims) * dtype.itemsize  # Python ints: a corrupt header cannot overflow int64
     if len(raw) - header != expected:
-        raise ValueError(f"{path}: IDX header announces shape {dims} ({expected} bytes of data) but the file holds {len(raw) - header}; it is truncated or corrupt.")
+        raise ValueError(
+            f"{path}: IDX header announces shape {dims} ({expected} bytes of data) but the file holds "
+            f"{len(raw) - header}; it is truncated or corrupt: copy it again from the source."
+        )
     return np.frombuffer(raw, dtype=dtype, offset=header).reshape(dims)
 
 
+def _folder(value, what: str, fix: str) -> Path:
+    """``value`` as a folder that exists, or an error naming ``what`` gave it and the ``fix``."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"path must be a folder (str or pathlib.Path) or None; got {type(value).__name__} {value!r}.")
+    folder = Path(value).expanduser()
+    if folder.is_dir():
+        return folder
+    if folder.exists():
+        raise ValueError(f"{what} is a file, not a folder: {folder}. {fix} (here perhaps {folder.parent}).")
+    raise FileNotFoundError(f"{what} does not hold {_FILES}: the folder {folder} does not exist. {fix}; "
+                            "copy ../shared/data/mnist/ to data/raw/mnist/ for the real files.")
+
+
 def _candidates(path):
+    """The folders to look in: ``path``, else ``MNIST_PATH`` alone, else the default places."""
     if path is not None:
-        return [Path(path)]
-    dirs = []
-    if os.environ.get("MNIST_PATH"):
-        dirs.append(Path(os.environ["MNIST_PATH"]))
-    return dirs + [RAW_DIR / "mnist", RAW_DIR, SHARED_DATA_DIR / "mnist"]
+        return [_folder(path, f"path={str(path)!r}", f"Pass the folder holding {_FILES}")]
+    env = os.environ.get("MNIST_PATH")
+    if env:  # the variable says where the files are: never look elsewhere behind its back
+        return [_folder(env, f"MNIST_PATH={env}",
+                        f"Set MNIST_PATH to the folder holding {_FILES}, or unset it to use data/raw/mnist/")]
+    return [RAW_DIR / "mnist", RAW_DIR, SHARED_DATA_DIR / "mnist"]
 
 
 def _find(folder: Path, stem: str):
     for name in (stem + ".gz", stem):
-        if (folder / name).is_file():
-            return folder / name
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+        if candidate.exists():
+            raise ValueError(f"{candidate} is a folder (or not a regular file) where the IDX file {name} is expected; "
+                             "remove or rename it and copy the file there.")
     return None
 
 
@@ -97,8 +149,10 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
         Number of images (1 to 10,000), taken in file order.
     path : str or Path, optional
         Folder holding the two IDX files; missing files there raise FileNotFoundError.
-        Without it, ``MNIST_PATH``, ``data/raw/mnist/``, ``data/raw/`` and
-        ``../shared/data/mnist`` are searched.
+        Without it, the folder named by the environment variable ``MNIST_PATH`` is used
+        (and only it: a missing folder, or one without the files, is an error naming the
+        variable, never a reason to read another folder); when that is unset,
+        ``data/raw/mnist/``, ``data/raw/`` and ``../shared/data/mnist`` are searched.
     verify : bool, default=True
         Compare the SHA-256 of the uncompressed files with the published checksums.
     fallback : bool, default=True
@@ -114,49 +168,83 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
         ``"mnist"``, or ``"sklearn-digits"`` when the files were not found: then scikit-learn's
         8 x 8 digits (1,797 images, rescaled to [0, 1]) are returned with a UserWarning.
 
+    Raises
+    ------
+    FileNotFoundError
+        ``path`` or ``MNIST_PATH`` names a missing folder or one without the two files, or
+        (``fallback=False``) the files are nowhere; the message names the folder and the fix.
+    ValueError
+        A truncated or corrupt file (gzip or IDX), a checksum mismatch, ``n`` out of range,
+        a file where a folder is expected (or the reverse).
+    PermissionError
+        A file that cannot be read.
+    TypeError
+        ``n`` not an integer, ``verify`` or ``fallback`` not a bool.
+
     Examples
     --------
     >>> X, y, source = load_mnist_test(10)  # doctest: +SKIP
     >>> y.tolist()  # doctest: +SKIP
     [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer; got {n!r}.")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be a positive integer number of images (1 to 10,000); got {type(n).__name__} {n!r}.")
+    if n < 1:
+        raise ValueError(f"n must be a positive integer number of images (1 to 10,000); got {n!r}.")
+    for flag, name in ((verify, "verify"), (fallback, "fallback")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False; got {flag!r}.")
+    # an explicit path or MNIST_PATH names the one folder to use: missing files there are an error
+    strict = path is not None or bool(os.environ.get("MNIST_PATH"))
     for folder in _candidates(path):
-        img, lab = _find(folder, "t10k-images-idx3-ubyte"), _find(folder, "t10k-labels-idx1-ubyte")
+        img, lab = _find(folder, _STEMS[0]), _find(folder, _STEMS[1])
         if img is None or lab is None:
-            if path is not None:
-                raise FileNotFoundError(f"{folder} does not hold t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz).")
+            if strict:
+                what = f"path={str(path)!r}" if path is not None else f"MNIST_PATH={os.environ['MNIST_PATH']}"
+                missing = " and ".join(f"{stem}(.gz)" for stem, f in zip(_STEMS, (img, lab)) if f is None)
+                raise FileNotFoundError(
+                    f"{what}: the folder {folder} does not hold {missing}. Copy ../shared/data/mnist/ there, or "
+                    f"{'pass' if path is not None else 'set MNIST_PATH to'} the folder holding {_FILES}"
+                    f"{'' if path is not None else ' (or unset it to use data/raw/mnist/)'}."
+                )
             continue
         arrays = {}
-        for stem, file in (("t10k-images-idx3-ubyte", img), ("t10k-labels-idx1-ubyte", lab)):
+        for stem, file in zip(_STEMS, (img, lab)):
             raw = _read_bytes(file)  # decompressed once: checksum and parsing share it
             if verify:
                 digest = hashlib.sha256(raw).hexdigest()
                 if digest != MNIST_SHA256[stem]:
-                    raise ValueError(f"{file}: SHA-256 {digest[:12]}... does not match the published {MNIST_SHA256[stem][:12]}...; the file is corrupt or a different version. Copy it again, or pass verify=False for test files.")
+                    raise ValueError(
+                        f"{file}: SHA-256 {digest[:12]}... does not match the published {MNIST_SHA256[stem][:12]}...; "
+                        "the file is corrupt or a different version. Copy it again, or pass verify=False for "
+                        "test files."
+                    )
             arrays[stem] = _parse_idx(raw, file)
-        X, y = arrays["t10k-images-idx3-ubyte"], arrays["t10k-labels-idx1-ubyte"]
+        X, y = arrays[_STEMS[0]], arrays[_STEMS[1]]
         if X.ndim != 3 or y.ndim != 1 or X.shape[0] != y.shape[0]:
             raise ValueError(f"{folder}: expected images (N, rows, cols) and N labels; got {X.shape} and {y.shape}.")
         if n > X.shape[0]:
-            raise ValueError(f"n = {n} exceeds the {X.shape[0]} images available.")
+            raise ValueError(f"n = {n} exceeds the {X.shape[0]} images available in {folder}; pass n <= {X.shape[0]}.")
         return X[:n].reshape(n, -1).astype(np.float64) / 255.0, y[:n].astype(np.int64), "mnist"
     where = "MNIST_PATH, data/raw/mnist/, data/raw/, ../shared/data/mnist"
     if not fallback:
         raise FileNotFoundError(
-            f"MNIST IDX files t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz) not found (looked in {where}). "
+            f"MNIST IDX files {_FILES} not found (looked in {where}). "
             "Copy ../shared/data/mnist/ to data/raw/mnist/ or set MNIST_PATH to the folder holding them."
         )
     from sklearn.datasets import load_digits
 
     warnings.warn(
         "MNIST IDX files not found (looked in MNIST_PATH, data/raw/mnist/, data/raw/, ../shared/data/mnist); "
-        "falling back to scikit-learn's 8x8 digits (load_digits). Copy the MNIST files to data/raw/mnist/ for the real data.",
+        "falling back to scikit-learn's 8x8 digits (load_digits). Copy the MNIST files to data/raw/mnist/ "
+        "for the real data.",
         UserWarning,
         stacklevel=2,
     )
     digits = load_digits()
     if n > digits.data.shape[0]:
-        raise ValueError(f"n = {n} exceeds the {digits.data.shape[0]} images of the load_digits fallback.")
+        raise ValueError(
+            f"n = {n} exceeds the {digits.data.shape[0]} images of the load_digits fallback; pass "
+            f"n <= {digits.data.shape[0]}, or copy the MNIST files to data/raw/mnist/ (10,000 images)."
+        )
     return digits.data[:n] / 16.0, digits.target[:n].astype(np.int64), "sklearn-digits"

@@ -7,8 +7,11 @@ regular expressions, record by record, and every record must be complete.
 
 :func:`load_reuters21578` looks for the archive (an explicit path, then the environment
 variable ``REUTERS21578_PATH``, then ``data/raw/``), downloads it from the UCI KDD archive
-when it is absent, checks the SHA-256 of every SGML file, and caches the parsed table under
-``data/processed/`` keyed by the archive's checksum and by the checksum table it passed.
+when it is absent (pooch's downloader, with a timeout and retries; the file is checked in a
+temporary file and moved into ``data/raw/`` only when it passes), checks the SHA-256 of every
+SGML file, and caches the parsed table under ``data/processed/`` keyed by the archive's
+checksum, the checksum table it passed and the parser's cache version. A truncated or
+corrupt archive is an error naming the file; a bad cache is reported, deleted and rebuilt.
 The split helpers give the ModApte split, the top-k categories, the 90 categories with a
 training and a test document, and single-label subsets (R8).
 
@@ -27,17 +30,21 @@ import html
 import os
 import re
 import tarfile
-import urllib.request
+import time
+import urllib.parse
+import warnings
+import zlib
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
 
-from .._io import atomic_open, atomic_path, progress_bar
+from .._io import atomic_path, progress_bar
 from .paths import PROCESSED_DIR, RAW_DIR
 
 __all__ = [
+    "ARCHIVE_SHA256",
     "ENV_VAR",
     "REUTERS_URL",
     "SGML_SHA256",
@@ -58,7 +65,15 @@ __all__ = [
 REUTERS_URL = "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"
 ARCHIVE_NAME = "reuters21578.tar.gz"
 ENV_VAR = "REUTERS21578_PATH"
-_CACHE_VERSION = 3  # 3: topics is each document's topic set (first appearance order); topics_listed as printed
+# 3: topics is each document's topic set (first appearance order), topics_listed as printed;
+# 4: the cache file holds a dict repeating the version, the archive's SHA-256 and the checksum tag.
+_CACHE_VERSION = 4
+
+#: SHA-256 of ``reuters21578.tar.gz`` as copied to ``../shared/data`` (its 22 SGML files match
+#: SGML_SHA256). The archive served by the UCI KDD site may be packed differently (another
+#: gzip header gives other bytes for the same files), so a download is accepted on the SGML
+#: checksums, not on this one.
+ARCHIVE_SHA256 = "fbf670c73658e98eb7b6fb939b2264e92749c5dd8038776427040fbdb8a02177"
 
 #: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).
 SGML_SHA256 = {
@@ -216,35 +231,91 @@ def _check_member_name(name: str, archive: Path) -> None:
         )
 
 
-def _read_sgml_files(path: Path) -> dict[str, bytes]:
-    """Raw bytes of every ``reut2-NNN.sgm`` in an archive or a folder, by base name."""
+#: What a damaged archive raises while its members are read, not only when it is opened: a
+#: gzip stream cut short (EOFError, tarfile.ReadError), corrupt deflate data (zlib.error), a bad
+#: gzip CRC (gzip.BadGzipFile, an OSError), an unreadable file (PermissionError, an OSError).
+_ARCHIVE_ERRORS = (tarfile.TarError, EOFError, zlib.error, OSError)
+
+
+def _unreadable(path, exc: BaseException) -> Exception:
+    """The error to raise for ``exc`` met while reading ``path``: the file, the cause, the way out."""
+    if isinstance(exc, PermissionError):
+        return PermissionError(
+            f"{path} cannot be read ({exc.strerror or exc}). Give your user read access to it "
+            "(chmod u+r), or copy it to a folder you own and pass that path."
+        )
+    return ValueError(
+        f"{path} is truncated or corrupt: reading it failed ({type(exc).__name__}: {exc}). Replace it "
+        f"with an intact copy of {ARCHIVE_NAME} from {REUTERS_URL} (checksums of its SGML files in "
+        f"SGML_SHA256); an archive in data/raw/ that you delete is downloaded again on the next load."
+    )
+
+
+def _sgml_files_in_folder(folder: Path) -> list[Path]:
+    found: dict[str, Path] = {}
+    for f in sorted(folder.rglob("reut2-*.sgm")):
+        if not (f.is_file() and _SGML_NAME.fullmatch(f.name)):
+            continue
+        if f.name in found:
+            raise ValueError(
+                f"{folder} holds {f.name} twice ({found[f.name]} and {f}); keep one copy of the collection "
+                "in the folder, or pass the folder of the copy you mean."
+            )
+        found[f.name] = f
+    return list(found.values())
+
+
+def _read_sgml_files(path: Path, label=None) -> dict[str, bytes]:
+    """Raw bytes of every ``reut2-NNN.sgm`` in an archive or a folder, by base name.
+
+    ``label`` is the name errors give the file (the final name of a download still in its
+    temporary file).
+    """
+    label = label or path
     files: dict[str, bytes] = {}
     if path.is_dir():
-        for f in sorted(path.rglob("reut2-*.sgm")):
-            if _SGML_NAME.fullmatch(f.name):
+        for f in _sgml_files_in_folder(path):
+            try:
                 files[f.name] = f.read_bytes()
+            except OSError as exc:
+                raise _unreadable(f, exc) from exc
         return files
     try:
         tar = tarfile.open(path, "r:*")
-    except (tarfile.TarError, OSError) as exc:
+    except PermissionError as exc:
+        raise _unreadable(label, exc) from exc
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
         raise ValueError(
-            f"{path} is not a readable tar archive ({exc}); the download may be incomplete. Delete it "
-            f"and download it again from {REUTERS_URL}."
+            f"{label} is not a readable tar archive ({type(exc).__name__}: {exc}): it is truncated, corrupt "
+            f"or another file (an HTML error page?). Delete it and download it again from {REUTERS_URL}."
         ) from exc
-    with tar:
-        members = tar.getmembers()
-        for m in members:  # check every name before reading anything
-            _check_member_name(m.name, path)
-            if (m.issym() or m.islnk()) and _SGML_NAME.fullmatch(PurePosixPath(m.name).name):
-                raise ValueError(f"{path}: member {m.name!r} is a link, not a file; refusing to follow it.")
-        for m in members:
-            base = PurePosixPath(m.name).name
-            if m.isfile() and _SGML_NAME.fullmatch(base):
-                files[base] = tar.extractfile(m).read()
+    try:
+        with tar:
+            members = tar.getmembers()  # reads the whole stream: a truncated archive fails here
+            for m in members:  # check every name before reading anything
+                _check_member_name(m.name, label)
+                if (m.issym() or m.islnk()) and _SGML_NAME.fullmatch(PurePosixPath(m.name).name):
+                    raise ValueError(f"{label}: member {m.name!r} is a link, not a file; refusing to follow it.")
+            for m in members:
+                base = PurePosixPath(m.name).name
+                if m.isfile() and _SGML_NAME.fullmatch(base):
+                    if base in files:
+                        raise ValueError(
+                            f"{label} holds {base} twice; it is not the Reuters-21578 distribution. "
+                            f"Get the original from {REUTERS_URL}."
+                        )
+                    files[base] = tar.extractfile(m).read()
+    except _ARCHIVE_ERRORS as exc:
+        raise _unreadable(label, exc) from exc
     return files
 
 
 def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: Path) -> None:
+    if not files:
+        raise ValueError(
+            f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
+            f"({REUTERS_URL})."
+        )
     if checksums is None:
         return
     missing = sorted(set(checksums) - set(files))
@@ -262,20 +333,88 @@ def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: P
             )
 
 
-def _download(url: str, dest: Path, verbose: bool | None = None, opener=urllib.request.urlopen) -> Path:
-    """Download ``url`` to ``dest`` through a temporary file, moved into place only when complete."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with opener(url) as response, atomic_open(dest, "wb", suffix=".part") as out:
-        total = int(response.headers.get("Content-Length") or 0) or None
-        with progress_bar(total=total, unit="B", unit_scale=True, desc=dest.name, progress=verbose) as bar:
-            for chunk in iter(lambda: response.read(1 << 16), b""):
-                out.write(chunk)
-                bar.update(len(chunk))
-    return dest
+# --------------------------------------------------------------------------- the download
+_SCHEMES = ("http", "https", "ftp")
+_RETRY_WAIT = 1.0  # seconds before the first retry, doubled before each further one
 
 
-def _locate(path, raw_dir: Path, url: str | None, verbose, opener) -> tuple[Path, bool]:
-    """Where the archive is, and whether this call downloaded it."""
+def _pooch_downloader(url: str, timeout: float, bar):
+    """pooch's HTTP or FTP downloader with ``timeout`` and our progress bar (``False`` when hidden)."""
+    import pooch
+
+    progress = False if bar.disable else bar
+    if urllib.parse.urlsplit(url).scheme == "ftp":
+        return pooch.FTPDownloader(timeout=timeout, progressbar=progress, chunk_size=1 << 16)
+    return pooch.HTTPDownloader(timeout=timeout, progressbar=progress, chunk_size=1 << 16)
+
+
+def _why(exc: BaseException, timeout: float) -> str:
+    """A download failure in words."""
+    import requests
+
+    if isinstance(exc, requests.Timeout) or isinstance(exc, TimeoutError):
+        return f"the server sent nothing for {timeout:g} s (timed out: {exc})"
+    if isinstance(exc, requests.exceptions.ChunkedEncodingError):
+        return f"the connection broke before the whole file arrived, the body was cut short ({exc})"
+    if isinstance(exc, requests.HTTPError):
+        return f"the server answered {exc}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _worth_retrying(exc: BaseException) -> bool:
+    """Timeouts, refused or reset connections and bodies cut short may pass next time; a 4xx answer will not."""
+    import requests
+
+    if isinstance(exc, requests.HTTPError):
+        return exc.response is None or exc.response.status_code >= 500
+    return True
+
+
+def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float, retries: int) -> dict[str, bytes]:
+    """Download ``url`` into a temporary file beside ``dest``; move it onto ``dest`` only when it passes the checks.
+
+    The checks are those of a load: a readable archive (a body cut short fails here even
+    without a Content-Length), SGML files present, and their SHA-256 (``checksums``). Returns
+    the SGML files read from it. Any failure, or Ctrl-C, deletes the temporary file.
+    """
+    manual = (
+        f"Download {ARCHIVE_NAME} on a machine with network access from {REUTERS_URL} and put it at "
+        f"{dest}, or set {ENV_VAR} to its path."
+    )
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(dest, suffix=".part") as tmp:
+            for attempt in range(retries + 1):
+                try:
+                    with progress_bar(total=1, unit="B", unit_scale=True, desc=dest.name, progress=verbose) as bar:
+                        get = downloader if downloader is not None else _pooch_downloader(url, timeout, bar)
+                        get(url, str(tmp), None)
+                    break
+                except OSError as exc:  # requests' errors are OSErrors
+                    if attempt == retries or not _worth_retrying(exc):
+                        raise ReutersNotFoundError(
+                            f"{ARCHIVE_NAME} is not at {dest} and downloading it from {url} failed "
+                            f"({attempt + 1} attempt{'s' if attempt else ''}; {_why(exc, timeout)}). {manual}"
+                        ) from exc
+                    time.sleep(_RETRY_WAIT * 2**attempt)
+            try:
+                files = _read_sgml_files(tmp, label=f"the archive downloaded from {url}")
+                _verify(files, checksums, f"the archive downloaded from {url}")
+            except ValueError as exc:
+                raise ValueError(f"{exc} It was not kept (nothing was written to {dest.parent}). {manual}") from exc
+    except (ReutersNotFoundError, ValueError):
+        raise
+    except OSError as exc:  # the folder: missing rights, a file in its place, a full disk
+        raise PermissionError(
+            f"Cannot write the download to {dest.parent} ({type(exc).__name__}: {exc}). Make the folder "
+            f"writable, pass raw_dir= a writable folder, or {manual[0].lower()}{manual[1:]}"
+        ) from exc
+    return files
+
+
+# --------------------------------------------------------------------------- finding it
+def _locate(path, raw_dir: Path) -> tuple[Path | None, str]:
+    """Where the archive is and where that came from (``"path"``, ``"env"``, ``"raw"``); ``None`` when absent."""
     if path is not None:
         p = Path(path).expanduser()
         if not p.exists():
@@ -283,33 +422,26 @@ def _locate(path, raw_dir: Path, url: str | None, verbose, opener) -> tuple[Path
                 f"No Reuters-21578 archive or folder at {p}. Pass the path of {ARCHIVE_NAME} (or of the "
                 f"folder holding reut2-000.sgm ... reut2-021.sgm); get it from {REUTERS_URL}."
             )
-        return p, False
+        return p, "path"
     env = os.environ.get(ENV_VAR)
     if env:
         p = Path(env).expanduser()
         if not p.exists():
             raise ReutersNotFoundError(
                 f"{ENV_VAR}={env} but nothing is there. Point it at {ARCHIVE_NAME} (from {REUTERS_URL}) "
-                "or unset it to use data/raw/."
+                "or at the folder holding its SGML files, or unset it to use data/raw/."
             )
-        return p, False
+        return p, "env"
     for candidate in (raw_dir / ARCHIVE_NAME, raw_dir / "reuters21578"):
         if candidate.exists():
-            return candidate, False
-    target = raw_dir / ARCHIVE_NAME
-    if url is None:
-        raise ReutersNotFoundError(
-            f"{ARCHIVE_NAME} not found. Put it at {target} (or set {ENV_VAR} to its path); "
-            f"get it from {REUTERS_URL}."
-        )
-    try:
-        return _download(url, target, verbose=verbose, opener=opener), True
-    except OSError as exc:  # urllib.error.URLError is an OSError
-        raise ReutersNotFoundError(
-            f"{ARCHIVE_NAME} is not at {target} and downloading it from {url} failed ({exc}). "
-            f"Download it on a machine with network access from {REUTERS_URL} and put it at "
-            f"{target}, or set {ENV_VAR} to its path."
-        ) from exc
+            return candidate, "raw"
+    return None, "raw"
+
+
+def _with_env(exc: Exception) -> Exception:
+    """``exc`` again, with a word on ``REUTERS21578_PATH``, which named the file."""
+    return type(exc)(f"{exc} ({ENV_VAR}={os.environ.get(ENV_VAR)} points at it: fix that file or folder, "
+                     "point the variable at an intact copy, or unset it to use data/raw/.)")
 
 
 def _verification_tag(checksums: dict[str, str] | None) -> str:
@@ -324,6 +456,113 @@ def _verification_tag(checksums: dict[str, str] | None) -> str:
     return "sha" + hashlib.sha256(table.encode()).hexdigest()[:8]
 
 
+def _source_key(source: Path) -> str:
+    """SHA-256 of the archive, or of the SGML files' names and checksums of a folder."""
+    try:
+        if not source.is_dir():
+            return _sha256_file(source)
+        key_hash = hashlib.sha256()
+        for f in _sgml_files_in_folder(source):
+            key_hash.update(f.name.encode() + _sha256_file(f).encode())
+        return key_hash.hexdigest()
+    except OSError as exc:
+        raise _unreadable(getattr(exc, "filename", None) or source, exc) from exc
+
+
+# --------------------------------------------------------------------------- the parse cache
+_CACHE_FORMAT = "helpers.data.reuters parse cache"
+
+
+def _discard_cache(cache_file: Path, why: str) -> None:
+    try:
+        cache_file.unlink()
+        done = "deleted it; parsing the archive again"
+    except OSError as exc:
+        done = f"could not delete it ({exc}), delete it by hand; parsing the archive again"
+    warnings.warn(f"The Reuters-21578 parse cache {cache_file} {why}: {done}.", UserWarning, stacklevel=4)
+
+
+def _read_cache(cache_file: Path, key: str, tag: str) -> pd.DataFrame | None:
+    """The cached table, or ``None``: absent, unreadable, or not written by this parser version for this archive.
+
+    A cache is derived data: a bad one is reported, deleted and rebuilt, never returned.
+    """
+    if not os.path.lexists(cache_file):
+        return None
+    try:
+        payload = pd.read_pickle(cache_file)
+    except Exception as exc:  # noqa: BLE001 - whatever broke a derived file, rebuilding it is the answer
+        _discard_cache(cache_file, f"cannot be read ({type(exc).__name__}: {exc})")
+        return None
+    expected = {"format": _CACHE_FORMAT, "version": _CACHE_VERSION, "archive": key, "verification": tag}
+    found = {k: payload.get(k) for k in expected} if isinstance(payload, dict) else type(payload).__name__
+    table = payload.get("table") if isinstance(payload, dict) else None
+    if found != expected or not isinstance(table, pd.DataFrame) or table.columns.tolist() != COLUMNS:
+        _discard_cache(cache_file, f"was not written by this parser (cache version {_CACHE_VERSION}) for this "
+                                   f"archive (it holds {found})")
+        return None
+    return table
+
+
+def _write_cache(cache_file: Path, key: str, tag: str, df: pd.DataFrame) -> None:
+    """Write the cache atomically; a folder that cannot take it costs a warning, never the parsed table."""
+    payload = {"format": _CACHE_FORMAT, "version": _CACHE_VERSION, "archive": key, "verification": tag, "table": df}
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(cache_file) as tmp:
+            pd.to_pickle(payload, tmp)
+        for older in cache_file.parent.glob(f"reuters21578-{key[:16]}-{tag}-v*.pkl"):  # replaced: never read again
+            if older != cache_file:
+                older.unlink(missing_ok=True)
+    except OSError as exc:
+        warnings.warn(
+            f"Could not write the Reuters-21578 parse cache in {cache_file.parent} ({type(exc).__name__}: {exc}); "
+            "the table is returned uncached and the next load parses the archive again. Make that folder "
+            "writable, pass cache_dir= a writable folder, or cache=False.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+# --------------------------------------------------------------------------- arguments
+def _check_pathlike(value, name: str) -> None:
+    if value is not None and not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or pathlib.Path) or None; got {type(value).__name__} {value!r}.")
+
+
+def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries) -> None:
+    """Refuse bad arguments before any file is read or any byte downloaded."""
+    for value, name in ((path, "path"), (raw_dir, "raw_dir"), (cache_dir, "cache_dir")):
+        _check_pathlike(value, name)
+    if url is not None:
+        if not isinstance(url, str):
+            raise TypeError(f"url must be a str or None (no download); got {type(url).__name__} {url!r}.")
+        scheme = urllib.parse.urlsplit(url).scheme
+        if downloader is None and scheme not in _SCHEMES:
+            raise ValueError(
+                f"url must start with http://, https:// or ftp://; got {url!r}. For a file on this machine pass "
+                f"its path instead (load_reuters21578(path=...)), or set {ENV_VAR}."
+            )
+    if checksums is not None and not (
+        isinstance(checksums, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in checksums.items())
+    ):
+        raise TypeError(
+            "checksums must be a dict {SGML file name: SHA-256 hex digest} (default SGML_SHA256) or None "
+            f"(no check); got {type(checksums).__name__}."
+        )
+    if not isinstance(cache, bool):
+        raise TypeError(f"cache must be True or False; got {cache!r}.")
+    if downloader is not None and not callable(downloader):
+        raise TypeError(
+            "downloader must be callable as downloader(url, output_file, pooch) (e.g. pooch.HTTPDownloader(...)) "
+            f"or None; got {type(downloader).__name__}."
+        )
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+        raise ValueError(f"timeout must be a positive number of seconds; got {timeout!r}.")
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError(f"retries must be a non-negative integer (0: one attempt); got {retries!r}.")
+
+
 def load_reuters21578(
     path=None,
     *,
@@ -333,7 +572,9 @@ def load_reuters21578(
     raw_dir=None,
     cache_dir=None,
     verbose: bool | None = None,
-    opener=urllib.request.urlopen,
+    downloader=None,
+    timeout: float = 60.0,
+    retries: int = 2,
 ) -> pd.DataFrame:
     """The Reuters-21578 collection as a tidy table, one row per ``<REUTERS>`` record.
 
@@ -344,22 +585,32 @@ def load_reuters21578(
         variable ``REUTERS21578_PATH``, then ``data/raw/reuters21578.tar.gz`` (or
         ``data/raw/reuters21578/``), else a download from ``url`` into ``data/raw/``.
     url : str or None
-        Where to download from when the archive is absent; ``None`` forbids downloading.
+        Where to download from when the archive is absent (http, https or ftp); ``None``
+        forbids downloading.
     checksums : dict or None
         Expected SHA-256 per SGML file (default: the 22 files of the distribution);
         ``None`` skips the check (for test fixtures).
     cache : bool
         Read/write the parsed table in ``cache_dir`` (default ``data/processed/``) under a
-        name holding the archive's SHA-256 and the checksum table it was verified against
-        (or ``unverified``), so a second load skips parsing, and a verified load never
-        returns a table cached by an unverified one.
+        name holding the archive's SHA-256, the checksum table it was verified against (or
+        ``unverified``) and the parser's cache version; the file repeats all three and a
+        load returns it only when they match. A cache that cannot be read or does not
+        match is deleted with a warning and rebuilt; a folder that cannot take the cache
+        costs a warning, not the table.
     raw_dir, cache_dir : str or Path, optional
         Override ``data/raw/`` and ``data/processed/``.
     verbose : bool or None
         Progress bars for download and parsing; ``None`` shows them only on a terminal;
         ``TQDM_DISABLE=1`` silences them in every case.
-    opener : callable
-        ``urllib.request.urlopen`` or a stand-in (tests).
+    downloader : callable, optional
+        ``downloader(url, output_file, pooch)``, pooch's protocol (e.g.
+        ``pooch.HTTPDownloader(headers=...)``). Default: pooch's HTTP or FTP downloader
+        with ``timeout``.
+    timeout : float, default=60
+        Seconds to wait for the server to connect or to send the next bytes.
+    retries : int, default=2
+        Further attempts after a timeout, a refused or broken connection or a server error
+        (5xx), 1 s, then 2 s, ... apart; a 404 is not retried.
 
     Returns
     -------
@@ -373,11 +624,16 @@ def load_reuters21578(
     ------
     ReutersNotFoundError
         (a ``FileNotFoundError`` and ``ValueError``) when the archive is absent and cannot
-        be downloaded; the message says where to put it and where to get it.
+        be downloaded; the message names the URL, the cause, and where to put the archive.
     ValueError
-        Checksum mismatch, missing SGML files, truncated or malformed records, unsafe
-        archive member names, duplicate NEWIDs. An archive this call downloaded that fails
-        the checks is deleted first, so the next load downloads it again.
+        A truncated or corrupt archive, checksum mismatch, missing SGML files, truncated or
+        malformed records, unsafe archive member names, duplicate NEWIDs. A download is
+        checked in its temporary file and moved into ``data/raw/`` only when it passes, so
+        a failed or interrupted download leaves nothing behind.
+    PermissionError
+        An archive that cannot be read, or a ``raw_dir`` that cannot take the download.
+    TypeError
+        Arguments of the wrong type (checked before any work).
 
     Examples
     --------
@@ -392,38 +648,40 @@ def load_reuters21578(
     >>> df[["id", "lewissplit", "topics"]].values.tolist()
     [[1, 'TRAIN', ['earn']]]
     """
-    raw_dir = Path(raw_dir) if raw_dir is not None else RAW_DIR
-    cache_dir = Path(cache_dir) if cache_dir is not None else PROCESSED_DIR
-    source, downloaded = _locate(path, raw_dir, url, verbose, opener)
-
-    if source.is_dir():
-        key_hash = hashlib.sha256()
-        for f in sorted(source.rglob("reut2-*.sgm")):
-            key_hash.update(f.name.encode() + _sha256_file(f).encode())
-        key = key_hash.hexdigest()
-    else:
-        key = _sha256_file(source)
-    cache_file = cache_dir / f"reuters21578-{key[:16]}-{_verification_tag(checksums)}-v{_CACHE_VERSION}.pkl"
-    if cache and cache_file.exists():
-        return pd.read_pickle(cache_file)
+    _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries)
+    raw_dir = Path(raw_dir).expanduser() if raw_dir is not None else RAW_DIR
+    cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else PROCESSED_DIR
+    source, origin = _locate(path, raw_dir)
+    files = None
+    if source is None:
+        source = raw_dir / ARCHIVE_NAME
+        if url is None:
+            raise ReutersNotFoundError(
+                f"{ARCHIVE_NAME} not found. Put it at {source} (or set {ENV_VAR} to its path); "
+                f"get it from {REUTERS_URL}."
+            )
+        files = _download(url, source, checksums=checksums, verbose=verbose, downloader=downloader,
+                          timeout=timeout, retries=retries)
 
     try:
-        files = _read_sgml_files(source)
-        if not files:
-            raise ValueError(
-                f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
-                f"({REUTERS_URL})."
-            )
-        _verify(files, checksums, source)
-    except ValueError as exc:
-        if not downloaded:
+        key = _source_key(source)
+    except (ValueError, PermissionError) as exc:
+        if origin == "env":
+            raise _with_env(exc) from exc
+        raise
+    tag = _verification_tag(checksums)
+    cache_file = cache_dir / f"reuters21578-{key[:16]}-{tag}-v{_CACHE_VERSION}.pkl"
+    if cache and (df := _read_cache(cache_file, key, tag)) is not None:
+        return df
+
+    if files is None:
+        try:
+            files = _read_sgml_files(source)
+            _verify(files, checksums, source)
+        except (ValueError, PermissionError) as exc:
+            if origin == "env":
+                raise _with_env(exc) from exc
             raise
-        source.unlink(missing_ok=True)  # never leave a bad download where the next load finds it
-        raise ValueError(
-            f"The archive downloaded from {url} failed its check and was deleted from {source.parent}: "
-            f"{exc} Try again later, or download it by hand from {REUTERS_URL}, compare the SGML "
-            f"files with SGML_SHA256 and put it at {source}."
-        ) from exc
 
     rows = []
     for name in progress_bar(sorted(files), desc="parsing SGML", progress=verbose):
@@ -436,9 +694,7 @@ def load_reuters21578(
         raise ValueError(f"{source}: NEWID {int(dupes.iloc[0])} occurs more than once; the files are corrupt.")
     df = df.sort_values("id", ignore_index=True)
     if cache:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        with atomic_path(cache_file) as tmp:
-            df.to_pickle(tmp)
+        _write_cache(cache_file, key, tag, df)
     return df
 
 
@@ -453,7 +709,8 @@ def read_archive_member(name: str, path=None, raw_dir=None) -> bytes:
     ReutersNotFoundError
         No archive or folder where it was looked for.
     ValueError
-        ``name`` is not in the archive (the message lists what is).
+        ``name`` is not in the archive (the message lists what is), or the archive is
+        truncated or corrupt.
 
     Examples
     --------
@@ -465,19 +722,49 @@ def read_archive_member(name: str, path=None, raw_dir=None) -> bytes:
     >>> read_archive_member("README.txt", d / "r.tar.gz")
     b'hello'
     """
-    source, _ = _locate(path, Path(raw_dir) if raw_dir is not None else RAW_DIR, None, False, None)
-    if source.is_dir():
-        matches = [f for f in source.rglob(PurePosixPath(name).name) if f.is_file()]
-        if not matches:
-            raise ValueError(f"{name} is not in {source}; it holds {sorted(f.name for f in source.iterdir())[:8]} ...")
-        return matches[0].read_bytes()
-    with tarfile.open(source, "r:*") as tar:
-        for m in tar.getmembers():
-            _check_member_name(m.name, source)
-            if m.isfile() and PurePosixPath(m.name).name == name:
-                return tar.extractfile(m).read()
-        names = sorted(PurePosixPath(m.name).name for m in tar.getmembers() if m.isfile())
-    raise ValueError(f"{name} is not in {source}; its files are {names[:8]} ...")
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a file name such as 'README.txt'; got {name!r}.")
+    _check_pathlike(path, "path")
+    _check_pathlike(raw_dir, "raw_dir")
+    raw_dir = Path(raw_dir).expanduser() if raw_dir is not None else RAW_DIR
+    source, origin = _locate(path, raw_dir)
+    if source is None:
+        raise ReutersNotFoundError(
+            f"{ARCHIVE_NAME} not found. Put it at {raw_dir / ARCHIVE_NAME} (or set {ENV_VAR} to its path); "
+            f"get it from {REUTERS_URL}, or run load_reuters21578(), which downloads it."
+        )
+    base = PurePosixPath(name).name
+    try:
+        if source.is_dir():
+            matches = [f for f in source.rglob(base) if f.is_file()]
+            if not matches:
+                raise ValueError(
+                    f"{name} is not in {source}; it holds {sorted(f.name for f in source.iterdir())[:8]} ..."
+                )
+            try:
+                return matches[0].read_bytes()
+            except OSError as exc:
+                raise _unreadable(matches[0], exc) from exc
+        try:
+            tar = tarfile.open(source, "r:*")
+        except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+            raise _unreadable(source, exc) from exc
+        try:
+            with tar:
+                members = tar.getmembers()
+                for m in members:
+                    _check_member_name(m.name, source)
+                for m in members:
+                    if m.isfile() and PurePosixPath(m.name).name == base:
+                        return tar.extractfile(m).read()
+        except _ARCHIVE_ERRORS as exc:
+            raise _unreadable(source, exc) from exc
+        names = sorted(PurePosixPath(m.name).name for m in members if m.isfile())
+        raise ValueError(f"{name} is not in {source}; its files are {names[:8]} ...")
+    except (ValueError, PermissionError) as exc:
+        if origin == "env":
+            raise _with_env(exc) from exc
+        raise
 
 
 # --------------------------------------------------------------------------- splits
@@ -544,7 +831,9 @@ def class_counts(train: pd.DataFrame, test: pd.DataFrame, by: str = "document") 
     [3, 0]
     """
     if by not in ("document", "listing"):
-        raise ValueError(f"by must be 'document' (each document once per topic) or 'listing' (every <D> entry); got {by!r}.")
+        raise ValueError(
+            f"by must be 'document' (each document once per topic) or 'listing' (every <D> entry); got {by!r}."
+        )
 
     def count(df):
         if by == "listing":

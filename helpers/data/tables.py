@@ -7,6 +7,9 @@ read from ``data/raw/``; they are never committed.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
@@ -26,7 +29,6 @@ __all__ = [
     "load_lfw_faces",
     "load_animals",
 ]
-
 # The query instance of each slide example (lecture slides, ch. 5 "Similarity-based learning",
 # after FMLPDA ch. 5). The whiskey query is printed range-normalised (age 0.0667, rating 1.00,
 # line 752), which is age 2 and rating 5 in the table's units.
@@ -70,21 +72,104 @@ def list_tables() -> list[str]:
     return sorted(p.stem for p in DATA_DIR.glob("*.csv"))
 
 
+# What the loaders need of each table: its columns and their kinds. A file edited by hand
+# that lacks one, or holds text where a number belongs, fails here, naming file and column,
+# rather than deep inside a distance computation.
+_NUMBER, _TEXT, _BOOL = "number", "text", "True/False"
+_SCHEMAS = {
+    "animals": {"animal": _TEXT, **{f"A{i}": _NUMBER for i in range(1, 7)}},
+    "athletes": {"id": _NUMBER, "speed": _NUMBER, "agility": _NUMBER, "draft": _TEXT, "extended": _BOOL},
+    "bird_ata": {"feature": _TEXT, "length": _NUMBER, "wingspan": _NUMBER, "weight": _NUMBER},
+    "salary_age": {"id": _NUMBER, "salary": _NUMBER, "age": _NUMBER, "purchased": _TEXT},
+    "signup": {"id": _NUMBER, **dict.fromkeys(("profile", "faq", "help_forum", "newsletter", "liked"), _NUMBER),
+               "signup": _TEXT},
+    "weather": {"day": _NUMBER, "min_temp": _NUMBER, "max_temp": _NUMBER, "humidity": _NUMBER, "rain": _NUMBER},
+    "whiskey": {"id": _NUMBER, "age": _NUMBER, "rating": _NUMBER, "price": _NUMBER},
+}
+_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    """``pd.read_csv`` whose failures name the file, the cause and the fix."""
+    restore = f"Restore it from the repository (git checkout -- data/{path.name}) or fix it by hand."
+    try:
+        return pd.read_csv(path, comment="#", encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{path} is not UTF-8 text: byte {err.object[err.start:err.start + 1]!r} at offset {err.start} "
+            f"({err.reason}). Save it as UTF-8. {restore}"
+        ) from err
+    except pd.errors.EmptyDataError as err:
+        raise ValueError(f"{path} holds no table (no header line). {restore}") from err
+    except pd.errors.ParserError as err:
+        raise ValueError(f"{path} is not a well-formed CSV table ({err}). {restore}") from err
+    except PermissionError as err:
+        raise PermissionError(f"{path} cannot be read ({err.strerror or err}); give your user read access "
+                              "(chmod u+r).") from err
+
+
+def _check_schema(table: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
+    schema = _SCHEMAS.get(name)
+    if schema is None:
+        return table
+    restore = f"Restore it from the repository (git checkout -- data/{path.name}) or fix it by hand."
+    missing = [c for c in schema if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{path}: column{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))} missing; its header "
+            f"holds {table.columns.tolist()}, the loaders need {list(schema)}. {restore}"
+        )
+    for column, kind in schema.items():
+        values = table[column]
+        if values.isna().any():
+            row = int(values.isna().to_numpy().argmax())
+            raise ValueError(f"{path}, column {column!r}: data row {row + 1} has no value ({kind} expected). {restore}")
+        if kind == _NUMBER and not pd.api.types.is_numeric_dtype(values.dtype) or (
+            kind == _NUMBER and pd.api.types.is_bool_dtype(values.dtype)
+        ):
+            bad = pd.to_numeric(values, errors="coerce").isna().to_numpy()
+            row = int(bad.argmax())
+            raise ValueError(
+                f"{path}, column {column!r}: {values.iloc[row]!r} in data row {row + 1} is not a number. {restore}"
+            )
+        if kind == _BOOL and not pd.api.types.is_bool_dtype(values.dtype):
+            bad = ~values.astype(str).isin(["True", "False"]).to_numpy()
+            row = int(bad.argmax())
+            raise ValueError(
+                f"{path}, column {column!r}: {values.iloc[row]!r} in data row {row + 1} is not True or False. {restore}"
+            )
+    return table
+
+
 def load_table(name: str) -> pd.DataFrame:
     """Read ``data/<name>.csv``, one of the small tables typed in from the sources.
+
+    The tables the loaders below use are checked on reading: every column they need is
+    present, numbers are numbers, no cell is empty. A file that fails is named in the
+    error with its column and row.
+
+    Raises
+    ------
+    ValueError
+        No such table (the message lists the available ones), a file that is not UTF-8,
+        not a well-formed CSV table, or lacks a column or a value the loaders need.
+    TypeError
+        ``name`` is not a string.
 
     Examples
     --------
     >>> load_table("athletes").shape
     (21, 5)
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a table name such as 'athletes'; got {type(name).__name__} {name!r}.")
     path = DATA_DIR / f"{name}.csv"
-    if not path.exists():
+    if not _NAME.fullmatch(name) or not path.is_file():
         raise ValueError(
             f"No table {name!r} in {DATA_DIR}; available: {', '.join(list_tables()) or 'none'}. "
             "The tables ship with the repository: install it in editable mode (pip install -e .)."
         )
-    return pd.read_csv(path, comment="#")
+    return _check_schema(_read_csv(path), name, path)
 
 
 def _with_query(name: str):
@@ -113,6 +198,8 @@ def load_athletes(extended: bool = False):
     >>> len(table), len(load_athletes(extended=True)[0]), query.tolist()
     (20, 21, [6.75, 3.0])
     """
+    if not isinstance(extended, bool):
+        raise TypeError(f"extended must be True or False; got {extended!r}.")
     table, query = _with_query("athletes")
     if not extended:
         table = table[~table["extended"]]
