@@ -12,11 +12,41 @@ MAX_CONDITION = 1e14
 
 
 def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> np.ndarray:
-    """Return ``x`` as a float64 array after checking its dimension and finiteness."""
+    """Return ``x`` as a float64 array after checking its type, dimension and finiteness.
+
+    Complex numbers, text and ragged nested lists are refused with a message saying what to do;
+    booleans become 0.0 and 1.0.
+
+    Examples
+    --------
+    >>> as_float_array([[1, 2]], "X", ndim=2).tolist()
+    [[1.0, 2.0]]
+    >>> as_float_array([1 + 2j], "x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Complex data not supported: x holds complex numbers (dtype complex128); ... Pass x.real ...
+    """
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        raw = np.asarray(x)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            f"{name} must be a rectangular array of numbers; its rows have different lengths ({exc}). "
+            "Pad or drop the short rows first."
+        ) from None
+    if raw.dtype.kind == "c" or (raw.dtype == object and any(isinstance(v, complex) for v in raw.ravel()[:1000])):
+        raise ValueError(
+            f"Complex data not supported: {name} holds complex numbers (dtype {raw.dtype}); "
+            "these measures need real data. "
+            f"Pass {name}.real if the imaginary parts are rounding noise, or np.abs({name}) for the magnitudes."
+        )
+    try:
+        arr = raw.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric; could not convert it to float: {exc}") from exc
+        # TypeError for objects that are not numbers at all (a dict), ValueError for text
+        raise type(exc)(
+            f"{name} must be numeric; could not convert it to float ({exc}; dtype {raw.dtype}). "
+            "Encode text columns as numbers first (e.g. sklearn.preprocessing.OrdinalEncoder) or drop them."
+        ) from None
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else ndim
         if arr.ndim not in allowed:
@@ -24,20 +54,53 @@ def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> n
             hint = ""
             if 2 in allowed and arr.ndim == 1:
                 hint = " Use x.reshape(1, -1) for a single sample or x.reshape(-1, 1) for a single feature."
+            elif arr.ndim > max(allowed):
+                hint = f" Reshape it to {want} first, e.g. x.reshape(len(x), -1) to flatten each sample."
             raise ValueError(f"{name} must be {want}; got shape {arr.shape}.{hint}")
     check_finite(arr, name)
     return arr
 
 
+def _position(index: tuple) -> str:
+    """``(3, 1)`` as "row 3, column 1" for matrices, "index (i,)" otherwise, for messages."""
+    if len(index) == 2:
+        return f"row {index[0]}, column {index[1]}, i.e. index {index}"
+    return f"index {index}"
+
+
 def check_finite(arr: np.ndarray, name: str) -> None:
-    """Raise if ``arr`` holds NaN or inf, naming the first offending position."""
-    if not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))
+    """Raise if ``arr`` holds NaN or inf, naming the first offending position and the fix.
+
+    NaN (a missing value) is told apart from inf (a value beyond float64's range, about
+    1.8e308: an overflow upstream), because they need different fixes.
+
+    Examples
+    --------
+    >>> check_finite(np.array([[1.0, np.inf]]), "X")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains inf (overflow: ...) in 1 entries, first at row 0, column 1, ... Rescale the data ...
+    """
+    finite = np.isfinite(arr)
+    if finite.all():
+        return
+    nan = np.isnan(arr)
+    if nan.any():
+        bad = np.argwhere(nan)
         first = tuple(int(i) for i in bad[0])
+        n_inf = int((~finite).sum()) - len(bad)
+        extra = f" (and {n_inf} inf)" if n_inf else ""
         raise ValueError(
-            f"{name} contains NaN or inf ({len(bad)} entries, first at index {first}). "
+            f"{name} contains NaN in {len(bad)} entries{extra}, first at {_position(first)}. "
             "Remove or impute them first, e.g. sklearn.impute.SimpleImputer."
         )
+    bad = np.argwhere(~finite)
+    first = tuple(int(i) for i in bad[0])
+    raise ValueError(
+        f"{name} contains inf (overflow: a value beyond the float64 range of about 1.8e308) in {len(bad)} "
+        f"entries, first at {_position(first)}. Rescale the data before this step (e.g. divide by a power "
+        "of ten or use sklearn.preprocessing.StandardScaler) or replace the inf values."
+    )
 
 
 def check_same_features(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:

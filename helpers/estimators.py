@@ -24,8 +24,8 @@ from sklearn.base import (
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import chunk_rows
-from ._validation import check_option
+from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows
+from ._validation import as_float_array, check_finite, check_option
 from .neighbours import cumulative_votes, nearest_indices
 from .whitening import (
     METHODS,
@@ -37,6 +37,21 @@ from .whitening import (
 )
 
 __all__ = ["ClassConditionalKNN", "ExpectedWhitener", "Whitener"]
+
+
+def _validate(estimator, X, y="no_validation", **kwargs):
+    """``validate_data`` with this package's messages for text, complex numbers, NaN and inf.
+
+    Text and complex input are refused before scikit-learn converts them (its messages do not
+    say what to do); NaN and inf are reported with their row and column and the fix.
+    """
+    if not hasattr(X, "tocsr"):  # dense input: catch what float64 conversion would lose or refuse
+        raw = np.asarray(X)
+        if raw.dtype.kind in "cUSO":
+            as_float_array(raw, "X")
+    out = validate_data(estimator, X, y, dtype=np.float64, ensure_all_finite=False, **kwargs)
+    check_finite(out[0] if isinstance(out, tuple) else out, "X")
+    return out
 
 
 class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMixin):
@@ -54,13 +69,13 @@ class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMix
         ndarray of shape (n_samples, n_features)
         """
         check_is_fitted(self, "components_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = _validate(self, X, reset=False)
         return (X - self.mean_) @ self.components_.T
 
     def inverse_transform(self, X):
         """Map whitened rows back to the input space."""
         check_is_fitted(self, "components_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = _validate(self, X, reset=False)
         return np.linalg.solve(self.components_, X.T).T + self.mean_
 
     @property
@@ -123,7 +138,7 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
         """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
         check_option(self.method, METHODS, "whitening method")
         check_covariance_choice(self.covariance)
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = _validate(self, X, ensure_min_samples=2)
         self.covariance_ = estimate_covariance(X, self.covariance)
         check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
         self.components_ = whitening_matrix(self.covariance_, self.method)
@@ -181,7 +196,7 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
             )
         check_option(self.method, METHODS, "whitening method")
         check_covariance_choice(self.covariance)
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.priors_ = counts / counts.sum()
@@ -267,15 +282,9 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         check_option(self.metric, ("cosine", "euclidean"), "metric")
         check_option(self.method, METHODS, "whitening method")
         check_covariance_choice(self.covariance)
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
-        if self.n_neighbors > X.shape[0]:
-            raise ValueError(
-                f"n_neighbors={self.n_neighbors} exceeds the {X.shape[0]} training samples; "
-                "lower n_neighbors."
-            )
+        self._check_n_neighbors(X.shape[0])
         self.classes_ = np.unique(y)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         Xc = X - self.mean_
@@ -290,17 +299,32 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         self.distance_scales_ = np.exp(-logdet_W / X.shape[1])
         return self
 
+    def _check_n_neighbors(self, n_samples_fit: int) -> int:
+        """``n_neighbors`` as an int in ``[1, n_samples_fit]`` (also after ``set_params``)."""
+        k = self.n_neighbors
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"n_neighbors must be a positive integer, e.g. 5; got {k!r}.")
+        if k > n_samples_fit:
+            raise ValueError(
+                f"Expected n_neighbors <= n_samples_fit, but n_neighbors = {k}, n_samples_fit = "
+                f"{n_samples_fit}: there are not that many training samples to vote. Lower n_neighbors "
+                f"(set_params(n_neighbors={n_samples_fit}) at most) or fit on more samples."
+            )
+        return int(k)
+
     def _embed(self, X, W):
-        Z = X @ W.T
-        if self.metric == "cosine":
-            norms = np.linalg.norm(Z, axis=1, keepdims=True)
-            if np.any(norms == 0):
-                raise ValueError(
-                    "Cosine similarity is undefined for a zero vector; a row is zero after "
-                    "whitening. Drop all-zero rows or use metric='euclidean'."
-                )
-            Z = Z / norms
-        return Z
+        if self.metric != "cosine":
+            return X @ W.T
+        # cosine is scale-free: scale rows and W first so that W x neither overflows nor underflows
+        # (powers of two: exact, so ordinary data give the same bits as without the scaling)
+        X = np.ldexp(X, -row_pow2_exponents(X)[:, None])
+        try:
+            return unit_rows(X @ np.ldexp(W, -pow2_exponent(W)).T, "X whitened")
+        except ValueError:
+            raise ValueError(
+                "Cosine similarity is undefined for a zero vector; a row is zero after "
+                "whitening. Drop all-zero rows or use metric='euclidean'."
+            ) from None
 
     def _distances(self, Q, Z):
         """Smaller is nearer: minus the cosine, or the Euclidean distance in the whitened space."""
@@ -311,8 +335,8 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
 
     def _votes(self, X):
         """Votes of the ``n_neighbors`` nearest training points, each measured in its class's space."""
-        X = validate_data(self, X, reset=False, dtype=np.float64) - self.mean_
-        k = self.n_neighbors
+        X = _validate(self, X, reset=False) - self.mean_
+        k = self._check_n_neighbors(sum(len(Z) for Z in self._train))
         n_classes = len(self.classes_)
         votes = np.zeros((X.shape[0], n_classes))
         n_train = sum(len(Z) for Z in self._train)

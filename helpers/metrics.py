@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._arrays import chunk_rows, scalar_or_matrix, unit_rows
+from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, scalar_or_matrix, unit_rows, warn_overflow
 from ._validation import (
     as_float_array,
     check_square_matrix,
@@ -29,6 +29,7 @@ from ._validation import (
 
 __all__ = [
     "precision_factor",
+    "scaled_precision_factor",
     "cosine_similarity",
     "l0_norm",
     "lp_norm",
@@ -65,8 +66,20 @@ def lp_norm(x, p: float = 2):
     if not p > 0:
         raise ValueError(f"p must be positive or np.inf; got {p}.")
     x = as_float_array(x, "x", ndim=(1, 2))
-    out = np.linalg.norm(x, ord=p, axis=-1) if p in (1, 2, np.inf) else (np.abs(x) ** p).sum(-1) ** (1 / p)
-    return float(out) if x.ndim == 1 else out
+    rows = np.atleast_2d(x)
+    # |x|_p = 2^e |x / 2^e|_p with 2^e just above max |x_i| (exact scaling): no overflow of
+    # |x_i|^p near 1e154 (p = 2), no underflow to 0 near 1e-200; inf only when the norm itself
+    # exceeds float64's range
+    e = row_pow2_exponents(rows)
+    scaled = np.abs(np.ldexp(rows, -e[:, None]))
+    if p in (1, 2, np.inf):
+        out = np.linalg.norm(scaled, ord=p, axis=-1)
+    else:
+        out = (scaled**p).sum(-1) ** (1.0 / p)
+    with np.errstate(over="ignore"):
+        out = np.ldexp(out, e)
+    warn_overflow(out, "lp_norm")
+    return float(out[0]) if x.ndim == 1 else out
 
 
 def minkowski(x, y, p: float = 2):
@@ -80,16 +93,25 @@ def minkowski(x, y, p: float = 2):
     if not (p == np.inf or p >= 1):
         raise ValueError(f"The Minkowski distance needs p >= 1 (or np.inf) to be a metric; got {p}.")
     x, y, pairwise = pairwise_inputs(x, y)
+    # exact power-of-two scaling of both sets (x - y cannot overflow), then each pair's
+    # differences divided by their largest, so that |d_i|^p neither overflows nor underflows
+    e = pow2_exponent(x, y)
+    x, y = np.ldexp(x, -e), np.ldexp(y, -e)
     out = np.empty((x.shape[0], y.shape[0]))
-    step = chunk_rows(x.shape[0], 8.0 * y.shape[0] * x.shape[1])
+    step = chunk_rows(x.shape[0], 16.0 * y.shape[0] * x.shape[1])
     for start in range(0, x.shape[0], step):
         diff = np.abs(x[start : start + step, None, :] - y[None, :, :])
         if p == np.inf:
-            out[start : start + step] = diff.max(-1)
+            out[start : start + step] = diff.max(-1) if diff.shape[-1] else 0.0
         elif p == 1:
             out[start : start + step] = diff.sum(-1)
         else:
-            out[start : start + step] = (diff**p).sum(-1) ** (1.0 / p)
+            e_pair = row_pow2_exponents(diff)
+            diff = np.ldexp(diff, -e_pair[:, :, None])
+            out[start : start + step] = np.ldexp((diff**p).sum(-1) ** (1.0 / p), e_pair)
+    with np.errstate(over="ignore"):
+        out = np.ldexp(out, e)
+    warn_overflow(out, "minkowski")
     return scalar_or_matrix(out, pairwise)
 
 
@@ -147,17 +169,36 @@ def precision_factor(VI: np.ndarray) -> np.ndarray:
     >>> R.tolist()
     [[2.0, 0.0], [0.0, 1.0]]
     """
+    R, e = scaled_precision_factor(VI)
+    return np.ldexp(R, e)
+
+
+def scaled_precision_factor(VI: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(R, e)`` with ``(2**e R)' (2**e R) = VI`` and the entries of ``R`` at most about 1.
+
+    ``VI`` is divided by an even power of two ``4**e`` first (exact), so that its factor and
+    the products with it stay finite whatever the scale of ``VI``.
+
+    Examples
+    --------
+    >>> R, e = scaled_precision_factor(np.array([[4.0, 0.0], [0.0, 1.0]]))
+    >>> R.tolist(), e
+    ([[0.5, 0.0], [0.0, 0.25]], 2)
+    """
+    e = pow2_exponent(VI)
+    e += e % 2
+    scaled = np.ldexp(VI, -e)
     try:
-        return linalg.cholesky(VI, lower=False)
+        return linalg.cholesky(scaled, lower=False), e // 2
     except linalg.LinAlgError:
-        vals, vecs = linalg.eigh(VI)
+        vals, vecs = linalg.eigh(scaled)
         if vals[0] < -1e-10 * max(vals[-1], 0.0):
             raise ValueError(
                 f"VI (the inverse covariance) is not positive semi-definite: smallest eigenvalue "
-                f"{vals[0]:.3g}. Pass the inverse of a valid covariance, e.g. "
+                f"{np.ldexp(vals[0], e):.3g}. Pass the inverse of a valid covariance, e.g. "
                 "np.linalg.inv(estimate_covariance(X, 'ledoit_wolf'))."
             ) from None
-        return np.sqrt(np.clip(vals, 0.0, None))[:, None] * vecs.T
+        return np.sqrt(np.clip(vals, 0.0, None))[:, None] * vecs.T, e // 2
 
 
 def _euclidean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -212,10 +253,17 @@ def mahalanobis(x, y, VI):
     VI = as_float_array(VI, "VI", ndim=2)
     check_square_matrix(VI, "VI", x.shape[1])
     check_symmetric(VI, "VI")
-    R = precision_factor((VI + VI.T) / 2.0)
+    # exact power-of-two scalings of the data and of VI (an even power, so that R scales by
+    # its square root): products stay finite from 1e-300 to 1e300, the result is scaled back
+    R, e_r = scaled_precision_factor((VI + VI.T) / 2.0)
+    e = pow2_exponent(x, y)
+    x, y = np.ldexp(x, -e), np.ldexp(y, -e)
     # centre before transforming: rounding in R x then scales with |x - shift|, not |x|
     shift = x.mean(axis=0)
-    return scalar_or_matrix(_euclidean((x - shift) @ R.T, (y - shift) @ R.T), pairwise)
+    with np.errstate(over="ignore"):
+        out = np.ldexp(_euclidean((x - shift) @ R.T, (y - shift) @ R.T), e + e_r)
+    warn_overflow(out, "mahalanobis")
+    return scalar_or_matrix(out, pairwise)
 
 
 def variance_adjusted_cosine(x, y, W):
@@ -257,6 +305,11 @@ def variance_adjusted_cosine(x, y, W):
         raise ValueError(
             f"W must have shape ({x.shape[1]}, {x.shape[1]}) for {x.shape[1]} features; got {W.shape}."
         )
+    # cos(W x, W y) does not change when a row of x or y, or W, is scaled: scale each row and W by
+    # powers of two (exact), so that W x cannot overflow or underflow
+    W = np.ldexp(W, -pow2_exponent(W))
+    x = np.ldexp(x, -row_pow2_exponents(x)[:, None])
+    y = np.ldexp(y, -row_pow2_exponents(y)[:, None])
     out = unit_rows(x @ W.T, "W x") @ unit_rows(y @ W.T, "W y").T
     np.clip(out, -1.0, 1.0, out=out)
     return scalar_or_matrix(out, pairwise)

@@ -22,13 +22,13 @@ import numbers
 
 import numpy as np
 
-from ._arrays import chunk_rows, unit_rows
+from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows, warn_overflow
 from ._validation import (
     as_float_array,
     check_same_features,
     check_square_matrix,
 )
-from .metrics import precision_factor
+from .metrics import scaled_precision_factor
 
 __all__ = [
     "cumulative_votes",
@@ -192,12 +192,19 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
     check_same_features(x, y, "x", "y")
     k = _check_k(k, y.shape[0], "the rows of y")
     base = "euclidean"
+    # exact power-of-two scalings (undone at the end) keep the products finite for data of any
+    # magnitude, 1e-300 to 1e300; cosines need none (unit_rows scales each row)
+    e = 0
+    if metric in ("euclidean", "mahalanobis"):
+        e = pow2_exponent(x, y)
+        x, y = np.ldexp(x, -e), np.ldexp(y, -e)
     if metric == "mahalanobis":
         if VI is None:
             raise ValueError("metric='mahalanobis' needs VI, the inverse covariance matrix.")
         VI = as_float_array(VI, "VI", ndim=2)
         check_square_matrix(VI, "VI", x.shape[1])
-        R = precision_factor((VI + VI.T) / 2.0)
+        R, e_r = scaled_precision_factor((VI + VI.T) / 2.0)
+        e += e_r
         shift = y.mean(axis=0)
         x, y = (x - shift) @ R.T, (y - shift) @ R.T
     elif metric in ("cosine", "variance_adjusted_cosine"):
@@ -205,7 +212,10 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
             if W is None:
                 raise ValueError("metric='variance_adjusted_cosine' needs W, a whitening matrix.")
             W = as_float_array(W, "W", ndim=2)
-            x, y = x @ W.T, y @ W.T
+            check_square_matrix(W, "W", x.shape[1])
+            W = np.ldexp(W, -pow2_exponent(W))
+            x = np.ldexp(x, -row_pow2_exponents(x)[:, None]) @ W.T
+            y = np.ldexp(y, -row_pow2_exponents(y)[:, None]) @ W.T
         x, y = unit_rows(x, "x"), unit_rows(y, "y")
         base = "cosine"
 
@@ -225,7 +235,12 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
         sq = np.einsum("ijk,ijk->ij", diff, diff)
         dist[rows] = sq / 2.0 if base == "cosine" else np.sqrt(sq)
     order = np.lexsort((idx, dist), axis=1)  # by the exact distance, ties by index
-    return np.take_along_axis(dist, order, axis=1), np.take_along_axis(idx, order, axis=1)
+    dist = np.take_along_axis(dist, order, axis=1)
+    if e:
+        with np.errstate(over="ignore"):
+            dist = np.ldexp(dist, e)
+        warn_overflow(dist, "nearest_neighbors")
+    return dist, np.take_along_axis(idx, order, axis=1)
 
 
 def cumulative_votes(neighbour_labels, n_classes: int) -> np.ndarray:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 
+from ._validation import as_float_array
+
 __all__ = ["PrimalSVM", "primal_linear_svm"]
 
 
@@ -72,17 +74,20 @@ def primal_linear_svm(X, y, C: float = 1.0, P=None, M=None, tol: float = 1e-10) 
     >>> print(f"{fit.theta[0]:.4f} {fit.theta0:.4f}")
     1.0000 0.0000
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"X must be 2-D and y hold one label per row: X {X.shape}, y {y.shape}")
+    X = as_float_array(X, "X", ndim=2)
+    y = as_float_array(y, "y", ndim=1)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one label per row of X: X {X.shape}, y {y.shape}")
     if not set(np.unique(y)) <= {-1.0, 1.0}:
-        raise ValueError(f"labels must be -1 and +1, got {sorted(set(np.unique(y)))}; map them first")
-    if not C > 0:
-        raise ValueError(f"C must be positive, got {C}")
+        raise ValueError(
+            f"labels must be -1 and +1, got {sorted(float(v) for v in np.unique(y))}; map them first, "
+            "e.g. y = np.where(y == positive_class, 1, -1)"
+        )
+    if isinstance(C, bool) or not isinstance(C, (int, float, np.number)) or not C > 0 or not np.isfinite(C):
+        raise ValueError(f"C must be a positive finite number, e.g. C=1.0; got {C!r}")
     n, d = X.shape
-    P = np.eye(d) if P is None else np.asarray(P, dtype=float)
-    M = np.eye(d) if M is None else np.asarray(M, dtype=float)
+    P = np.eye(d) if P is None else as_float_array(P, "P", ndim=2)
+    M = np.eye(d) if M is None else as_float_array(M, "M", ndim=2)
     if P.shape != (d, d) or M.shape != (d, d):
         raise ValueError(f"P and M must be {d} x {d} for {d} features: P {P.shape}, M {M.shape}")
     if not np.allclose(P, P.T) or np.linalg.eigvalsh(P).min() <= 0:

@@ -28,6 +28,7 @@ from scipy import linalg
 from sklearn.base import clone
 from sklearn.covariance import OAS, LedoitWolf, shrunk_covariance
 
+from ._arrays import pow2_exponent
 from ._validation import (
     MAX_CONDITION,
     as_float_array,
@@ -136,6 +137,44 @@ def estimate_covariance(X, covariance="sample") -> np.ndarray:
         raise ValueError(
             f"A covariance needs at least 2 samples; X has {n_samples} sample(s) (shape {X.shape})."
         )
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        if _is_estimator(covariance):
+            try:
+                sigma = _estimate(X, covariance)
+            except ValueError as exc:
+                if "NaN" not in str(exc) and "infinity" not in str(exc):
+                    raise
+                sigma = np.full((X.shape[1], X.shape[1]), np.inf)  # overflow inside the estimator
+        else:
+            # the named estimates are scale-equivariant, cov(2^-e X) = 4^-e cov(X): estimate on X
+            # scaled exactly into [0.5, 1) so that no square overflows or underflows on the way
+            e = pow2_exponent(X)
+            sigma = np.ldexp(_estimate(np.ldexp(X, -e), covariance), 2 * e)
+    _check_range(X, sigma)
+    return sigma
+
+
+def _check_range(X: np.ndarray, sigma: np.ndarray) -> None:
+    """Refuse a covariance that overflowed or underflowed, saying so (not "NaN, impute")."""
+    peak = float(np.abs(X).max()) if X.size else 0.0
+    if not np.all(np.isfinite(sigma)):
+        raise ValueError(
+            f"The covariance of X overflowed: X holds values up to {peak:.3g}, whose squares exceed the "
+            "float64 range (about 1.8e308). Rescale X first, e.g. sklearn.preprocessing.StandardScaler() "
+            "or X / 1e150; whitened distances and cosines do not depend on a common scale."
+        )
+    spread = np.ptp(X, axis=0) if X.shape[0] else np.zeros(X.shape[1])
+    vanished = (spread > 0) & (np.diag(sigma) < np.finfo(float).tiny)
+    if np.any(vanished):
+        j = int(np.flatnonzero(vanished)[0])
+        raise ValueError(
+            f"The covariance of X underflowed: column {j} varies (range {spread[j]:.3g}) but its variance "
+            "is below the smallest float64 (about 1e-308). Rescale X first, e.g. "
+            "sklearn.preprocessing.StandardScaler() or X * 1e150."
+        )
+
+
+def _estimate(X: np.ndarray, covariance) -> np.ndarray:
     if _is_estimator(covariance):
         fitted = clone(covariance, safe=False).fit(X)
         sigma = getattr(fitted, "covariance_", None)
@@ -278,17 +317,31 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
     sigma = as_float_array(sigma, "sigma", ndim=2)
     eig = check_covariance(sigma, "sigma")
     sigma = (sigma + sigma.T) / 2.0
-    W = _whitening_matrix(sigma, method)
+    condition = eig[-1] / eig[0]
+    # Advice that would work whatever failed: shrinkage bounds the condition number (a shrinkage
+    # a gives at most about p / a), and fewer features remove the smallest eigenvalues. Another
+    # method is suggested only if it is not the one that failed.
+    fix = (
+        "Regularise the covariance: Whitener(covariance='ledoit_wolf') or a float shrinkage such as "
+        "covariance=0.1 (for a matrix: sklearn.covariance.shrunk_covariance(sigma, 0.1)), or use fewer "
+        "features, e.g. make_pipeline(StandardScaler(), PCA(n_components=0.99), Whitener())."
+    )
+    if method != "cholesky":
+        fix += " method='cholesky' is the least sensitive of the five to badly scaled features."
+    try:
+        W = _whitening_matrix(sigma, method)
+    except linalg.LinAlgError as exc:
+        raise ValueError(
+            f"whitening with method={method!r} failed ({exc}); the condition number of sigma is "
+            f"{condition:.3g}. {fix}"
+        ) from None
     # a posteriori check: a matrix that passes check_covariance can still be too ill-conditioned
     # for a given method (eigen-based ones suffer most); refuse rather than return a wrong W
     residual = float(np.abs(W @ sigma @ W.T - np.eye(sigma.shape[0])).max())
     if not residual <= WHITENING_TOLERANCE:
         raise ValueError(
             f"whitening with method={method!r} lost precision: max |W sigma W' - I| = {residual:.2g} "
-            f"(tolerance {WHITENING_TOLERANCE:.0e}; condition number of sigma {eig[-1] / eig[0]:.3g}). "
-            "Regularise the covariance (covariance='ledoit_wolf', 'oas' or a float shrinkage), "
-            "standardise or reduce the features first (e.g. PCA), or use method='cholesky', "
-            "which is the least sensitive to badly scaled features."
+            f"(tolerance {WHITENING_TOLERANCE:.0e}; condition number of sigma {condition:.3g}). {fix}"
         )
     return W
 

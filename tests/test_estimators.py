@@ -153,7 +153,7 @@ def test_class_conditional_knn_distance_scales_are_geometric_mean_sd(rng):
 def test_class_conditional_knn_errors():
     X = np.random.default_rng(0).normal(size=(10, 2))
     y = np.repeat([0, 1], 5)
-    with pytest.raises(ValueError, match="n_neighbors=11 exceeds the 10 training samples"):
+    with pytest.raises(ValueError, match=r"n_neighbors = 11, n_samples_fit = 10"):
         ClassConditionalKNN(n_neighbors=11).fit(X, y)
     with pytest.raises(ValueError, match="Unknown metric 'manhattan'; valid options are 'cosine', 'euclidean'"):
         ClassConditionalKNN(metric="manhattan").fit(X, y)

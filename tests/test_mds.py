@@ -336,7 +336,7 @@ def test_gower_out_of_sample_placement():
         ([[1, 0.5], [0.2, 1]], r"not symmetric.*\(0, 1\): 0\.5 vs 0\.2.*\(F \+ F\.T\) / 2"),
         ([[1, 2], [2, 3]], r"violates f_ij <= f_ii.*f\[0, 1\] = 2 > f\[0, 0\] = 1"),
         ([[1, 0.5, 0]], r"F must be a square matrix; got shape \(1, 3\)"),
-        ([[1, np.nan], [np.nan, 1]], r"F contains NaN or inf \(2 entries, first at index \(0, 1\)\)"),
+        ([[1, np.nan], [np.nan, 1]], r"F contains NaN in 2 entries, first at row 0, column 1"),
         ([[1.0]], r"at least 2 objects"),
     ],
 )

@@ -123,7 +123,7 @@ def test_one_sample_is_refused():
 def test_nan_is_refused():
     X = np.ones((5, 2))
     X[3, 1] = np.nan
-    with pytest.raises(ValueError, match=r"NaN or inf .*first at index \(3, 1\).*SimpleImputer"):
+    with pytest.raises(ValueError, match=r"NaN in 1 entries, first at row 3, column 1.*SimpleImputer"):
         estimate_covariance(X)
 
 
