@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import sys
 import tempfile
 import time
@@ -115,12 +116,26 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
         print(f"refusing to write over the committed notebooks in {folder}", file=sys.stderr)
         return 2
     if jobs < 1:
-        print(f"--jobs must be at least 1, not {jobs}", file=sys.stderr)
+        print(f"error: --jobs must be at least 1 (notebooks at a time), not {jobs}", file=sys.stderr)
         return 2
-    notebooks = select(numbered_notebooks(folder), only)
+    if not folder.is_dir():
+        print(f"error: notebook folder {folder} does not exist; give --notebooks-dir a folder of NN_*.ipynb files",
+              file=sys.stderr)
+        return 2
+    available = numbered_notebooks(folder)
+    unknown = [name for name in only or [] if not select(available, [name])]
+    if unknown:
+        print(f"error: no notebook in {folder} matches {', '.join(map(repr, unknown))}; --only takes file names, "
+              f"stems or numbers: {', '.join(p.name for p in available) or 'none there'}", file=sys.stderr)
+        return 2
+    notebooks = select(available, only)
     if not notebooks:
-        print(f"no notebooks to run in {folder}" + (f" matching {only}" if only else ""), file=sys.stderr)
+        print(f"no notebooks to run in {folder}", file=sys.stderr)
         return 1
+    blocked = _unwritable(out)
+    if blocked:
+        print(f"error: cannot write into --out {out}: {blocked}; choose another --out", file=sys.stderr)
+        return 2
     dirs = {sub: out / sub for sub in ("notebooks", "results", "html")}
     for d in dirs.values():
         d.mkdir(parents=True, exist_ok=True)
@@ -166,21 +181,48 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
     return 0
 
 
+def _unwritable(out: Path) -> str | None:
+    """Why ``out`` (or a folder it needs) cannot be written, in words; ``None`` when it can. Creates nothing."""
+    for sub in (out, *(out / s for s in ("notebooks", "results", "html"))):
+        if sub.exists() and not sub.is_dir():
+            return f"{sub} is a file, not a folder"
+    base = out
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        return f"{base} is a file, not a folder"
+    if not os.access(base, os.W_OK | os.X_OK):
+        return f"{base} is not writable"
+    return None
+
+
 def resolve(names: list[str], folder: Path) -> list[Path]:
-    """Notebook paths from command-line names: paths, or names/stems inside ``folder``."""
-    paths = []
+    """Notebook paths from command-line names: paths, or names/stems inside ``folder``.
+
+    Raises ``ValueError`` naming every name that matches no notebook, with the notebooks there.
+    """
+    paths, unknown = [], []
     for name in names:
         candidates = [Path(name), folder / name, folder / f"{name}.ipynb"]
         found = next((p for p in candidates if p.is_file() and p.suffix == ".ipynb"), None)
         if found is None:
-            raise SystemExit(f"no such notebook: {name}")
-        paths.append(found.resolve())
+            unknown.append(name)
+        else:
+            paths.append(found.resolve())
+    if unknown:
+        known = ", ".join(p.name for p in numbered_notebooks(folder)) or "none"
+        raise ValueError(f"no such notebook: {', '.join(unknown)}; give a path, or a name or stem in {folder} "
+                         f"(there: {known})")
     return paths
 
 
 def cmd_refresh(names: list[str], folder: Path) -> int:
     """``refresh``: re-execute with defaults and replace each committed notebook on success."""
-    targets = resolve(names, folder) if names else numbered_notebooks(folder)
+    try:
+        targets = resolve(names, folder) if names else numbered_notebooks(folder)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not targets:
         print(f"no numbered notebooks in {folder}", file=sys.stderr)
         return 1

@@ -4,6 +4,7 @@ import json
 
 import nbformat
 import pandas as pd
+import pytest
 
 from helpers.workbook.ledger import SourceCheck
 from helpers.workbook.report import build_report, notebook_summary
@@ -71,3 +72,12 @@ def test_report_plots_sweeps_found_in_out(tmp_path):
     page = build_report(tmp_path).read_text()
     assert "Sweep <code>03-seeds</code></h3><p>5 runs, 1 failed" in page
     assert page.count("data:image/png;base64,") == 1
+
+
+def test_an_unreadable_results_file_is_reported_and_left_out(tmp_path):
+    from helpers.workbook.report import _read_results
+
+    bad = tmp_path / "03_x.json"
+    bad.write_text("{not json")
+    with pytest.warns(UserWarning, match=r"03_x\.json: results file unreadable .*Re-run its notebook"):
+        assert _read_results(bad) == {}

@@ -98,25 +98,32 @@ def test_sweep_records_failures_and_resumes(notebook, tmp_path):
 def test_interrupted_sweep_loses_nothing(notebook, tmp_path):
     out = tmp_path / "out"
     sweep.run_sweep(notebook, {"seed": [0, 1]}, out, progress=False)
-    # simulate a kill half-way: a torn status file and a missing one
-    (out / "runs" / f"{sweep.run_id({'seed': 1})}.status.json").write_text("{ torn")
-    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    # a corrupt status file (status files are written atomically, so something else broke it) and a missing one
+    torn = out / "runs" / f"{sweep.run_id({'seed': 1})}.status.json"
+    torn.write_text("{ torn")
+    with pytest.warns(sweep.CorruptRunFileWarning, match=rf"{torn.name} cannot be read .*--retry-failed"):
+        table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    runs = table.drop_duplicates("run_id").set_index("seed")   # the seed comes back from the run's notebook
+    assert sorted(runs.index) == [0, 1, 2]
+    assert runs["status"].to_dict() == {0: "ok", 1: "corrupt-file", 2: "ok"}
+    table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, retry_failed=True, progress=False)
     runs = table.drop_duplicates("run_id")
-    assert sorted(runs["seed"]) == [0, 1, 2]
-    assert (runs["status"] == "ok").all()
+    assert sorted(runs["seed"]) == [0, 1, 2] and (runs["status"] == "ok").all()
 
 
 @pytest.mark.parametrize(
-    "grid, message",
+    "grid, error, message",
     [
-        ({"sed": [1]}, r"Unknown parameter 'sed' for tiny.ipynb; its parameters are method, results_path, scale, seed"),
-        ({"seed": ["x"]}, r"Parameter 'seed' of tiny.ipynb takes int values \(default 0\); got 'x' \(str\)"),
-        ({"seed": []}, r"Parameter 'seed' has no values"),
-        ({"results_path": ["/tmp/x"]}, r"results_path is set by the sweep"),
+        ({"sed": [1]}, ValueError,
+         r"Unknown parameter 'sed' for tiny.ipynb; its parameters are method, results_path, scale, seed"),
+        ({"seed": ["x"]}, TypeError, r"Parameter 'seed' of tiny.ipynb takes int values \(default 0\); got 'x' "
+                                     r"\(str\) \(it could not be read as a Python literal"),
+        ({"seed": []}, ValueError, r"Parameter 'seed' has no values"),
+        ({"results_path": ["/tmp/x"]}, ValueError, r"results_path is set by the sweep"),
     ],
 )
-def test_bad_grids_fail_before_any_run(notebook, tmp_path, grid, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_grids_fail_before_any_run(notebook, tmp_path, grid, error, message):
+    with pytest.raises(error, match=message):
         sweep.run_sweep(notebook, grid, tmp_path / "out", progress=False)
     assert not (tmp_path / "out" / "runs").exists() or not any((tmp_path / "out" / "runs").iterdir())
 
@@ -125,8 +132,8 @@ def test_int_accepted_for_float_parameter_bool_is_not(notebook):
     declared = sweep.validate_grid(notebook, {"scale": [2, 0.5], "seed": [1]})
     assert {name: p["default"] for name, p in declared.items()} == {
         "seed": "0", "method": '"a"', "scale": "1.0", "results_path": "None"}
-    with pytest.raises(ValueError, match=r"Parameter 'scale' of tiny.ipynb takes float values \(default 1.0\); "
-                                         r"got True \(bool\)"):
+    with pytest.raises(TypeError, match=r"Parameter 'scale' of tiny.ipynb takes float values \(default 1.0\); "
+                                        r"got True \(bool\)"):
         sweep.validate_grid(notebook, {"scale": [True]})
 
 
@@ -135,15 +142,18 @@ def test_unwritable_output_is_reported(notebook, tmp_path):  # pragma: no cover 
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IREAD | stat.S_IEXEC)
-    with pytest.raises(SystemExit, match="not writable"):
+    with pytest.raises(PermissionError, match=r"Output folder .*locked/out is not writable: .*Choose another --out"):
         sweep.run_sweep(notebook, {"seed": [0]}, locked / "out", progress=False)
+    assert not (locked / "out").exists()
 
 
 def test_output_under_a_file_is_reported(notebook, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    with pytest.raises(SystemExit, match="is not writable"):
+    with pytest.raises(NotADirectoryError, match=r"Output folder .*file/out cannot be made: .*file is a file"):
         sweep.run_sweep(notebook, {"seed": [0]}, blocker / "out", progress=False)
+    with pytest.raises(NotADirectoryError, match=r"Output folder .*file is a file, not a folder. Choose another"):
+        sweep.run_sweep(notebook, {"seed": [0]}, blocker, progress=False)
 
 
 @pytest.mark.integration
@@ -154,7 +164,7 @@ def test_cli_exit_codes(notebook, tmp_path, capsys):
     assert sweep.main([str(notebook), "-p", "seed", "3", "--out", str(out)]) == 1
     assert sweep.main([str(notebook), "-p", "nope", "1", "--out", str(out)]) == 2
     grid = tmp_path / "grid.json"
-    grid.write_text(json.dumps({"seed": [0, 1], "method": "b"}))
+    grid.write_text(json.dumps({"seed": [0, 1], "method": ["b"]}))
     assert sweep.main([str(notebook), "--grid", str(grid), "--out", str(out)]) == 0
 
 

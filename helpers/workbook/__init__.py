@@ -2,11 +2,22 @@
 
 :mod:`~helpers.workbook.ledger` (the ledger and :class:`SourceCheck`),
 :mod:`~helpers.workbook.results` (results JSON, notebook setup),
+:mod:`~helpers.workbook.parameters` (what each notebook's parameters may be),
 :mod:`~helpers.workbook.report`, :mod:`~helpers.workbook.sweep`,
 :mod:`~helpers.workbook.execute` (the one papermill wrapper).
 """
 
 from .ledger import SourceCheck, coverage, load_ledger, notebook_rows
+from .parameters import check_parameters
 from .results import nb_setup, package_versions, save_results
 
-__all__ = ["SourceCheck", "coverage", "load_ledger", "nb_setup", "notebook_rows", "package_versions", "save_results"]
+__all__ = [
+    "SourceCheck",
+    "check_parameters",
+    "coverage",
+    "load_ledger",
+    "nb_setup",
+    "notebook_rows",
+    "package_versions",
+    "save_results",
+]

@@ -6,11 +6,14 @@ sweep and by the tests, so every execution sees the same kernel, transport and o
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from .._io import atomic_open
 
 __all__ = [
     "EXPECTED_SECONDS",
@@ -102,12 +105,20 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
 
     Raises
     ------
+    FileNotFoundError, TypeError, ValueError
+        ``src`` is missing, ``parameters`` is not a dict, ``timeout`` is not > 0 (before any kernel starts).
     papermill.PapermillExecutionError
         A cell raised; other exceptions mean a timeout, a dead kernel or infrastructure.
     """
     import papermill as pm
 
     src = Path(src)
+    if not src.is_file():
+        raise FileNotFoundError(errno.ENOENT, f"Notebook {src} does not exist; give the path of an .ipynb file.")
+    if parameters is not None and not isinstance(parameters, dict):
+        raise TypeError(f"parameters must be a dict {{name: value}}, not {type(parameters).__name__} {parameters!r}.")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise ValueError(f"timeout must be seconds > 0 per cell (or None: no limit), not {timeout!r}.")
     manager = ipc_kernel_manager_class()
     return pm.execute_notebook(
         str(src),
@@ -166,16 +177,18 @@ def execute_and_export(src, dst, html, results=None) -> dict:
         if stale is not None:
             stale.unlink(missing_ok=True)
     start = time.perf_counter()
-    takes_results = results is not None and "results_path" in pm.inspect_notebook(str(src))
-    params = {"results_path": str(results)} if takes_results else {}
     try:
+        takes_results = results is not None and "results_path" in pm.inspect_notebook(str(src))
+        params = {"results_path": str(results)} if takes_results else {}
         execute_notebook(src, dst, params)
         status = "ok" if not params or results.exists() else "ok (no results JSON written)"
-    except Exception as exc:  # reported by the caller with every other failure
+    except Exception as exc:  # reported by the caller with every other failure (an unreadable notebook too)
         status = f"FAILED {describe_failure(exc)}"
     if dst.exists():
         try:
-            html.write_text(HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))[0], encoding="utf-8")
+            page = HTMLExporter().from_notebook_node(nbformat.read(dst, as_version=4))[0]
+            with atomic_open(html, encoding="utf-8") as fh:  # never a half-written page
+                fh.write(page)
         except Exception as exc:
             status = f"{status}; HTML export FAILED {describe_failure(exc)}"
     return {"name": src.name, "seconds": time.perf_counter() - start, "status": status}

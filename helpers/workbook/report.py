@@ -16,6 +16,7 @@ import base64
 import html
 import io
 import json
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -35,6 +36,17 @@ th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 .v-refuted { color: #cf222e; font-weight: bold; }
 section { border-top: 1px solid #ddd; margin-top: 2em; }
 """
+
+
+def _read_results(path: Path) -> dict:
+    """A notebook's results JSON; an unreadable one is reported (warning naming it) and left out."""
+    try:
+        results = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        warnings.warn(f"{path}: results file unreadable ({exc}); left out of the report. Re-run its "
+                      "notebook (make run) to write it again.", stacklevel=2)
+        return {}
+    return results if isinstance(results, dict) else {}
 
 
 def _markdown(text: str) -> str:
@@ -95,7 +107,7 @@ def coverage_html(results_dir: Path) -> str:
 
     rows = []
     for path in sorted(Path(results_dir).glob("[0-9][0-9]_*.json")):
-        rows += json.loads(path.read_text()).get("comparison") or []
+        rows += _read_results(path).get("comparison") or []
     table = coverage(load_ledger(), rows)
     keep = [c for c in table.columns if c in ("rows", "out of scope") or table[c].sum() > 0]
     return table[keep].to_html()
@@ -182,7 +194,7 @@ def build_report(out) -> Path:
         link = f"html/{nb_path.stem}.html"
         seconds = f"{info['seconds']:.0f}" if isinstance(info["seconds"], (int, float)) else ""
         results_file = out / "results" / f"{nb_path.stem}.json"
-        results = json.loads(results_file.read_text()) if results_file.exists() else {}
+        results = _read_results(results_file) if results_file.exists() else {}
         counts = verdict_counts(results.get("comparison"))
         parts.append(
             f"<tr><td><a href='{link}'>{html.escape(info['title'])}</a></td>"

@@ -1,0 +1,523 @@
+"""Bad input and faults against the sweep, the results file, notebook execution and the notebook runner.
+
+A catalogue: each case is a row (id, what is called, the expected error type or answer, the
+words that must name the problem and the fix). Three tables:
+
+- ``CLI_CASES``: a command line (``python -m helpers.workbook.sweep`` or
+  ``scripts/run_notebooks.py``) run in process; it must exit with 2 before any work, print
+  the words on stderr and leave no output folder behind.
+- ``ERROR_CASES``: a call that must raise the given type with the words in its message.
+- ``ANSWER_CASES``: a call that must give the right answer (checked value) instead of failing.
+
+Corrupt run files, the final table after Ctrl-C and a notebook executed with a bad parameter
+follow; tests that execute notebooks or stop a live sweep are marked ``integration``.
+"""
+
+import importlib.util
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.workbook import sweep
+from helpers.workbook.execute import execute_notebook
+from helpers.workbook.parameters import (
+    NOTEBOOK_PARAMETERS,
+    Integer,
+    ListOf,
+    OneOf,
+    Real,
+    check_parameters,
+)
+from helpers.workbook.results import save_results, to_jsonable
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+_spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
+run_notebooks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run_notebooks)
+
+COVARIANCE = NOTEBOOK_PARAMETERS["03"]["covariance"]
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+TINY_PARAMETERS = 'seed = 0\nmethod = "a"\nscale = 1.0\nresults_path = None'
+TINY_BODY = ("import json\nresults = {'score': seed * scale, 'detail': {'method': method}}\n"
+             "if results_path:\n    json.dump(results, open(results_path, 'w'))")
+
+
+def write_notebook(path: Path, parameters: str | None = TINY_PARAMETERS, body: str = TINY_BODY) -> Path:
+    cells = [nbformat.v4.new_markdown_cell(f"# {path.stem}")]
+    if parameters is not None:
+        cells.append(nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
+    cells.append(nbformat.v4.new_code_cell(body))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nbformat.write(nb, path)
+    return path
+
+
+def unwritable_dir(tmp: Path) -> Path:
+    """A folder where creating files fails: chmod'ed for a normal user; /sys (read-only) for root."""
+    if os.geteuid() != 0:
+        locked = tmp / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        return locked
+    probe = Path("/sys") / f"covsim-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return Path("/sys")
+    probe.rmdir()  # pragma: no cover - a writable /sys
+    pytest.skip("running as root with a writable /sys: no folder here refuses writes")
+
+
+def closed_port() -> int:
+    with socket.socket() as s:  # bound, then closed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tiny(t):
+    return str(write_notebook(t / "tiny.ipynb"))
+
+
+def grid(t, text, name="grid.json"):
+    (t / name).write_bytes(text.encode() if isinstance(text, str) else text)
+    return str(t / name)
+
+
+def sweep_cli(*argv):
+    return lambda t: (sweep.main, [a(t) if callable(a) else a for a in argv] + ["--out", str(t / "out")])
+
+
+def runner_cli(*argv):
+    return lambda t: (run_notebooks.main, [a(t) if callable(a) else a for a in argv])
+
+
+def out_file(t):
+    (t / "out").write_text("a file where the output folder should go")
+    return tiny(t)
+
+
+def nb03(t):
+    return str(NOTEBOOKS / "03_wisconsin_cosine_knn.ipynb")
+
+
+def nb05(t):
+    return str(NOTEBOOKS / "05_reuters_mahalanobis_knn.ipynb")
+
+
+# (id, command line, words on stderr). Each must exit 2 before any work and leave no out/ behind.
+CLI_CASES = [
+    ("grid-file-missing", sweep_cli(tiny, "--grid", lambda t: str(t / "nope.json")),
+     r"Grid file .*nope\.json does not exist; give the path of a JSON file such as \{\"seed\""),
+    ("grid-bad-json", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0, 1,}')),
+     r"Grid file .*grid\.json is not valid JSON at line 1, column 16 .*write \{\"seed\": \[0, 1, 2\]\}"),
+    ("grid-bad-yaml", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed: [0, 1\nmethod: a\n", "grid.yaml")),
+     r"Grid file .*grid\.yaml is not valid YAML at line \d+, column \d+ .*seed: \[0, 1, 2\]"),
+    ("grid-not-utf8", sweep_cli(tiny, "--grid", lambda t: grid(t, b"\xff\xfe{")),
+     r"Grid file .*grid\.json cannot be read \(.*codec.*\); give a UTF-8 JSON file"),
+    ("grid-not-a-mapping", sweep_cli(tiny, "--grid", lambda t: grid(t, "[0, 1]")),
+     r"Grid file .*grid\.json must hold a non-empty mapping \{name: \[values\]\}.*it holds list"),
+    ("grid-value-not-a-list", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0], "method": "b"}')),
+     r"Grid file .*grid\.json: 'method' must be a list of values, not 'b' \(str\); write \"method\": \[\"b\"\]"),
+    ("grid-empty-list", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": []}')),
+     r"Grid file .*grid\.json: 'seed' has an empty list; give at least one value or remove the key"),
+    ("grid-unknown-name", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"sed": [1]}')),
+     r"Unknown parameter 'sed' \(in .*grid\.json\) for tiny\.ipynb; its parameters are method, results_path, "
+     r"scale, seed"),
+    ("grid-wrong-type", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0, "one"]}')),
+     r"Parameter 'seed' \(in .*grid\.json\) of tiny\.ipynb takes int values \(default 0\); got 'one' \(str\)"),
+    ("grid-sweeps-results-path", sweep_cli(tiny, "-p", "results_path", "x.json"),
+     r"results_path \(in -p results_path\) is set by the sweep for every run; do not sweep it"),
+    ("value-unparsable", sweep_cli(tiny, "-p", "seed", "[0,"),
+     r"takes int values \(default 0\); got '\[0,' \(str\) \(it could not be read as a Python literal: quote "
+     r"strings, write lists as \[1, 2\]\)"),
+    ("range-empty", sweep_cli(tiny, "-p", "seed", "3:3"), r"Range '3:3' is empty \(start:stop is half-open"),
+    ("parameter-given-twice", sweep_cli(tiny, "-p", "seed", "0", "-p", "seed", "1"),
+     r"'seed' is given by -p twice; give all its values after one -p \(e\.g\. -p seed 0 1 5\)"),
+    ("parameter-in-grid-and-p", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0]}'), "-p", "seed", "1"),
+     r"'seed' is in .*grid\.json and given by -p; set it in one place only"),
+    ("nothing-to-sweep", sweep_cli(tiny), r"Nothing to sweep: give -p NAME VALUES\.\.\. or --grid FILE"),
+    ("notebook-missing", sweep_cli(lambda t: str(t / "nope.ipynb"), "-p", "seed", "0"),
+     r"Notebook .*nope\.ipynb does not exist; give the path of an \.ipynb file, e\.g\. notebooks/03_"),
+    ("notebook-not-a-notebook", sweep_cli(lambda t: grid(t, "{not json", "broken.ipynb"), "-p", "seed", "0"),
+     r"broken\.ipynb is not a readable Jupyter notebook \(.*\); give the path of an \.ipynb file"),
+    ("notebook-is-a-folder", sweep_cli(lambda t: str(t), "-p", "seed", "0"),
+     r"is not a notebook \(\.ipynb file\); give the path of one"),
+    ("notebook-without-parameters-cell",
+     sweep_cli(lambda t: str(write_notebook(t / "plain.ipynb", parameters=None)), "-p", "seed", "0"),
+     r"plain\.ipynb has no cell tagged 'parameters', so papermill cannot inject values; tag the cell"),
+    ("notebook-without-results-path",
+     sweep_cli(lambda t: str(write_notebook(t / "nores.ipynb", parameters="seed = 0")), "-p", "seed", "0"),
+     r"nores\.ipynb declares no results_path parameter, so its runs would record no results; add "
+     r"`results_path: str = None`"),
+    ("out-is-a-file", lambda t: (sweep.main, [out_file(t), "-p", "seed", "0", "--out", str(t / "out")]),
+     r"Output folder .*out is a file, not a folder\. Choose another --out"),
+    ("out-under-a-file", lambda t: (sweep.main, [out_file(t), "-p", "seed", "0", "--out", str(t / "out" / "sub")]),
+     r"Output folder .*out/sub cannot be made: .*out is a file, not a folder\. Choose another --out"),
+    ("out-unwritable", lambda t: (sweep.main, [tiny(t), "-p", "seed", "0", "--out", str(unwritable_dir(t) / "o")]),
+     r"Output folder .*o (is not writable|cannot be made)"),
+    ("jobs-zero", sweep_cli(tiny, "-p", "seed", "0", "--jobs", "0"),
+     r"--jobs must be a whole number >= 1 \(runs at a time\), not 0"),
+    ("jobs-negative", sweep_cli(tiny, "-p", "seed", "0", "--jobs", "-3"),
+     r"--jobs must be a whole number >= 1 \(runs at a time\), not -3"),
+    ("timeout-negative", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "-5"),
+     r"--timeout must be a number of seconds > 0 \(or left out: no limit\), not -5\.0"),
+    ("timeout-nan", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "nan"), r"--timeout must be a number of seconds"),
+    ("dask-refuses-connection", sweep_cli(tiny, "-p", "seed", "0", "--dask", lambda t: f"tcp://127.0.0.1:{closed_port()}"),
+     r"No Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(.*refused.*\); start one \(dask scheduler\), check "
+     r"the address, or use --dask local"),
+    ("dask-address-malformed", sweep_cli(tiny, "-p", "seed", "0", "--dask", "scheduler"),
+     r"--dask 'scheduler' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
+    # the workbook's notebooks: values their parameters cannot take are refused before any run
+    ("nb-covariance-unknown", sweep_cli(nb03, "-p", "covariance", "bogus"),
+     r"Parameter 'covariance' \(in -p covariance\) of 03_wisconsin_cosine_knn\.ipynb takes one of 'sample', "
+     r"'population', 'ledoit_wolf', 'oas' or a number in \[0, 1\] \(default 'sample'\); got 'bogus'"),
+    ("nb-neighbours-zero", sweep_cli(nb03, "-p", "k", "0", "5"),
+     r"Parameter 'k' .* takes an integer >= 1 \(default 13\); got 0 \(int\)"),
+    ("nb-neighbours-negative", sweep_cli(nb03, "-p", "k", "-1"), r"Parameter 'k' .* takes an integer >= 1"),
+    ("nb-seed-string", sweep_cli(nb03, "-p", "random_state", "x"),
+     r"Parameter 'random_state' .* takes an integer in \[0, 4\.29497e\+09\] \(default 42\); got 'x' \(str\) "
+     r"\(it could not be read"),
+    ("nb-test-size-one", sweep_cli(nb03, "-p", "test_size", "1.0"), r"'test_size' .* takes a number in \(0, 1\)"),
+    ("nb-k-range-inverted", sweep_cli(nb05, "-p", "k_min", "20", "-p", "k_max", "3"),
+     r"The grid has a run with k_min = 20, k_max = 3, which breaks 05_reuters_mahalanobis_knn\.ipynb's condition "
+     r"k_min <= k_max"),
+    # scripts/run_notebooks.py
+    ("runner-only-unknown", runner_cli("run", "--only", "99", "--out", lambda t: str(t / "out")),
+     r"no notebook in .*notebooks matches '99'; --only takes file names, stems or numbers: 00_similarity_primer"),
+    ("runner-only-one-unknown", runner_cli("run", "--only", "03", "nope", "--out", lambda t: str(t / "out")),
+     r"matches 'nope';"),
+    ("runner-jobs-zero", runner_cli("run", "--jobs", "0", "--out", lambda t: str(t / "out")),
+     r"--jobs must be at least 1 \(notebooks at a time\), not 0"),
+    ("runner-out-is-a-file", runner_cli("run", "--only", "02", "--out", lambda t: out_file(t) and str(t / "out")),
+     r"cannot write into --out .*out: .*out is a file, not a folder; choose another --out"),
+    ("runner-notebooks-dir-missing",
+     runner_cli("--notebooks-dir", lambda t: str(t / "nowhere"), "run", "--out", lambda t: str(t / "out")),
+     r"notebook folder .*nowhere does not exist; give --notebooks-dir a folder"),
+    ("runner-refresh-unknown", runner_cli("refresh", "nope"),
+     r"no such notebook: nope; give a path, or a name or stem in .*notebooks \(there: 00_similarity_primer"),
+]
+
+
+@pytest.mark.parametrize("case", CLI_CASES, ids=[c[0] for c in CLI_CASES])
+def test_command_line_mistake_is_refused_before_any_work(case, tmp_path, capsys):
+    _, make, words = case
+    main, argv = make(tmp_path)
+    was_file = (tmp_path / "out").is_file()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no stray warning instead of the message
+        code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert re.search(words, err, flags=re.S), err
+    assert "Traceback" not in err
+    assert (tmp_path / "out").is_file() if was_file else not (tmp_path / "out").exists()
+
+
+def _save(path_of, results):
+    return lambda t: save_results(results, path_of(t))
+
+
+def _check(values, spec):
+    return lambda t: check_parameters(values, spec)
+
+
+DEFAULTS_05 = {"categories": 10, "variance_retained": 0.9, "k_min": 3, "k_max": 20, "covariance": "ledoit_wolf",
+               "tfidf": "paper", "sweep_components": [10], "train_fractions": [1.0], "reading_components": [25],
+               "n_resamples": 999, "random_state": 0, "verbose": True, "results_path": None}
+
+
+def _missing_src(t):
+    return execute_notebook(t / "nope.ipynb", t / "out.ipynb")
+
+
+# (id, call, error type, words in the message). Each also leaves no file in the case's folder.
+ERROR_CASES = [
+    ("save-results-parent-is-a-file",
+     lambda t: (t / "f").write_text("x") and save_results({"a": 1}, t / "f" / "r.json"),
+     (NotADirectoryError, FileExistsError),
+     r"Cannot write the results JSON .*f/r\.json: .*Give results_path a file in a folder you can write to"),
+    ("save-results-unwritable", lambda t: save_results({"a": 1}, unwritable_dir(t) / "r.json"), OSError,
+     r"Cannot write the results JSON .*r\.json: .*Give results_path a file in a folder you can write to"),
+    ("save-results-path-is-a-folder", lambda t: save_results({"a": 1}, t), IsADirectoryError,
+     r"results_path .* is a folder; give a file path such as .*results\.json"),
+    ("save-results-path-not-a-path", _save(lambda t: 5, {"a": 1}), TypeError,
+     r"results_path must be a file path \(str\) or None, not 5"),
+    ("save-results-results-not-a-dict", _save(lambda t: t / "r.json", [1, 2]), TypeError,
+     r"results must be a dict of headline numbers, not a list"),
+    ("save-results-object-value", _save(lambda t: t / "r.json", {"fit": {"model": object()}}), TypeError,
+     r"Cannot store a object in the results JSON: results\['fit'\]\['model'\] = <object.*Store numbers, strings"),
+    ("save-results-complex-value", _save(lambda t: t / "r.json", {"z": np.complex128(1 + 2j)}), TypeError,
+     r"Cannot store a complex128 in the results JSON: results\['z'\]"),
+    ("save-results-colliding-keys", _save(lambda t: t / "r.json", {1: 0.5, "1": 0.7}), ValueError,
+     r"results has two keys that are both '1' in JSON \(e\.g\. 1 and '1'\); .*Rename one of them"),
+    ("params-covariance-unknown", _check({"covariance": "bogus"}, {"covariance": COVARIANCE}), ValueError,
+     r"Parameter covariance = 'bogus' is not allowed: covariance takes one of 'sample', 'population', "
+     r"'ledoit_wolf', 'oas' or a number in \[0, 1\]"),
+    ("params-shrinkage-above-one", _check({"covariance": 1.5}, {"covariance": COVARIANCE}),
+     ValueError, r"Parameter covariance = 1\.5 \(float\) is not allowed"),
+    ("params-neighbours-zero", _check({"k": 0}, {"k": Integer(1)}), ValueError,
+     r"Parameter k = 0 \(int\) is not allowed: k takes an integer >= 1\. Set it in the parameters cell "
+     r"\(papermill: -p k VALUE\)"),
+    ("params-seed-string", _check({"random_state": "x"}, {"random_state": NOTEBOOK_PARAMETERS["03"]["random_state"]}),
+     TypeError, r"Parameter random_state = 'x' is not allowed: random_state takes an integer in \[0, "),
+    ("params-bool-is-not-an-int", _check({"k": True}, {"k": Integer(1)}), TypeError, r"k = True \(bool\)"),
+    ("params-nan-fraction", _check({"test_size": float("nan")}, {"test_size": Real(0, 1, closed="neither")}),
+     ValueError, r"test_size = nan \(float\) is not allowed: test_size takes a number in \(0, 1\)"),
+    ("params-point-wrong-length", _check({"p": [1.0]}, {"p": ListOf(Real(), length=2)}), ValueError,
+     r"p takes a list of 2 numbers"),
+    ("params-choice-wrong-case", _check({"tfidf": "Paper"}, {"tfidf": OneOf(["paper", "sklearn"])}), ValueError,
+     r"tfidf = 'Paper' is not allowed: tfidf takes one of 'paper', 'sklearn'"),
+    ("params-k-range-inverted", lambda t: check_parameters({**DEFAULTS_05, "k_min": 9, "k_max": 3}, "05"),
+     ValueError, r"Parameters k_min = 9, k_max = 3 break the condition k_min <= k_max"),
+    ("params-name-missing", _check({}, {"k": Integer(1)}), ValueError,
+     r"the parameters cell defines no k; every checked parameter needs a default there"),
+    ("params-unknown-notebook", _check({}, "99"), ValueError, r"No parameter checks for notebook '99'; known: 00"),
+    ("execute-missing-notebook", _missing_src, FileNotFoundError,
+     r"Notebook .*nope\.ipynb does not exist; give the path of an \.ipynb file"),
+    ("execute-negative-timeout", lambda t: execute_notebook(tiny(t), t / "o.ipynb", timeout=-1), ValueError,
+     r"timeout must be seconds > 0 per cell \(or None: no limit\), not -1"),
+    ("execute-parameters-not-a-dict", lambda t: execute_notebook(tiny(t), t / "o.ipynb", [("seed", 1)]), TypeError,
+     r"parameters must be a dict \{name: value\}, not list"),
+    ("sweep-load-no-sweep", lambda t: sweep.load(t / "nowhere"), FileNotFoundError,
+     r"nowhere holds no sweep \(.*runs does not exist\); give the --out folder of a sweep"),
+    ("grid-not-a-dict", lambda t: sweep.expand_grid([("seed", [1])]), TypeError,
+     r"grid must be a dict \{name: \[values\]\}, not a list"),
+    ("grid-value-scalar", lambda t: sweep.expand_grid({"seed": 3}), TypeError,
+     r"Parameter 'seed' needs a list of values, e\.g\. \[3\]; got 3"),
+]
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
+def test_bad_input_raises_a_clear_error(case, tmp_path):
+    _, call, error, words = case
+    before = set(tmp_path.rglob("*"))
+    with pytest.raises(error, match=words):
+        call(tmp_path)
+    left = {p for p in set(tmp_path.rglob("*")) - before if p.name not in ("tiny.ipynb", "f")}
+    assert not left, f"left behind: {left}"
+
+
+def _saved(results):
+    def call(t):
+        return json.loads(save_results(results, t / "new" / "folder" / "r.json").read_text())
+    return call
+
+
+# (id, call, the right answer). Awkward but valid input gets the right answer, not an error.
+ANSWER_CASES = [
+    ("save-results-missing-folder-is-made", _saved({"acc": 0.5}), {"acc": 0.5}),
+    ("save-results-nan-inf-na-become-null",
+     _saved({"nan": float("nan"), "inf": np.inf, "na": pd.NA, "nat": pd.NaT, "ninf": np.float32(-np.inf)}),
+     {"nan": None, "inf": None, "na": None, "nat": None, "ninf": None}),
+    ("save-results-numpy-types",
+     _saved({"f32": np.float32(0.25), "i8": np.int8(-3), "u64": np.uint64(2**63), "b": np.bool_(True),
+             "s": np.str_("zca"), "a": np.arange(3), "0d": np.array(1.5)}),
+     {"f32": 0.25, "i8": -3, "u64": 2**63, "b": True, "s": "zca", "a": [0, 1, 2], "0d": 1.5}),
+    ("save-results-pandas-and-tuples",
+     _saved({"s": pd.Series([1.0, np.nan], index=["x", "y"]), "t": (1, "a"), 2: "int key"}),
+     {"s": {"x": 1.0, "y": None}, "t": [1, "a"], "2": "int key"}),
+    ("to-jsonable-extreme-floats", lambda t: to_jsonable([np.float64(1e308), np.float64(5e-324), -0.0]),
+     [1e308, 5e-324, -0.0]),
+    ("params-int-for-float-accepted",
+     lambda t: check_parameters({"svm_C": 1000}, {"svm_C": NOTEBOOK_PARAMETERS["01"]["svm_C"]}), None),
+    ("params-shrinkage-float-accepted",
+     lambda t: check_parameters({"covariance": 0.1}, {"covariance": COVARIANCE}), None),
+    ("params-n-jobs-all-cpus",
+     lambda t: check_parameters({"n_jobs": -1}, {"n_jobs": NOTEBOOK_PARAMETERS["04"]["n_jobs"]}), None),
+    ("parse-values-ranges-and-literals", lambda t: sweep.parse_values(["5:2:-1", "[1, 2]", "cholesky", "1e-3"]),
+     [5, 4, 3, [1, 2], "cholesky", 0.001]),
+    ("grid-yaml-file", lambda t: sweep.read_grid_file(grid(t, "seed: [0, 1]\nmethod: [zca]\n", "g.yml")),
+     {"seed": [0, 1], "method": ["zca"]}),
+]
+
+
+@pytest.mark.parametrize("case", ANSWER_CASES, ids=[c[0] for c in ANSWER_CASES])
+def test_awkward_input_gets_the_right_answer(case, tmp_path):
+    _, call, expected = case
+    got = call(tmp_path)
+    assert got == expected
+    if isinstance(expected, dict) and "nan" not in expected:  # exact floats survive the round trip
+        assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    assert not [p for p in tmp_path.rglob("*.tmp")], "a temporary file was left behind"
+
+
+def test_save_results_failure_keeps_the_previous_file(tmp_path):
+    path = save_results({"acc": 0.9}, tmp_path / "r.json")
+    with pytest.raises(TypeError, match=r"results\['model'\]"):
+        save_results({"acc": 0.1, "model": object()}, path)
+    assert json.loads(path.read_text()) == {"acc": 0.9} and [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+# --------------------------------------------------------------------------------------
+# Corrupt run files: reported, counted as failed, rerun by --retry-failed; never stop a sweep
+
+
+def fake_sweep(tmp_path, seeds=(0, 1, 2)):
+    """A sweep folder as finished runs leave it, without executing anything."""
+    notebook = write_notebook(tmp_path / "tiny.ipynb")
+    out = tmp_path / "out"
+    (out / "runs").mkdir(parents=True)
+    for seed in seeds:
+        params = {"seed": seed}
+        rid = sweep.run_id(params)
+        (out / "runs" / f"{rid}.json").write_text(json.dumps({"score": float(seed)}))
+        (out / "runs" / f"{rid}.status.json").write_text(
+            json.dumps({"run_id": rid, "params": params, "status": "ok", "error": None}))
+    return notebook, out
+
+
+CORRUPTIONS = [
+    ("results-not-json", lambda runs, rid: (runs / f"{rid}.json").write_text('{"score": 1.0'), ".json"),
+    ("results-empty", lambda runs, rid: (runs / f"{rid}.json").write_text(""), ".json"),
+    ("results-not-utf8", lambda runs, rid: (runs / f"{rid}.json").write_bytes(b"\xff\xfe\x00"), ".json"),
+    ("results-missing", lambda runs, rid: (runs / f"{rid}.json").unlink(), ".json"),
+    ("status-not-json", lambda runs, rid: (runs / f"{rid}.status.json").write_text("{ torn"), ".status.json"),
+    ("status-not-a-record", lambda runs, rid: (runs / f"{rid}.status.json").write_text("[]"), ".status.json"),
+]
+
+
+@pytest.mark.parametrize("corrupt, suffix", [c[1:] for c in CORRUPTIONS], ids=[c[0] for c in CORRUPTIONS])
+def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, capsys, monkeypatch, corrupt, suffix):
+    notebook, out = fake_sweep(tmp_path)
+    bad = sweep.run_id({"seed": 1})
+    corrupt(out / "runs", bad)
+    bad_file = out / "runs" / f"{bad}{suffix}"
+
+    with pytest.warns(sweep.CorruptRunFileWarning, match=rf"{bad_file}.*its run counts as failed\. Rerun the "
+                                                           r"sweep with --retry-failed"):
+        table = sweep.load(out)
+    runs = table.drop_duplicates("run_id").set_index("run_id")
+    assert runs.loc[bad, "status"] == "corrupt-file" and str(bad_file) in runs.loc[bad, "error"]
+    assert sorted(table.loc[table["key"] == "score", "value"]) == [0.0, 2.0]     # the others are intact
+
+    argv = [str(notebook), "-p", "seed", "0:3", "--out", str(out)]
+    assert sweep.main(argv) == 1                            # the sweep runs to its summary, the run counts as failed
+    captured = capsys.readouterr()
+    assert f"warning: {bad_file}" in captured.err and "Traceback" not in captured.err
+    assert "3 runs of this grid" in captured.out and "1 failed (1 with unreadable run files" in captured.out
+    assert sweep.plan(out, [{"seed": s} for s in range(3)]) == ([], [{"seed": 0}, {"seed": 1}, {"seed": 2}])
+    assert sweep.plan(out, [{"seed": 1}], retry_failed=True)[0] == [{"seed": 1}]
+
+    def run_again(notebook, out, params, timeout=None):  # what a successful run leaves behind
+        rid = sweep.run_id(params)
+        Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": float(params["seed"])}))
+        record = {"run_id": rid, "params": params, "status": "ok", "error": None}
+        Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
+        return record
+
+    monkeypatch.setattr(sweep, "execute_run", run_again)
+    assert sweep.main([*argv, "--retry-failed"]) == 0
+    final = pd.read_csv(out / "results.csv")
+    assert sorted(final["value"]) == [0.0, 1.0, 2.0] and (final["status"] == "ok").all()
+
+
+def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeypatch):
+    notebook, out = fake_sweep(tmp_path)
+    real = sweep.write_table
+
+    def interrupted_write(path):  # the second Ctrl-C lands while the table is being written
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        return real(path)
+
+    monkeypatch.setattr(sweep, "write_table", interrupted_write)
+    with pytest.raises(KeyboardInterrupt):  # raised once the table is on disk, not in the middle of it
+        sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    table = pd.read_csv(out / "results.csv")
+    assert sorted(table["value"]) == [0.0, 1.0, 2.0]
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []      # no temporary file left
+
+
+SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
+             "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))")
+
+
+@pytest.mark.integration
+def test_double_ctrl_c_leaves_a_table_of_every_finished_run(tmp_path):
+    notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "helpers.workbook.sweep", str(notebook), "-p", "seed", "0:8", "--jobs", "2",
+           "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 180
+    while time.time() < deadline and len(list((out / "runs").glob("*.status.json"))) < 2:
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)  # the impatient second Ctrl-C, while the sweep is stopping
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, -signal.SIGINT), err[-2000:]
+    finished = {json.loads(p.read_text())["run_id"]: json.loads(p.read_text())["status"]
+                for p in (out / "runs").glob("*.status.json")}
+    table = pd.read_csv(out / "results.csv").drop_duplicates("run_id").set_index("run_id")["status"].to_dict()
+    assert len(finished) >= 2 and table == finished            # every finished run, as recorded on disk
+    assert not list(out.glob(".results.csv.*"))                 # no half-written table beside it
+    deadline = time.time() + 30                                  # and no process of the sweep outlives it
+    while time.time() < deadline:
+        states = subprocess.run(["ps", "-o", "stat=", "-g", str(proc.pid)], capture_output=True, text=True).stdout
+        if not [state for state in states.split() if not state.startswith("Z")]:
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail("processes of the sweep outlived it")
+
+
+# --------------------------------------------------------------------------------------
+# A workbook notebook executed with a bad parameter fails in its setup cell, naming it
+
+CHECK_LINE = 'check_parameters(globals(), "{key}")'
+
+
+def test_every_workbook_notebook_checks_its_parameters_in_its_setup_cell():
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        setup = next(c for c in nb.cells if c.cell_type == "code" and "nb_setup()" in c.source)
+        assert CHECK_LINE.format(key=path.name[:2]) in setup.source, path.name
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("parameters, error, words", [
+    ({"covariance": "bogus"}, "ValueError",
+     r"Parameter covariance = 'bogus' is not allowed: covariance takes one of 'sample', 'population'"),
+    ({"k": 0}, "ValueError", r"Parameter k = 0 \(int\) is not allowed: k takes an integer >= 1"),
+    ({"random_state": "x"}, "TypeError", r"Parameter random_state = 'x' is not allowed"),
+], ids=["covariance-unknown", "neighbours-zero", "seed-string"])
+def test_notebook_with_a_bad_parameter_fails_in_its_setup_cell(tmp_path, parameters, error, words):
+    import papermill as pm
+
+    src = NOTEBOOKS / "03_wisconsin_cosine_knn.ipynb"
+    with pytest.raises(pm.PapermillExecutionError) as caught:
+        execute_notebook(src, tmp_path / "out.ipynb", parameters, cwd=NOTEBOOKS)
+    assert caught.value.ename == error and re.search(words, caught.value.evalue)
+    assert caught.value.exec_count == 3  # the setup cell, right after the parameters and papermill's injected cell
+
+
+def test_every_notebook_default_passes_its_checks():
+    import papermill as pm
+
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        declared = pm.inspect_notebook(str(path))
+        spec = NOTEBOOK_PARAMETERS[path.name[:2]]
+        assert set(spec) == set(declared), f"{path.name}: checks for {sorted(spec)}, parameters {sorted(declared)}"
+        check_parameters({name: sweep._literal(p["default"]) for name, p in declared.items()}, path.name[:2])
+
+
+def test_catalogue_size():
+    counts = {"clear error": len(CLI_CASES) + len(ERROR_CASES) + len(CORRUPTIONS),
+              "right answer": len(ANSWER_CASES)}
+    assert counts["clear error"] + counts["right answer"] >= 25
+
