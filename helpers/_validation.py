@@ -161,3 +161,43 @@ def pairwise_inputs(x, y, name_x: str = "x", name_y: str = "y"):
         return xa[None, :], ya[None, :], False
     return xa, ya, True
 
+
+def check_estimator(model, name: str = "model"):
+    """Refuse what scikit-learn cannot clone and fit, before any work starts."""
+    if isinstance(model, type):
+        raise TypeError(f"{name} is the class {model.__name__}, not an estimator; pass an instance, "
+                        f"e.g. {model.__name__}().")
+    if not (hasattr(model, "fit") and hasattr(model, "get_params")):
+        raise TypeError(f"{name} must be a scikit-learn estimator (with fit and get_params), e.g. "
+                        f"KNeighborsClassifier(5); got {type(model).__name__} {model!r:.60}.")
+    return model
+
+
+def check_int(value, name: str, minimum: int, example: str) -> int:
+    """``value`` as an int >= ``minimum``; bools, floats and text are refused with an example."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, e.g. {example}; got {value!r}.")
+    return int(value)
+
+
+def check_labels(X, y, n_classes: int = 2):
+    """``X`` as a 2-D float array and ``y`` as an array with one label per row and >= ``n_classes`` classes."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (samples x features); got shape {X.shape}. Use X.reshape(-1, 1) "
+                         "for a single feature.")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass matching arrays.")
+    classes = np.unique(y)
+    if classes.size < n_classes:
+        raise ValueError(
+            f"y has {classes.size} class(es) {classes.tolist()}; a classification score needs at least "
+            f"{n_classes} (a one-class model is right by construction). Check the labels or the subset."
+        )
+    return X, y
+
+
+def check_cv(cv):
+    if not (hasattr(cv, "split") and hasattr(cv, "get_n_splits")):
+        raise TypeError(f"cv must be a scikit-learn splitter such as LeaveOneOut() or StratifiedKFold(5); got {cv!r}.")
+    return cv

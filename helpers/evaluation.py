@@ -45,6 +45,7 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
+from ._validation import as_float_array, check_cv, check_estimator, check_int, check_labels
 from .neighbours import majority_votes, nearest_indices
 
 __all__ = [
@@ -88,8 +89,11 @@ def check_scoring(scoring):
     ((('accuracy',), True), (('accuracy', 'f1'), False))
     """
     single = isinstance(scoring, str)
-    names = (scoring,) if single else tuple(scoring)
-    unknown = [n for n in names if n not in METRICS]
+    try:
+        names = (scoring,) if single else tuple(scoring)
+    except TypeError:
+        names = ()
+    unknown = [n for n in names if not isinstance(n, str) or n not in METRICS]
     if not names or unknown:
         raise ValueError(f"scoring must name metrics among {sorted(METRICS)}; got {scoring!r}. "
                          "Pass one name (scores per model) or a tuple (scores per model and metric).")
@@ -103,16 +107,68 @@ def _scorers(names):
 def _check_models(models) -> dict:
     if not isinstance(models, dict) or not models:
         raise ValueError("models must be a non-empty dict {name: estimator}; wrap a single model as {'name': model}.")
+    for name, m in models.items():
+        check_estimator(m, f"models[{name!r}]")
     return models
+
+
+def _check_stratified_folds(y, n_folds: int) -> None:
+    """Stratified k-fold needs every class in every fold: n_folds <= the smallest class."""
+    labels, counts = np.unique(y, return_counts=True)
+    if n_folds > counts.min():
+        small = labels[counts.argmin()]
+        raise ValueError(
+            f"n_folds={n_folds} exceeds the {counts.min()} member(s) of the smallest class "
+            f"({small.item() if isinstance(small, np.generic) else small!r}); stratified folds need every class "
+            f"in every fold. Use n_folds <= {counts.min()}, or LeaveOneOut()."
+        )
+
+
+def _split(cv, X, y) -> list:
+    """The folds of ``cv``, with the splitter's own error completed by the class counts."""
+    try:
+        return list(check_cv(cv).split(X, y))
+    except ValueError as exc:
+        labels, counts = np.unique(y, return_counts=True)
+        raise ValueError(f"{cv!r} cannot split these {len(y)} rows (class counts "
+                         f"{dict(zip(labels.tolist(), counts.tolist()))}): {exc}") from None
+
+
+def _check_ratio(test_train_ratio):
+    if test_train_ratio is None:
+        return None
+    if isinstance(test_train_ratio, bool) or not isinstance(test_train_ratio, (int, float, np.integer, np.floating)) \
+            or not (np.isfinite(test_train_ratio) and test_train_ratio >= 0):
+        raise ValueError(
+            f"test_train_ratio must be a finite number n_test / n_train >= 0 (0.25 for 80:20 splits, "
+            f"1 / (n_folds - 1) for k-fold CV) or None; got {test_train_ratio!r}."
+        )
+    return float(test_train_ratio)
+
+
+def _check_scores(scores, name: str) -> np.ndarray:
+    """Scores as a flat float array; NaN (a split whose fit failed) refused with the way to find out why."""
+    try:
+        s = np.asarray(scores, dtype=float).ravel()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numbers (one score per split); could not convert them to float "
+                         f"({exc}).") from None
+    bad = np.flatnonzero(~np.isfinite(s))
+    if bad.size:
+        raise ValueError(
+            f"{name} holds {s[bad[0]]} at position {bad[0]} ({bad.size} of {s.size} scores not finite): a split "
+            "whose model failed (scikit-learn's error_score=nan). Rerun that split with error_score='raise' "
+            "to see why, or drop it from every model's scores."
+        )
+    return s
 
 
 def _nb_scale(n: int, test_train_ratio) -> float:
     """Standard error of a mean of ``n`` resampled scores per unit sd (Nadeau & Bengio 2003)."""
+    test_train_ratio = _check_ratio(test_train_ratio)
     if test_train_ratio is None:
         return 1.0 / np.sqrt(n)
-    if float(test_train_ratio) < 0:
-        raise ValueError(f"test_train_ratio must be n_test / n_train >= 0, got {test_train_ratio}.")
-    return float(np.sqrt(1.0 / n + float(test_train_ratio)))
+    return float(np.sqrt(1.0 / n + test_train_ratio))
 
 
 def summarize_scores(scores, test_train_ratio=None) -> pd.DataFrame:
@@ -151,9 +207,10 @@ def summarize_scores(scores, test_train_ratio=None) -> pd.DataFrame:
     """
     if not isinstance(scores, dict) or not scores:
         raise ValueError("scores must be a non-empty dict {name: list of scores}.")
+    _check_ratio(test_train_ratio)
     rows = {}
     for name, s in scores.items():
-        s = np.asarray(s, dtype=float).ravel()
+        s = _check_scores(s, f"scores[{name!r}]")
         if s.size < 2:
             raise ValueError(f"scores[{name!r}] needs at least two scores; use more splits.")
         mean, sd = s.mean(), s.std(ddof=1)
@@ -181,7 +238,8 @@ def corrected_paired_ttest(scores_a, scores_b, test_train_ratio):
     >>> print(f"{r['mean_diff']:+.3f} t={r['t']:.2f} p={r['p_value']:.3f} {r['wins']}/{r['losses']}/{r['ties']}")
     +0.015 t=2.12 p=0.124 3/0/1
     """
-    a, b = np.asarray(scores_a, dtype=float).ravel(), np.asarray(scores_b, dtype=float).ravel()
+    _check_ratio(test_train_ratio)
+    a, b = _check_scores(scores_a, "scores_a"), _check_scores(scores_b, "scores_b")
     if a.shape != b.shape or a.size < 2:
         raise ValueError(
             f"need paired scores of equal length >= 2 from the same splits; got shapes {a.shape} and {b.shape}."
@@ -221,7 +279,10 @@ def compare_pairs(scores, pairs, test_train_ratio) -> pd.DataFrame:
     a vs b      0.015     3
     """
     rows = {}
-    for a, b in pairs:
+    for pair in pairs:
+        if isinstance(pair, str) or len(pair) != 2:
+            raise ValueError(f"each pair must be a tuple (name_a, name_b); got {pair!r}.")
+        a, b = pair
         missing = [n for n in (a, b) if n not in scores]
         if missing:
             raise ValueError(f"no scores for {missing}; scores has {sorted(scores)}.")
@@ -263,13 +324,18 @@ def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state
     """
     models = _check_models(models)
     names, single = check_scoring(scoring)
-    if int(n_splits) < 1:
-        raise ValueError(f"n_splits must be at least 1, got {n_splits}.")
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
+    n_splits = check_int(n_splits, "n_splits", 1, "n_splits=50")
+    X, y = check_labels(X, y)
+    cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
     out = {}
     for name, m in models.items():
-        res = cross_validate(clone(m), X, y, cv=cv, n_jobs=n_jobs, scoring=_scorers(names))
+        # error_score="raise": a model that cannot fit a split is an error, never a NaN score
+        try:
+            res = cross_validate(clone(m), X, y, cv=cv, n_jobs=n_jobs, scoring=_scorers(names), error_score="raise")
+        except ValueError as exc:
+            n_train = next(cv.split(X, y))[0].size
+            raise ValueError(f"models[{name!r}] failed on a split of {n_train} training rows "
+                             f"(test_size={test_size}): {exc}") from exc
         out[name] = {n: res[f"test_{n}"] for n in names}
     return {name: s[names[0]] for name, s in out.items()} if single else out
 
@@ -296,11 +362,12 @@ def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0, n_
     (2, 5)
     """
     models = _check_models(models)
-    if int(n_repeats) < 1 or int(n_folds) < 2:
-        raise ValueError(f"need n_repeats >= 1 and n_folds >= 2, got {n_repeats} and {n_folds}.")
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    cv = RepeatedStratifiedKFold(n_splits=int(n_folds), n_repeats=int(n_repeats), random_state=random_state)
-    return {name: cross_val_score(clone(m), X, y, cv=cv, n_jobs=n_jobs).reshape(int(n_repeats), int(n_folds))
+    n_repeats = check_int(n_repeats, "n_repeats", 1, "n_repeats=3")
+    n_folds = check_int(n_folds, "n_folds", 2, "n_folds=10")
+    X, y = check_labels(X, y)
+    _check_stratified_folds(y, n_folds)
+    cv = RepeatedStratifiedKFold(n_splits=n_folds, n_repeats=n_repeats, random_state=random_state)
+    return {name: cross_val_score(clone(m), X, y, cv=cv, n_jobs=n_jobs, error_score="raise").reshape(n_repeats, n_folds)
             for name, m in models.items()}
 
 
@@ -314,23 +381,35 @@ def loocv_accuracy(model, X, y) -> float:
     >>> print(f"{loocv_accuracy(KNeighborsClassifier(1), X, [0, 0, 0, 1, 1, 1]):.3f}")
     1.000
     """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass matching arrays.")
+    check_estimator(model)
+    X, y = check_labels(X, y)
     pred = cross_val_predict(clone(model), X, y, cv=LeaveOneOut())
     return float(np.mean(pred == y))
 
 
 def _check_knn_inputs(X, y, ks):
     """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    X = as_float_array(X, "X")
+    y = np.asarray(y)
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
-    ks = [int(k) for k in ks]
-    if not ks or min(ks) < 1:
-        raise ValueError(f"ks must be a non-empty list of positive integers, got {ks}.")
+    X, y = check_labels(X, y)
+    ks = _check_ks(ks)
     classes, y_idx = np.unique(y, return_inverse=True)
     return X, y, ks, classes, y_idx
+
+
+def _check_ks(ks, name: str = "ks") -> list:
+    """A non-empty list of positive integers (numbers of neighbours), or an error with an example."""
+    example = "[3] or range(1, 21)" if name == "ks" else "[10, 50, 100]"
+    if isinstance(ks, (int, np.integer, str)) or not hasattr(ks, "__iter__"):
+        raise ValueError(f"{name} must be a non-empty list of positive integers, e.g. {example}; got {ks!r}.")
+    ks = list(ks)
+    bad = [k for k in ks if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1]
+    if not ks or bad:
+        raise ValueError(f"{name} must be a non-empty list of positive integers, e.g. {example}; got {ks!r}"
+                         + (f" ({bad[0]!r} is not a positive integer)." if bad else "."))
+    return [int(k) for k in ks]
 
 
 def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
@@ -368,7 +447,7 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
     {1: '1.000', 3: '1.000'}
     """
     X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
-    folds = list(cv.split(X, y))
+    folds = _split(cv, X, y)
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
         pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
@@ -397,7 +476,7 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> 
     [0, 0, 0, 1, 1, 1]
     """
     X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
-    folds = list(cv.split(X, y))
+    folds = _split(cv, X, y)
     held_out = np.bincount(np.concatenate([te for _, te in folds]), minlength=len(y))
     if not np.all(held_out == 1):
         raise ValueError(f"every row must be held out exactly once (LeaveOneOut, KFold); this splitter holds "
@@ -414,7 +493,7 @@ def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classe
     """Majority-vote class codes of one fold's test rows for every k: ``{k: ndarray (n_test,)}``."""
     k_max = max(ks)
     if k_max > len(tr):
-        raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use smaller ks.")
+        raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use ks <= {len(tr)}.")
     X_tr, X_te = X[tr], X[te]
     if transformer is not None:
         t = clone(transformer).fit(X_tr, y[tr])
@@ -442,7 +521,12 @@ def mcnemar_exact(y_true, pred_a, pred_b):
     """
     y_true, pred_a, pred_b = (np.asarray(v) for v in (y_true, pred_a, pred_b))
     if not (y_true.shape == pred_a.shape == pred_b.shape):
-        raise ValueError("y_true, pred_a and pred_b must have the same length (predictions on one test set).")
+        raise ValueError(
+            f"y_true, pred_a and pred_b must have the same length (predictions on one test set); got shapes "
+            f"{y_true.shape}, {pred_a.shape} and {pred_b.shape}."
+        )
+    if y_true.size == 0:
+        raise ValueError("y_true is empty: McNemar's test needs predictions on at least one test point.")
     a_ok, b_ok = pred_a == y_true, pred_b == y_true
     b, c = int(np.sum(a_ok & ~b_ok)), int(np.sum(~a_ok & b_ok))
     p = 1.0 if b + c == 0 else float(stats.binomtest(b, b + c, 0.5).pvalue)
@@ -469,6 +553,13 @@ def report_rows(y_true, y_pred, labels=(0, 1)) -> dict:
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true and y_pred must have the same shape; got {y_true.shape} and {y_pred.shape}.")
+    if y_true.size == 0:
+        raise ValueError("y_true is empty: a classification table needs at least one test point.")
+    seen = np.union1d(y_true, y_pred)
+    stray = [v for v in seen.tolist() if v not in list(labels)]
+    if stray:
+        raise ValueError(f"y_true and y_pred hold labels {stray} that are not in labels={tuple(labels)!r}; "
+                         f"pass labels={tuple(seen.tolist())!r} (or map the labels first).")
     rep = classification_report(y_true, y_pred, labels=list(labels), output_dict=True, zero_division=0)
     rows = {}
     for label in labels:
@@ -496,7 +587,7 @@ def is_linearly_separable(X, y) -> bool:
     >>> is_linearly_separable([[0, 0], [1, 1], [0, 1], [1, 0]], [0, 0, 1, 1])   # XOR
     False
     """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    X, y = as_float_array(X, "X"), np.asarray(y)
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
     classes = np.unique(y)
@@ -561,10 +652,12 @@ def svc_loocv_predict(svc, X, y, n_jobs=None) -> np.ndarray:
     >>> svc_loocv_predict(SVC(kernel="linear"), X, [0, 0, 0, 1, 1, 1]).tolist()
     [0, 0, 0, 1, 1, 1]
     """
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass matching arrays.")
+    check_estimator(svc, "svc")
+    X, y = check_labels(X, y)
     full = clone(svc).fit(X, y)
+    if not hasattr(full, "support_"):
+        raise TypeError(f"svc must be a support vector classifier (sklearn.svm.SVC, with support_ after fit); got "
+                        f"{type(svc).__name__}. For other models use loocv_accuracy(model, X, y).")
     pred = full.predict(X)
     refit = np.zeros(len(y), dtype=bool)
     refit[full.support_] = True
@@ -638,6 +731,8 @@ def prf_scores(y_true, y_pred, classes=None) -> dict:
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true and y_pred must have the same shape; got {y_true.shape} and {y_pred.shape}.")
+    if y_true.size == 0:
+        raise ValueError("y_true is empty: scores need predictions on at least one document.")
     if classes is None:
         classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, y_pred)
     return {k: float(v) for k, v in _scores(_indicator(y_true, classes), _indicator(y_pred, classes)).items()}
@@ -683,7 +778,7 @@ def paired_permutation_test(y_true, pred_a, pred_b, score="micro_f1", classes=No
     +0.20 0.002
     """
     names = [score] if isinstance(score, str) else list(score)
-    if not names or any(sc not in SCORES for sc in names):
+    if not names or any(not isinstance(sc, str) or sc not in SCORES for sc in names):
         raise ValueError(f"score must be one of {SCORES} (or a list of them); got {score!r}.")
     y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
     if not (y_true.shape == pred_a.shape == pred_b.shape):
@@ -691,6 +786,9 @@ def paired_permutation_test(y_true, pred_a, pred_b, score="micro_f1", classes=No
             f"y_true, pred_a and pred_b must have the same shape (one row per test document); got "
             f"{y_true.shape}, {pred_a.shape}, {pred_b.shape}."
         )
+    if len(y_true) == 0:
+        raise ValueError("y_true is empty: the permutation test needs predictions on at least one document.")
+    n_resamples = check_int(n_resamples, "n_resamples", 1, "n_resamples=999")
     if classes is None:
         classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, np.union1d(pred_a, pred_b))
     T = _indicator(y_true, classes)
@@ -734,7 +832,9 @@ def paired_comparisons(y_test, predictions: dict, reference, scores=SCORES, clas
     >>> t.loc["same"].tolist()
     [0.0, 1.0]
     """
-    scores = list(scores)
+    if not isinstance(predictions, dict) or not predictions:
+        raise ValueError("predictions must be a non-empty dict {name: test predictions}; wrap one as {'name': pred}.")
+    scores = [scores] if isinstance(scores, str) else list(scores)
     rows = {}
     for name, pred in predictions.items():
         diff, p = paired_permutation_test(y_test, pred, reference, scores, classes, n_resamples, random_state)

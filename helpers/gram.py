@@ -25,10 +25,12 @@ from sklearn.base import (
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
 )
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._arrays import row_sq_norms
 from ._io import progress_bar
+from ._validation import as_float_array, check_finite
 
 __all__ = [
     "GramPCA",
@@ -36,6 +38,58 @@ __all__ = [
     "ledoit_wolf_shrinkage_gram",
     "shrunk_residual_covariance",
 ]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _check_fraction(fraction, name: str = "fraction") -> float:
+    """A variance fraction in (0, 1], or a clear error naming the value."""
+    if not (_is_real(fraction) and 0.0 < fraction <= 1.0):
+        raise ValueError(f"{name} must be a number in (0, 1], e.g. 0.9 for 90% of the variance; got {fraction!r}.")
+    return float(fraction)
+
+
+def _check_finite_matrix(X, name: str) -> None:
+    """Refuse NaN and inf in a dense or sparse matrix, naming the first position and the fix."""
+    if not sp.issparse(X):
+        check_finite(X, name)
+        return
+    if np.isfinite(X.data).all():
+        return
+    coo = X.tocoo()
+    bad = np.flatnonzero(~np.isfinite(coo.data))
+    first = bad[np.lexsort((coo.col[bad], coo.row[bad]))[0]]  # first in row order
+    value = coo.data[first]
+    what = "NaN" if np.isnan(value) else "inf (overflow: a value beyond the float64 range of about 1.8e308)"
+    fix = ("Remove or impute them first, e.g. sklearn.impute.SimpleImputer." if np.isnan(value) else
+           "Rescale the data before this step or replace the inf values.")
+    raise ValueError(
+        f"{name} (sparse) contains {what} in {len(bad)} stored entries, first at row {int(coo.row[first])}, "
+        f"column {int(coo.col[first])}. {fix}"
+    )
+
+
+def _validate(estimator, X, reset: bool):
+    """``validate_data`` for dense or sparse ``X``, with messages that name the position and the fix."""
+    try:
+        X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2 if reset else 1,
+                          ensure_all_finite=False, reset=reset)
+    except ValueError as exc:
+        if "could not convert" in str(exc):
+            raise ValueError(
+                f"X must be numeric; could not convert it to float ({exc}). Turn documents into term weights "
+                "first (helpers.text.vectorize_corpus) or encode text columns as numbers."
+            ) from None
+        raise
+    _check_finite_matrix(X, "X")
+    return X
+
 
 def _n_for_fraction(cumulative: np.ndarray, fraction: float) -> int:
     """Smallest number of components whose cumulative explained variance reaches ``fraction``."""
@@ -53,9 +107,10 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     Parameters
     ----------
     n_components : int or float, default=100
-        An int keeps that many principal components for ``transform``; a float in (0, 1)
+        An int keeps that many principal components for ``transform``; a float in (0, 1]
         is a variance fraction: keep the fewest components whose explained variance
-        reaches it (as ``sklearn.decomposition.PCA(0.9)``). Either way at most
+        reaches it (as ``sklearn.decomposition.PCA(0.9)``; 1.0 keeps every component with
+        nonzero variance). Either way at most
         ``max_components`` and at most ``min(n - 1, n_features)``, the largest possible rank
         of the centred data.
     whiten : bool, default=False
@@ -114,22 +169,27 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         nc = self.n_components
-        is_int = isinstance(nc, (int, np.integer)) and not isinstance(nc, bool)
-        is_fraction = isinstance(nc, (float, np.floating)) and 0.0 < nc < 1.0
-        if not ((is_int and nc >= 1) or is_fraction):
+        is_fraction = isinstance(nc, (float, np.floating)) and 0.0 < nc <= 1.0
+        if not ((_is_int(nc) and nc >= 1) or is_fraction):
             raise ValueError(
-                "n_components must be a positive integer (components) or a float in (0, 1) "
+                "n_components must be a positive integer (components) or a float in (0, 1] "
                 f"(a variance fraction, e.g. 0.9); got {nc!r}."
             )
         cap = self.max_components
-        if cap is not None and (not isinstance(cap, (int, np.integer)) or isinstance(cap, bool) or cap < 1):
+        if cap is not None and not (_is_int(cap) and cap >= 1):
             raise ValueError(f"max_components must be None or a positive integer; got {cap!r}.")
 
     def fit(self, X, y=None):
         """Fit the principal axes of ``X`` (dense or any scipy sparse format); ``y`` is ignored."""
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
         self._check_params()
+        X = _validate(self, X, reset=True)
         n, p = X.shape
+        # X X' overflows for entries beyond ~1e154 and underflows below ~1e-154: far from 1, divide X
+        # by its largest magnitude first (the axes do not change; variances scale back by factor^2)
+        top = float(np.max(np.abs(X.data if sp.issparse(X) else X), initial=0.0))
+        factor = top if top > 0 and not 1e-100 < top < 1e100 else 1.0
+        if factor != 1.0:
+            X = X / factor
         mean = np.asarray(X.mean(axis=0)).ravel()
         r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
         mm = float(mean @ mean)
@@ -180,8 +240,9 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         # fix signs: largest-magnitude entry of each axis positive (deterministic output)
         signs = np.sign(self.components_[np.arange(m), np.abs(self.components_).argmax(axis=1)])
         self.components_ *= signs[:, None]
-        self.mean_ = mean
-        self.explained_variance_ = vals[:m] / (n - 1)
+        self.mean_ = mean * factor
+        with np.errstate(over="ignore", under="ignore"):  # beyond float64 only when the variances are
+            self.explained_variance_ = (np.sqrt(vals[:m] / (n - 1)) * factor) ** 2
         self.all_explained_variance_ratio_ = vals / total
         self.explained_variance_ratio_ = self.all_explained_variance_ratio_[:m]
         self.n_components_ = m
@@ -207,14 +268,12 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def n_components_for(self, fraction: float) -> int:
         """Smallest number of components whose explained variance reaches ``fraction`` (no cap)."""
         check_is_fitted(self, "components_")
-        if not 0.0 < fraction <= 1.0:
-            raise ValueError(f"fraction must lie in (0, 1]; got {fraction}.")
-        return _n_for_fraction(np.cumsum(self.all_explained_variance_ratio_), fraction)
+        return _n_for_fraction(np.cumsum(self.all_explained_variance_ratio_), _check_fraction(fraction))
 
     def transform(self, X):
         """Scores ``(X - mean_) @ components_.T`` (divided by the component sds if ``whiten``)."""
         check_is_fitted(self, "components_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = _validate(self, X, reset=False)
         Z = np.asarray(X @ self.components_.T) - self.mean_ @ self.components_.T
         return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
 
@@ -225,10 +284,27 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
 
 def _check_gram(K, name="K") -> np.ndarray:
-    K = np.asarray(K, dtype=np.float64)
+    """A finite, square, symmetric matrix of inner products, or a clear error."""
+    K = as_float_array(K, name)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"{name} must be a square matrix of inner products (n x n); got shape {K.shape}.")
+    if K.size:
+        asym = np.abs(K - K.T)
+        tol = 1e-8 * max(float(np.abs(K).max()), np.finfo(float).tiny)
+        if asym.max() > tol:
+            i, j = np.unravel_index(np.argmax(asym), K.shape)
+            raise ValueError(
+                f"{name} is not symmetric: {name}[{i}, {j}] = {K[i, j]:.6g} but {name}[{j}, {i}] = {K[j, i]:.6g}. "
+                f"Inner products are symmetric: pass X @ X.T, or ({name} + {name}.T) / 2 if the difference is "
+                "rounding error."
+            )
     return K
+
+
+def _check_n_features(n_features) -> int:
+    if not (_is_int(n_features) and n_features >= 1):
+        raise ValueError(f"n_features must be a positive integer (the dimension p of the samples); got {n_features!r}.")
+    return int(n_features)
 
 
 def ledoit_wolf_shrinkage_gram(K_centred, n_features: int) -> float:
@@ -260,7 +336,18 @@ def ledoit_wolf_shrinkage_gram(K_centred, n_features: int) -> float:
     0.632834 0.632834
     """
     K = _check_gram(K_centred, "K_centred")
-    return _ledoit_wolf_from_moments(np.diag(K), float(np.sum(K**2)), K.shape[0], n_features)
+    p = _check_n_features(n_features)
+    if np.any(np.diag(K) < 0):
+        i = int(np.argmin(np.diag(K)))
+        raise ValueError(
+            f"K_centred[{i}, {i}] = {K[i, i]:.6g} is a squared norm and cannot be negative; pass the inner "
+            "products Xc @ Xc.T of the centred samples."
+        )
+    # scaled by the largest squared norm first: sum(K**2) and the fourth powers overflow beyond ~1e154
+    scale = float(np.max(np.diag(K))) if K.size else 0.0
+    if scale > 0:
+        K = K / scale
+    return _ledoit_wolf_from_moments(np.diag(K), float(np.sum(K**2)), K.shape[0], p)
 
 
 def _ledoit_wolf_from_moments(sq_norms, sq_frobenius, n, n_features) -> float:
@@ -302,10 +389,10 @@ def _check_gram_covariance(covariance) -> None:
     """Refuse what the inner-product route cannot compute: unshrunk names, 0, estimator objects."""
     if isinstance(covariance, str):
         if covariance != "ledoit_wolf":
-            raise ValueError(
-                f"covariance must be {_GRAM_ACCEPTED}; got {covariance!r}. The unshrunk covariance of "
-                "fewer residuals than dimensions is singular, and 'oas' has no inner-product form here."
-            )
+            why = {"oas": " 'oas' has no inner-product form here.",
+                   "sample": " The unshrunk covariance of fewer residuals than dimensions is singular.",
+                   "population": " The unshrunk covariance of fewer residuals than dimensions is singular."}
+            raise ValueError(f"covariance must be {_GRAM_ACCEPTED}; got {covariance!r}." + why.get(covariance, ""))
         return
     if hasattr(covariance, "fit"):
         raise ValueError(
@@ -354,14 +441,24 @@ def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", r
     True
     """
     _check_gram_covariance(covariance)
-    R = np.asarray(R, dtype=np.float64)
+    R = as_float_array(R, "R", ndim=2)
+    if not (_is_int(n_groups) and n_groups >= 1):
+        raise ValueError(f"n_groups must be a positive integer (the group means subtracted from R); got {n_groups!r}.")
     n, d = R.shape
     if n - n_groups < 1:
         raise ValueError(f"{n} residual(s) in {n_groups} group(s) leave no degrees of freedom for a covariance.")
-    C = R.T @ R
-    a, b, shrinkage = _shrinkage_coefficients(covariance, row_sq_norms(R), float(np.sum(C**2)), n, n_groups, d)
-    C *= b
-    C[np.diag_indices(d)] += a
+    # R / scale first: R'R and its squared Frobenius norm overflow for entries beyond ~1e77
+    scale = float(np.max(np.abs(R))) if R.size else 0.0
+    if scale == 0:
+        raise ValueError(
+            "the shrunk covariance is singular: every residual in R is zero (no spread among the members). "
+            "A group needs at least two distinct rows."
+        )
+    Rs = R / scale
+    C = Rs.T @ Rs
+    a, b, shrinkage = _shrinkage_coefficients(covariance, row_sq_norms(Rs), float(np.sum(C**2)), n, n_groups, d)
+    C *= b * scale**2
+    C[np.diag_indices(d)] += a * scale**2
     return (C, shrinkage) if return_shrinkage else C
 
 
@@ -431,6 +528,7 @@ class ResidualCovariance:
         """
         _check_gram_covariance(self.covariance)
         K = _check_gram(K)
+        p = _check_n_features(n_features)
         groups = np.asarray(groups)
         n = K.shape[0]
         if groups.shape != (n,):
@@ -451,9 +549,13 @@ class ResidualCovariance:
             Kc = K - KA - KA.T + AKA[0, 0]
         else:
             Kc = K - KA[:, g] - KA[:, g].T + AKA[np.ix_(g, g)]
-        p = int(n_features)
-        self.a_, self.b_, self.shrinkage_ = _shrinkage_coefficients(
-            self.covariance, np.diag(Kc), float(np.sum(Kc**2)), n, n_groups, p)
+        # moments of Kc / m: the sum of squares overflows for inner products beyond ~1e154;
+        # the shrinkage does not change with the scale, and a (a variance) scales with m
+        m = max(float(np.max(np.diag(Kc))), 0.0)
+        m = m if m > 0 else 1.0
+        a, self.b_, self.shrinkage_ = _shrinkage_coefficients(
+            self.covariance, np.diag(Kc) / m, float(np.sum((Kc / m) ** 2)), n, n_groups, p)
+        self.a_ = a * m
         if self.a_ <= 0:
             raise ValueError(
                 "the shrunk covariance is singular (no spread among the members: every residual is zero); "
@@ -475,7 +577,9 @@ class ResidualCovariance:
         -------
         ndarray (n_queries, n_members)
         """
-        C = np.atleast_2d(np.asarray(C, dtype=np.float64))
+        if not hasattr(self, "n_members_"):
+            raise NotFittedError("This ResidualCovariance is not fitted yet; call fit(K, groups, n_features) first.")
+        C = np.atleast_2d(as_float_array(C, "C", ndim=(1, 2)))
         if C.shape[1] != self.n_members_:
             raise ValueError(f"C must hold inner products with the {self.n_members_} members; got shape {C.shape}.")
         if self.chol_ is None:

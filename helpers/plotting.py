@@ -24,8 +24,37 @@ __all__ = [
 ]
 
 
+def _check_number(value, name: str, example: str) -> float:
+    """A finite real number, or an error naming the value and an example."""
+    number = None
+    if not isinstance(value, (bool, np.bool_, str, bytes)) and np.ndim(value) == 0:
+        try:
+            number = float(value)  # ints, floats, numpy scalars and 0-d arrays
+        except (TypeError, ValueError):
+            pass
+    if number is None or not np.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, e.g. {example}; got {value!r}.")
+    return number
+
+
+def _check_frame(table, name: str, columns) -> None:
+    """``table`` is a non-empty DataFrame holding ``columns``; otherwise say which are missing."""
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame; got {type(table).__name__}. "
+                        f"Wrap it: pd.DataFrame({name}).")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"columns {missing} are not in the {name} (it has {list(table.columns)}); "
+                         "pass the names of existing columns.")
+    if table.empty:
+        raise ValueError(f"{name} has no rows (columns {list(table.columns)}): nothing to draw. "
+                         "Check the filter or the run that produced it.")
+
+
 def _check_level(level) -> float:
-    level = float(level)
+    level = _check_number(level, "level", "0.9 for the 90% prediction ellipse")
     if not 0.0 < level < 1.0:
         raise ValueError(
             f"level is a probability and must lie strictly between 0 and 1; got {level}. "
@@ -72,8 +101,8 @@ def prediction_ellipse(mean, cov, level: float = 0.9, n_points: int = 200, start
     check_square_matrix(cov, "cov", 2)
     check_symmetric(cov, "cov")
     level = _check_level(level)
-    if int(n_points) < 3:
-        raise ValueError(f"n_points must be at least 3 to draw a closed curve; got {n_points}.")
+    if isinstance(n_points, bool) or not isinstance(n_points, (int, np.integer)) or n_points < 3:
+        raise ValueError(f"n_points must be an integer >= 3 to draw a closed curve, e.g. 200; got {n_points!r}.")
     try:
         L = linalg.cholesky(cov, lower=True)
     except linalg.LinAlgError:
@@ -153,7 +182,10 @@ def line_points(w, b, xlim, c: float = 0.0) -> np.ndarray:
         raise ValueError(f"w must have shape (2,); got {w.shape}.")
     if not np.any(w):
         raise ValueError("w is the zero vector, which defines no line; pass a non-zero normal vector.")
-    x0, x1 = map(float, xlim)
+    if np.ndim(xlim) != 1 or len(xlim) != 2:
+        raise ValueError(f"xlim must be a pair (x_min, x_max), e.g. ax.get_xlim(); got {xlim!r}.")
+    x0, x1 = (_check_number(v, "xlim", "(0.0, 1.0)") for v in xlim)
+    b, c = _check_number(b, "b", "-1.0"), _check_number(c, "c", "0.0 (or +-1 for the margins)")
     if abs(w[1]) < 1e-12 * abs(w[0]):
         x = (c - b) / w[0]
         return np.array([[x, -1e6], [x, 1e6]])
@@ -203,6 +235,9 @@ def kdtree_splits(X, max_depth: int | None = None) -> list[dict]:
     [(1, 0, 2.0), (0, 1, 5.0), (2, 1, 4.0)]
     """
     X = as_float_array(X, "X", ndim=2)
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer))
+                                  or max_depth < 0):
+        raise ValueError(f"max_depth must be None (split to single instances) or an integer >= 0; got {max_depth!r}.")
     out: list[dict] = []
 
     def split(rows, depth, lower, upper):
@@ -276,7 +311,14 @@ def plot_decision_regions(ax, clf, X, labels, *, grid_resolution: int = 200, eps
         raise ValueError(f"X must have 2 features to draw regions in the plane; got shape {X.shape}.")
     if len(labels) != len(X):
         raise ValueError(f"labels has {len(labels)} entries for {len(X)} points; give one label per row of X.")
+    if not hasattr(clf, "classes_"):
+        raise ValueError(f"clf must be a fitted classifier (it has no classes_); call clf.fit(X, labels) first: "
+                         f"{clf!r}.")
     classes = list(clf.classes_)
+    unknown = sorted({v for v in labels.tolist() if v not in classes}, key=str)
+    if unknown:
+        raise ValueError(f"labels {unknown} are not classes of clf (its classes_ are {np.asarray(classes).tolist()}); "
+                         "pass the labels clf was fitted on.")
     if len(markers) < len(classes):
         raise ValueError(f"{len(classes)} classes but {len(markers)} markers; pass one marker per class.")
     codes = np.array([classes.index(v) for v in labels])
@@ -308,6 +350,7 @@ def box_strip(ax, data, x: str, y: str):
 
     import seaborn as sns
 
+    _check_frame(data, "data", [x, y])
     with warnings.catch_warnings():  # seaborn 0.13 passes vert= that Matplotlib 3.11 deprecates
         warnings.filterwarnings("ignore", message=r"vert: bool was deprecated", category=DeprecationWarning)
         sns.boxplot(data=data, x=x, y=y, ax=ax, color="white", showfliers=False)
@@ -327,6 +370,12 @@ def plot_confusions(cases, labels=("benign", "malignant"), title=None):
 
     if not isinstance(cases, dict) or not cases:
         raise ValueError("cases must be a non-empty dict {name: (y_true, y_pred)}.")
+    for name, case in cases.items():
+        if not (isinstance(case, (tuple, list)) and len(case) == 2 and np.ndim(case[0]) == np.ndim(case[1]) == 1):
+            raise ValueError(f"cases[{name!r}] must be a pair (y_true, y_pred) of label arrays; got {case!r:.80}.")
+        if len(case[0]) != len(case[1]) or len(case[0]) == 0:
+            raise ValueError(f"cases[{name!r}]: y_true has {len(case[0])} labels and y_pred {len(case[1])}; "
+                             "give one prediction per test point (at least one).")
     fig, axes = plt.subplots(1, len(cases), figsize=(3.6 * len(cases), 3.4), squeeze=False)
     for ax, (name, (yt, yp)) in zip(axes[0], cases.items()):
         cm = confusion_matrix(yt, yp, labels=list(range(len(labels))))
@@ -375,10 +424,8 @@ def plot_model_scores(table, columns=("mean",), xerr=None, *, xlabel: str, title
     """
     import matplotlib.pyplot as plt
 
-    columns = list(columns)
-    missing = [c for c in columns + ([xerr] if xerr else []) if c not in table.columns]
-    if missing:
-        raise ValueError(f"columns {missing} are not in the table (it has {list(table.columns)}).")
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    _check_frame(table, "table", columns + ([xerr] if xerr else []))
     if xerr is not None and len(columns) != 1:
         raise ValueError(f"xerr draws error bars for one score column; got {len(columns)} columns {columns}.")
     if ax is None:

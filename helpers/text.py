@@ -75,6 +75,13 @@ class StemmingAnalyzer:
         self.min_length = min_length
 
     def __call__(self, doc: str) -> list[str]:
+        if isinstance(doc, bytes):
+            doc = doc.decode("utf-8", errors="replace")
+        elif not isinstance(doc, str):
+            raise TypeError(
+                f"a document must be a str (or UTF-8 bytes); got {type(doc).__name__} {doc!r:.60}. "
+                "Use '' for a missing document, e.g. [d if isinstance(d, str) else '' for d in docs]."
+            )
         return [
             _stem(w)
             for w in _WORD.findall(doc.lower())
@@ -159,6 +166,8 @@ def make_vectorizer(tfidf: str = "paper", min_df: int = 1):
     """
     if tfidf not in ("paper", "sklearn"):
         raise ValueError(f"tfidf must be 'paper' (TF x log2(N/n_j)) or 'sklearn'; got {tfidf!r}.")
+    if isinstance(min_df, bool) or not isinstance(min_df, (int, np.integer)) or min_df < 1:
+        raise ValueError(f"min_df must be a positive integer (documents a word must occur in), e.g. 1; got {min_df!r}.")
     weight = PaperTfidfTransformer() if tfidf == "paper" else TfidfTransformer()
     return make_pipeline(CountVectorizer(analyzer=StemmingAnalyzer(), min_df=min_df), weight)
 
@@ -199,12 +208,49 @@ def vectorize_corpus(docs_train, docs_test, tfidf: str = "paper", min_df: int = 
     1.000
     """
     vectorizer = make_vectorizer(tfidf, min_df)
+    docs_train, docs_test = _check_documents(docs_train, "docs_train"), _check_documents(docs_test, "docs_test")
+    if not docs_train:
+        raise ValueError("docs_train is empty: the vocabulary and the IDF need at least one training document.")
+    if min_df > len(docs_train):
+        raise ValueError(
+            f"min_df={min_df} exceeds the {len(docs_train)} training documents, so no word could be kept; "
+            f"pass min_df <= {len(docs_train)}."
+        )
     count_step, weight_step = vectorizer[0], vectorizer[1]
-    counts_train = count_step.fit_transform(
-        progress_bar(docs_train, total=len(docs_train), desc="stemming training documents", progress=verbose))
+    try:
+        counts_train = count_step.fit_transform(
+            progress_bar(docs_train, total=len(docs_train), desc="stemming training documents", progress=verbose))
+    except ValueError as exc:
+        if "empty vocabulary" not in str(exc) and "no terms remain" not in str(exc):
+            raise
+        raise ValueError(
+            f"the {len(docs_train)} training documents leave an empty vocabulary: after lower-casing, keeping "
+            "alphabetic words of two or more letters and dropping English stop words, no word is left"
+            + (f" in at least min_df={min_df} documents" if min_df > 1 else "")
+            + f" (first document: {docs_train[0]!r:.60}). Pass documents with content words"
+            + (", or a smaller min_df." if min_df > 1 else ".")
+        ) from None
     counts_test = count_step.transform(
         progress_bar(docs_test, total=len(docs_test), desc="stemming test documents", progress=verbose))
     weights_train = weight_step.fit_transform(counts_train)
     return vectorizer, (counts_train, counts_test), (weights_train, weight_step.transform(counts_test))
 
 
+def _check_documents(docs, name: str) -> list:
+    """``docs`` as a list of str/bytes documents, or an error naming the first bad one and the fix."""
+    if isinstance(docs, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a sequence of documents, not one {type(docs).__name__} "
+            f"({docs!r:.40}); wrap a single document in a list: [doc]."
+        )
+    try:
+        docs = list(docs)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of documents (str); got {type(docs).__name__}.") from None
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, (str, bytes)):
+            raise TypeError(
+                f"{name}[{i}] is {type(doc).__name__} {doc!r:.60}, not a document (str); "
+                "use '' for a missing document, e.g. [d if isinstance(d, str) else '' for d in docs]."
+            )
+    return docs

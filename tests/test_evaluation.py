@@ -168,8 +168,9 @@ def test_knn_cv_by_k_equals_sklearn_on_wdbc():
     assert knn_cv_accuracy_by_k(X, y, [1], LeaveOneOut())[1] == pytest.approx(519 / 569)
     assert knn_cv_accuracy_by_k(X[:120], y[:120], [5], LeaveOneOut())[5] == pytest.approx(
         loocv_accuracy(KNeighborsClassifier(5, metric="cosine"), X[:120], y[:120]))
-    with pytest.raises(ValueError, match="exceeds"):
-        knn_cv_accuracy_by_k(X[:10], y[:10], [20], KFold(2))
+    ten = np.r_[np.flatnonzero(y == 0)[:5], np.flatnonzero(y == 1)[:5]]
+    with pytest.raises(ValueError, match=r"K = 20 exceeds the 5 rows of a training fold; use ks <= 5"):
+        knn_cv_accuracy_by_k(X[ten], y[ten], [20], KFold(2))
 
 
 def test_mcnemar_counts_and_scipy_pvalue():

@@ -60,12 +60,12 @@ def test_gram_pca_whitened_scores_have_identity_covariance(rng):
     np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(10), atol=1e-8)
 
 def test_gram_pca_bad_inputs():
-    for bad in [0, -2, 1.0, 1.5, 0.0, True, "0.9"]:
-        with pytest.raises(ValueError, match=r"positive integer \(components\) or a float in \(0, 1\)"):
+    for bad in [0, -2, 1.5, 0.0, True, "0.9", float("nan")]:
+        with pytest.raises(ValueError, match=r"positive integer \(components\) or a float in \(0, 1\]"):
             GramPCA(bad).fit(np.eye(3))
     with pytest.raises(ValueError, match="max_components must be None or a positive integer"):
         GramPCA(0.9, max_components=0).fit(np.eye(3))
-    with pytest.raises(ValueError, match=r"fraction must lie in \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"fraction must be a number in \(0, 1\], e\.g\. 0\.9.*got 1\.5"):
         GramPCA(1).fit(np.eye(3) + np.arange(3)).n_components_for(1.5)
 
 # ---------------------------------------------------------------------------- shrunk covariances

@@ -256,7 +256,7 @@ def test_training_size_curve_uses_stratified_subsets(corpus):
     full = mahalanobis_readings(X, y, Q, ks=[1, 3], readings=["euclidean"], loo=False)
     again, _ = training_size_curve(X, y, Q, y_q, None, [1.0], ks=[1, 3], readings=["euclidean"], full=full)
     assert again["accuracy"].tolist() == [1.0]  # the whole-set readings are reused, not refitted
-    with pytest.raises(ValueError, match=r"fractions must lie in \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"fractions must be numbers in \(0, 1\], e\.g\. .*; got \[1\.5\]"):
         training_size_curve(X, y, Q, y_q, X.std(axis=0), [1.5])
 
 

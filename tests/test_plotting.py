@@ -42,7 +42,7 @@ def test_ellipse_is_closed_and_diagonal_axes_match():
         ({"cov": np.array([[1.0, 2.0], [2.0, 1.0]])}, "positive definite"),
         ({"cov": np.eye(3)}, r"\(2, 2\)"),
         ({"mean": [0.0, 0.0, 0.0]}, r"shape \(2,\)"),
-        ({"n_points": 2}, "at least 3"),
+        ({"n_points": 2}, r"integer >= 3 to draw a closed curve.*got 2"),
     ],
 )
 def test_prediction_ellipse_bad_input(kwargs, match):

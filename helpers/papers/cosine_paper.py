@@ -20,6 +20,7 @@ from sklearn.model_selection import (
     cross_val_predict,
 )
 
+from .._validation import check_cv, check_estimator, check_labels
 from ..evaluation import METRICS, check_scoring
 from ..whitening import class_whitening_matrices, transform_by_class
 
@@ -59,10 +60,14 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
     >>> pred.shape
     (20,)
     """
-    X_train, X_test = np.asarray(X_train, dtype=float), np.asarray(X_test, dtype=float)
-    y_train, y_test_used = np.asarray(y_train), np.asarray(y_test_used)
+    check_estimator(model)
+    X_train, y_train = check_labels(X_train, y_train)
+    X_test, y_test_used = np.asarray(X_test, dtype=float), np.asarray(y_test_used)
     if X_test.shape[0] != y_test_used.shape[0]:
-        raise ValueError("population protocol needs one (used!) label per test row: y_test_used has the wrong length.")
+        raise ValueError(
+            f"population protocol needs one (used!) label per test row: X_test has {X_test.shape[0]} rows but "
+            f"y_test_used has {y_test_used.shape[0]} labels."
+        )
     if matrices is not None:
         mats = matrices
     else:
@@ -102,7 +107,9 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
     """
     if matrices_from not in ("all", "train"):
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    check_estimator(model)
+    check_cv(cv)
+    X, y = check_labels(X, y)
     pred = np.empty_like(y)
     if matrices_from == "all":
         # one transform of every row with its own class's matrix; then ordinary CV on it
@@ -138,8 +145,11 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     if matrices_from not in ("all", "train"):
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
     names, single = check_scoring(scoring)
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
-    cv = StratifiedShuffleSplit(n_splits=int(n_splits), test_size=test_size, random_state=random_state)
+    check_estimator(model)
+    if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 1:
+        raise ValueError(f"n_splits must be an integer >= 1, e.g. n_splits=50; got {n_splits!r}.")
+    X, y = check_labels(X, y)
+    cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
     fit = (X, y) if matrices_from == "all" else (None, None)
     splits = list(cv.split(X, y))
     preds = Parallel(n_jobs=n_jobs)(

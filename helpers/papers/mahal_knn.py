@@ -52,6 +52,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._arrays import row_sq_norms
 from .._io import progress_bar
+from .._validation import check_finite
 from ..evaluation import prf_scores
 from ..gram import (
     ResidualCovariance,
@@ -118,6 +119,18 @@ class Readings:
     loo_accuracy: dict = field(default_factory=dict)
     proba: dict = field(default_factory=dict)
     info: dict = field(default_factory=dict)
+
+
+def _check_ks(ks, name: str = "ks") -> list:
+    """A non-empty list of positive integers (neighbours or components), or an error with an example."""
+    example = "[3] or range(3, 21)" if name == "ks" else "[10, 50, 100]"
+    values = None if isinstance(ks, (int, np.integer, str)) or not hasattr(ks, "__iter__") else list(ks)
+    bad = [] if values is None else [k for k in values if isinstance(k, bool)
+                                     or not isinstance(k, (int, np.integer)) or k < 1]
+    if not values or bad:
+        raise ValueError(f"{name} must be a non-empty list of positive integers, e.g. {example}; got {ks!r}"
+                         + (f" ({bad[0]!r} is not a positive integer)." if bad else "."))
+    return [int(k) for k in values]
 
 
 def _plain(label):
@@ -187,6 +200,8 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         raise ValueError(
             f"Z_train and Z_test must be 2-D with the same columns; got {Z_train.shape} and {Z_test.shape}."
         )
+    check_finite(Z_train, "Z_train")
+    check_finite(Z_test, "Z_test")
     y = np.asarray(y_train)
     multi = y.ndim == 2
     if len(y) != len(Z_train):
@@ -201,11 +216,11 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         classes, Y = np.unique(y, return_inverse=True)
         docs, labels = np.arange(len(Y)), Y
     n_classes = len(classes)
-    ks = sorted({int(k) for k in ks})
+    ks = sorted(set(_check_ks(ks)))
     n_tr, d = Z_train.shape
     if not ks or ks[0] < 1 or ks[-1] > n_tr - 1:
         raise ValueError(f"every k must lie in [1, {n_tr - 1}] (training documents minus one); got {ks}.")
-    wanted = list(READINGS) if readings is None else list(readings)
+    wanted = list(READINGS) if readings is None else [readings] if isinstance(readings, str) else list(readings)
     unknown = [r for r in wanted if r not in READINGS]
     if unknown:
         raise ValueError(f"unknown reading(s) {unknown}; choose from {list(READINGS)}.")
@@ -358,8 +373,12 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     if y_train.ndim != 1:
         raise ValueError("component_sweep needs single labels (a 1-D y_train).")
-    components = sorted({int(m) for m in components})
-    ks = sorted({int(k) for k in ks})
+    components = sorted(set(_check_ks(components, "components")))
+    ks = sorted(set(_check_ks(ks)))
+    if ks[-1] > len(Z_train):
+        raise ValueError(f"every k must lie in [1, {len(Z_train)}] (training documents); got {ks}.")
+    check_finite(Z_train, "Z_train")
+    check_finite(Z_test, "Z_test")
     d = min(Z_train.shape[1], len(sd))
     if not components or components[0] < 1 or components[-1] > d:
         raise ValueError(f"components must lie in [1, {d}] (the principal components given); got {components}.")
@@ -410,8 +429,8 @@ def knn_sweep(X_train, y_train, X_test, ks) -> dict:
     """
     from sklearn.neighbors import NearestNeighbors
 
-    ks = sorted({int(k) for k in ks})
-    if not ks or ks[0] < 1 or ks[-1] > X_train.shape[0]:
+    ks = sorted(set(_check_ks(ks)))
+    if ks[-1] > X_train.shape[0]:
         raise ValueError(f"every k must lie in [1, {X_train.shape[0]}] (training documents); got {ks}.")
     classes, Y = np.unique(np.asarray(y_train), return_inverse=True)
     idx = NearestNeighbors(n_neighbors=ks[-1], algorithm="brute").fit(X_train).kneighbors(X_test, return_distance=False)
@@ -433,6 +452,10 @@ def summarize_readings(readings: Readings, y_test) -> pd.DataFrame:
         :data:`SCORES` at that k, ``k (LOO)`` and ``accuracy at k (LOO)`` (NaN without LOO).
     """
     classes = None if readings.multi_label else readings.classes
+    n_pred = {len(p) for by_k in readings.pred.values() for p in by_k.values()}
+    if n_pred and np.shape(y_test)[0] not in n_pred:
+        raise ValueError(f"y_test has {np.shape(y_test)[0]} rows but the readings predict {n_pred.pop()} test "
+                         "documents; pass the labels of the Z_test given to mahalanobis_readings.")
     rows = {}
     for r, by_k in readings.pred.items():
         acc = {k: prf_scores(y_test, p, classes)["accuracy"] for k, p in by_k.items()}
@@ -477,10 +500,18 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
     from sklearn.model_selection import train_test_split
 
     y_train = np.asarray(y_train)
+    fractions = list(fractions)
+    bad = [f for f in fractions if isinstance(f, bool) or not isinstance(f, (int, float, np.integer, np.floating))
+           or not 0 < f <= 1]
+    if not fractions or bad:
+        raise ValueError(f"fractions must be numbers in (0, 1], e.g. [0.25, 0.5, 1.0]; got {fractions}.")
+    if readings is not None:
+        readings = [readings] if isinstance(readings, str) else list(readings)
+    unknown = [] if readings is None else [r for r in readings if r not in READINGS]
+    if unknown:
+        raise ValueError(f"unknown reading(s) {unknown}; choose from {list(READINGS)}.")
     rows, preds = [], {}
-    for frac in progress_bar(list(fractions), desc="training sizes", progress=verbose):
-        if not 0 < frac <= 1:
-            raise ValueError(f"fractions must lie in (0, 1]; got {frac}.")
+    for frac in progress_bar(fractions, desc="training sizes", progress=verbose):
         idx = np.arange(len(y_train)) if frac == 1 else np.sort(train_test_split(
             np.arange(len(y_train)), train_size=frac, stratify=y_train, random_state=random_state)[0])
         if frac == 1 and full is not None:
@@ -698,7 +729,7 @@ def baseline_predictions(counts, tfidf, y_train, random_state: int = 0, methods=
     from sklearn.svm import LinearSVC
 
     all_methods = ("naive Bayes", "Rocchio", "linear SVM")
-    methods = all_methods if methods is None else tuple(methods)
+    methods = all_methods if methods is None else (methods,) if isinstance(methods, str) else tuple(methods)
     unknown = [m for m in methods if m not in all_methods]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; choose from {list(all_methods)}.")
