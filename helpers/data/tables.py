@@ -8,6 +8,7 @@ read from ``data/raw/``; they are never committed.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -308,7 +309,11 @@ def load_lfw_faces():
     >>> faces.shape, shape, bool(0 <= faces.min() and faces.max() <= 1)
     ((100, 625), (25, 25), True)
     """
-    from skimage.data import lfw_subset
+    with warnings.catch_warnings():
+        # scikit-image imports pooch, which imports tqdm.auto: in a kernel without ipywidgets that
+        # warns "IProgress not found", although nothing is downloaded (the subset ships in the wheel)
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        from skimage.data import lfw_subset
 
     images = lfw_subset()[:100]
     return images.reshape(len(images), -1).astype(float), images.shape[1:]
