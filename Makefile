@@ -25,7 +25,7 @@ export TQDM_DISABLE         := 1
 unexport MPLBACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test unit lint lab notebooks ledger bench bench-workbook clean
+.PHONY: help setup run book test unit lint lab notebooks ledger bench bench-workbook clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -42,8 +42,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv, install the package and its tools, register the Jupyter kernel
 
-run: $(STAMP) ## execute every notebook into build/, two at a time (notebooks, results JSON, HTML, report)
+run: $(STAMP) ## execute every notebook into build/, two at a time (notebooks, results JSON), then the book
 	@$(PY) scripts/run_notebooks.py run --out build $(RUN_FLAGS)
+
+book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
+	@$(PY) -m helpers.workbook.book --out build
 
 # pytest exits with 5 when it collected nothing; make would report that as a plain failure,
 # so say what happened (CI must never pass, or fail silently, on an empty run).

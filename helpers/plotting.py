@@ -344,7 +344,7 @@ def box_strip(ax, data, x: str, y: str):
     """A box per value of ``x`` with every observation drawn on top (seaborn box + strip plot).
 
     Outliers are not drawn twice: the strip already shows each point. Used for
-    distributions over random splits or sweep runs (``helpers.workbook.report``, ``helpers.workbook.sweep``).
+    distributions over random splits or sweep runs (``helpers.workbook.sweep``, and the book's sweeps page).
     """
     import warnings
 

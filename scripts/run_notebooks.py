@@ -1,9 +1,10 @@
 """Execute, refresh and check the workbook's numbered notebooks (behind make run / notebooks / test).
 
-    run --out build [--only NAME ...] [--jobs 2] [--no-progress]
+    run --out build [--only NAME ...] [--jobs 2] [--no-progress] [--no-book]
         papermill every notebooks/NN_*.ipynb into build/notebooks/ (results JSON into
-        build/results/, HTML into build/html/, summary build/report.html), two at a time,
-        the longest first; never touches the committed notebooks               (make run)
+        build/results/, each notebook's status into build/run.json), two at a time, the
+        longest first, then build the book build/book/ from them; never touches the
+        committed notebooks                                                    (make run)
     refresh [NB ...]
         re-execute notebooks with their default parameters and replace the committed files,
         normalized, only on success                                     (make notebooks)
@@ -96,20 +97,22 @@ def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
     return [p for p in notebooks if any(n in (p.name, p.stem) or p.stem.startswith(f"{n}_") for n in only)]
 
 
-def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, progress: bool = True) -> int:
-    """``run``: execute into ``out`` and export HTML, ``jobs`` notebooks at a time, the longest first.
+def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, progress: bool = True,
+            book: bool = True) -> int:
+    """``run``: execute into ``out``, ``jobs`` notebooks at a time, the longest first; then the book.
 
     Prints one line per notebook (name, seconds, status) in name order, each as soon as it and
-    the notebooks before it have finished, then the report's path; with ``progress``, an overall
-    bar on stderr when stderr is a terminal. Returns 0 when every notebook ran cleanly.
+    the notebooks before it have finished; with ``progress``, an overall bar on stderr when
+    stderr is a terminal. Records every status in ``out/run.json`` (kept for notebooks not run
+    this time), then, with ``book``, builds ``out/book/`` (:func:`helpers.workbook.book.build_book`)
+    and prints where to open it. Returns 0 when every notebook ran cleanly and the book was built.
     """
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from tqdm import tqdm
 
-    from helpers.workbook.execute import execute_and_export, longest_first
-    from helpers.workbook.report import build_report
+    from helpers.workbook.execute import execute_for_run, longest_first
 
     out = out.resolve()
     if (out / "notebooks").resolve() == folder.resolve():
@@ -136,7 +139,7 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
     if blocked:
         print(f"error: cannot write into --out {out}: {blocked}; choose another --out", file=sys.stderr)
         return 2
-    dirs = {sub: out / sub for sub in ("notebooks", "results", "html")}
+    dirs = {sub: out / sub for sub in ("notebooks", "results")}
     for d in dirs.values():
         d.mkdir(parents=True, exist_ok=True)
     # tqdm's TQDM_DISABLE (the Makefile sets it so that no kernel stores a bar) is not consulted:
@@ -149,8 +152,7 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(jobs, len(notebooks)), mp_context=spawn) as pool:
         source = {
-            pool.submit(execute_and_export, src, dirs["notebooks"] / src.name, dirs["html"] / f"{src.stem}.html",
-                        dirs["results"] / f"{src.stem}.json"): src
+            pool.submit(execute_for_run, src, dirs["notebooks"] / src.name, dirs["results"] / f"{src.stem}.json"): src
             for src in longest_first(notebooks)
         }
         pending = set(source)
@@ -171,19 +173,56 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
                 printed += 1
             sys.stdout.flush()
     bar.close()
-    print(f"report: {build_report(out)}")
+    record_run(out, done.values())
+    built = _build_book(out) if book else True
     failures = {name: r["status"] for name, r in done.items() if not r["status"].startswith("ok")}
     if failures:
         print(f"\n{len(failures)} of {len(notebooks)} notebook(s) failed:", file=sys.stderr)
         for name in sorted(failures):
             print(f"  {name}: {failures[name]}", file=sys.stderr)
         return 1
-    return 0
+    return 0 if built else 1
+
+
+def record_run(out: Path, records) -> Path:
+    """Write ``out/run.json``: each notebook's name, seconds and status, merged with earlier runs'.
+
+    A notebook not run this time (``--only``) keeps its earlier record, so the book's status
+    table covers every executed notebook in ``out/notebooks``.
+    """
+    import json
+
+    from helpers._io import atomic_open
+
+    path = out / "run.json"
+    earlier = {}
+    try:
+        earlier = {r["name"]: r for r in json.loads(path.read_text(encoding="utf-8"))["notebooks"]}
+    except (OSError, ValueError, KeyError, TypeError):  # none yet, or unreadable: this run's records only
+        pass
+    merged = {**earlier, **{r["name"]: {k: r[k] for k in ("name", "seconds", "status")} for r in records}}
+    with atomic_open(path, encoding="utf-8") as fh:
+        json.dump({"notebooks": [merged[name] for name in sorted(merged)]}, fh, indent=1)
+        fh.write("\n")
+    return path
+
+
+def _build_book(out: Path) -> bool:
+    """Build the book from ``out`` and print where to open it; a failure is printed, not raised."""
+    from helpers.workbook.book import build_book
+
+    try:
+        index = build_book(out)
+    except Exception as exc:  # the notebooks' results stand; say why the book is missing
+        print(f"book: not built: {exc}", file=sys.stderr)
+        return False
+    print(f"book: open {index.resolve()}")
+    return True
 
 
 def _unwritable(out: Path) -> str | None:
     """Why ``out`` (or a folder it needs) cannot be written, in words; ``None`` when it can. Creates nothing."""
-    for sub in (out, *(out / s for s in ("notebooks", "results", "html"))):
+    for sub in (out, *(out / s for s in ("notebooks", "results"))):
         if sub.exists() and not sub.is_dir():
             return f"{sub} is a file, not a folder"
     base = out
@@ -321,19 +360,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notebooks-dir", type=Path, default=NOTEBOOKS, help="default: %(default)s")
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="execute every notebook into --out (notebooks, results, HTML)")
+    run = sub.add_parser("run", help="execute every notebook into --out (notebooks, results), then build the book")
     run.add_argument("--out", type=Path, default=ROOT / "build")
     run.add_argument("--only", nargs="+", metavar="NAME", help="file names, stems or numbers (e.g. 02)")
     run.add_argument("--jobs", type=int, default=2, help="notebooks executed at a time (default: %(default)s)")
     run.add_argument("--no-progress", action="store_true",
                      help="no overall progress bar (drawn on stderr only when it is a terminal)")
+    run.add_argument("--no-book", action="store_true", help="do not build the book (build/book/) afterwards")
     refresh = sub.add_parser("refresh", help="re-execute and replace committed notebooks")
     refresh.add_argument("notebooks", nargs="*", metavar="NB", help="paths or names; default: all")
     sub.add_parser("check", help="fail on unexecuted, unclean or unnormalized notebooks")
     args = parser.parse_args(argv)
     folder = args.notebooks_dir.resolve()
     if args.command == "run":
-        return cmd_run(args.out, args.only, folder, jobs=args.jobs, progress=not args.no_progress)
+        return cmd_run(args.out, args.only, folder, jobs=args.jobs, progress=not args.no_progress,
+                       book=not args.no_book)
     if args.command == "refresh":
         return cmd_refresh(args.notebooks, folder)
     return cmd_check(folder)

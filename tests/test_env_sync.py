@@ -1,7 +1,9 @@
 """environment.yml (conda) lists exactly what pyproject.toml does, with the same lower bounds.
 
 pyproject.toml is the single source of truth: runtime dependencies and
-every extra, flattened, except the self-referencing ``covsim-workbook[...]`` extra.
+every extra, flattened, except the self-referencing ``covsim-workbook[...]`` extra. A package
+conda-forge does not carry (:data:`PIP_ONLY`) is listed in environment.yml's ``pip:`` section,
+after ``-e .[dev]``, with the same bound.
 """
 
 import re
@@ -17,6 +19,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"matplotlib": "matplotlib-base", "playwright": "playwright-python"}  # PyPI -> conda-forge
 CONDA_ONLY = {"python", "pip"}
+PIP_ONLY = {"sphinx-mathjax-offline"}  # not on conda-forge
 
 
 def pyproject_requirements(data: dict) -> dict[str, str]:
@@ -44,6 +47,18 @@ def conda_requirements(data: dict) -> dict[str, str]:
         name = canonicalize_name(name)
         assert name not in out, f"{name} listed twice in environment.yml"
         out[name] = spec.replace(" ", "")
+    return out
+
+
+def pip_requirements(data: dict) -> dict[str, str]:
+    """``{name: specifier}`` of the packages in environment.yml's ``pip:`` section (the editable install left out)."""
+    out = {}
+    for dep in data["dependencies"]:
+        if isinstance(dep, dict):
+            for line in dep.get("pip", []):
+                if not line.startswith("-e "):
+                    req = Requirement(line)
+                    out[canonicalize_name(req.name)] = str(req.specifier)
     return out
 
 
@@ -79,7 +94,10 @@ def files():
 
 def test_same_dependencies(files):
     py, env = files
-    assert compare(pyproject_requirements(py), conda_requirements(env)) == []
+    conda, pip = conda_requirements(env), pip_requirements(env)
+    assert compare(pyproject_requirements(py), {**conda, **pip}) == []
+    assert set(pip) == PIP_ONLY, "only the packages conda-forge lacks go under pip:"
+    assert not PIP_ONLY & conda.keys(), "a pip-only package is listed as a conda package"
 
 
 def test_python_pin_satisfies_requires_python(files):
@@ -92,12 +110,13 @@ def test_conda_only_entries_and_pip_section(files):
     _, env = files
     assert "conda-forge" in env["channels"]
     assert {"python", "pip"} <= conda_requirements(env).keys()
-    assert {"pip": ["-e .[dev]"]} in env["dependencies"]
+    pip = [dep["pip"] for dep in env["dependencies"] if isinstance(dep, dict)]
+    assert len(pip) == 1 and pip[0][0] == "-e .[dev]"
 
 
 def test_drift_is_detected(files):
     py, env = files
-    reqs, conda = pyproject_requirements(py), conda_requirements(env)
+    reqs, conda = pyproject_requirements(py), {**conda_requirements(env), **pip_requirements(env)}
     extra = {"statsmodels": ">=0.14"}
     assert compare({**reqs, **extra}, conda) == ["only in pyproject.toml: statsmodels"]
     assert compare(reqs, {**conda, **extra}) == ["only in environment.yml: statsmodels"]
@@ -121,3 +140,10 @@ def test_parsing_maps_names_and_drops_the_self_extra():
     assert pyproject_requirements(py) == expected
     assert compare(pyproject_requirements(py), conda_requirements(env)) == []
     assert python_lower_bound(conda_requirements(env)) == "3.11"
+
+
+def test_pip_section_is_read_with_its_bounds():
+    env = {"dependencies": ["python>=3.11", "pip", {"pip": ["-e .[dev]", "sphinx-mathjax-offline>=0.0.2",
+                                                            "Some_Pkg >= 1.0"]}]}
+    assert pip_requirements(env) == {"sphinx-mathjax-offline": ">=0.0.2", "some-pkg": ">=1.0"}
+    assert conda_requirements(env) == {"python": ">=3.11", "pip": ""}

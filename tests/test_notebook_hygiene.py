@@ -282,14 +282,18 @@ def test_run_executes_two_at_a_time_and_prints_one_line_each_in_name_order(tmp_p
         "00_ok.ipynb | ok",
         "01_fails.ipynb | FAILED RuntimeError in cell 1 (In [1]): fails on purpose",
         "02_no_results.ipynb | ok (no results JSON written)",
-        f"report: {out.resolve() / 'report.html'}",
+        f"book: open {out.resolve() / 'book' / 'index.html'}",
     ]
     failure = "01_fails.ipynb: FAILED RuntimeError in cell 1 (In [1]): fails on purpose"
     assert stderr == f"\n1 of 3 notebook(s) failed:\n  {failure}\n"
     assert json.loads((out / "results" / "00_ok.json").read_text()) == {"answer": 42}
     assert sorted(p.name for p in (out / "results").iterdir()) == ["00_ok.json"]
-    assert sorted(p.name for p in (out / "html").iterdir()) == ["00_ok.html", "01_fails.html", "02_no_results.html"]
-    assert "fails on purpose" in (out / "html" / "01_fails.html").read_text()  # the HTML shows where it broke
+    recorded = json.loads((out / "run.json").read_text())["notebooks"]
+    assert [(r["name"], r["status"][:6]) for r in recorded] == [
+        ("00_ok.ipynb", "ok"), ("01_fails.ipynb", "FAILED"), ("02_no_results.ipynb", "ok (no")]
+    chapters = sorted(p.name for p in (out / "book" / "notebooks").glob("*.html"))
+    assert chapters == ["00_ok.html", "01_fails.html", "02_no_results.html"]
+    assert "fails on purpose" in (out / "book" / "notebooks" / "01_fails.html").read_text()  # where it broke
 
 
 def test_kernel_manager_sends_no_interrupt_while_shutting_down():

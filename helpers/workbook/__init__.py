@@ -1,10 +1,11 @@
-"""Workbook tooling: the source ledger and comparisons, results files, the report, sweeps, execution.
+"""Workbook tooling: the source ledger and comparisons, results files, sweeps, execution, the book.
 
 :mod:`~helpers.workbook.ledger` (the ledger and :class:`SourceCheck`),
 :mod:`~helpers.workbook.results` (results JSON, notebook setup),
 :mod:`~helpers.workbook.parameters` (what each notebook's parameters may be),
-:mod:`~helpers.workbook.report`, :mod:`~helpers.workbook.sweep`,
-:mod:`~helpers.workbook.execute` (the one papermill wrapper).
+:mod:`~helpers.workbook.sweep`,
+:mod:`~helpers.workbook.execute` (the one papermill wrapper),
+:mod:`~helpers.workbook.book` (the executed notebooks, the ledger and the sweeps as a static site).
 """
 
 from .ledger import SourceCheck, coverage, load_ledger, notebook_rows

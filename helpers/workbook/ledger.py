@@ -562,19 +562,25 @@ def _display_value(value) -> str:
 
 
 class ComparisonTable:
-    """Source · ours · difference · verdict rows, shown as a table, stored as JSON for the tests."""
+    """Quantity · source · ours · difference · verdict rows, shown as a table, stored as JSON for the tests.
+
+    Columns, in reading order: the ledger ``id``, the ``quantity`` (the ledger's item), the value
+    the ``source`` prints, ``ours``, the ``difference``, the ``verdict``, then the source's
+    ``lines`` and the ``note``.
+    """
+
+    COLUMNS = ["id", "quantity", "source", "ours", "difference", "verdict", "lines", "note"]
 
     def __init__(self, rows: list[dict]):
         self.rows = [dict(r) for r in rows]
 
     def frame(self) -> pd.DataFrame:
         records = [{
-            "id": r["id"], "item": r["item"], "lines": r["lines"], "source": r["printed"],
+            "id": r["id"], "quantity": r["item"], "source": r["printed"],
             "ours": _display_value(r["ours"]), "difference": _display_value(r["difference"]),
-            "verdict": r["verdict"], "note": r["note"],
+            "verdict": r["verdict"], "lines": r["lines"], "note": r["note"],
         } for r in self.rows]
-        return pd.DataFrame.from_records(records, columns=["id", "item", "lines", "source", "ours", "difference",
-                                                           "verdict", "note"])
+        return pd.DataFrame.from_records(records, columns=self.COLUMNS)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         frame = self.frame()

@@ -273,6 +273,11 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, _Check]] = {
         "n_images": Integer(2, 10_000), "threshold": Real(0, 1, closed="left"), "n_resamples": COUNT,
         "random_state": SEED, "results_path": RESULTS_PATH,
     },
+    "07": {
+        "random_state": SEED, "n_repeats": COUNT, "n_splits": Integer(2), "inner_folds": Integer(2),
+        "datasets": Text(), "covariance": COVARIANCE, "alpha": FRACTION, "n_jobs": COUNT | OneOf([-1]),
+        "results_path": RESULTS_PATH,
+    },
 }
 
 # Conditions on two parameters at once: (condition in words, names, test).

@@ -78,7 +78,7 @@ def save_results(results: dict, path) -> Path | None:
     parameter, which papermill sets and interactive use leaves ``None``. Unless ``results``
     already has a ``"comparison"`` key, the comparison rows of this session's
     :class:`~helpers.workbook.SourceCheck` (one per notebook) are added under it, for the
-    workbook report.
+    book's ledger page (:mod:`helpers.workbook.book`).
 
     Raises
     ------

@@ -1,0 +1,160 @@
+"""End to end, as a reader opens it: the book in headless Chromium, from disk, offline.
+
+Builds the book from the committed notebooks (copied into a temporary ``build/notebooks``, as
+``make run`` would leave them; nothing is executed) with Sphinx warnings as errors, opens it
+from ``file://`` and checks that every chapter loads, that notebook 02's equations are typeset
+by MathJax (and no ``$`` of the markdown is left in the text), that notebook 03's figures are
+images that decoded, that the ledger page has one row per ledger row, that no page logs a console
+error, and that no request leaves the machine (every request that is not ``file://`` is refused
+and fails the test). Screenshots go to ``build/book_e2e_*.png``. Chromium comes from Debian and
+is driven through ``executable_path``, as in ``tests/test_lab_e2e.py``.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers.workbook.book import build_book
+from helpers.workbook.ledger import load_ledger
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = [
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"),
+    pytest.mark.e2e,
+    pytest.mark.integration,
+]
+
+# Text of the article without code, outputs and typeset maths: what the markdown cells say.
+PROSE = """() => {
+  const article = document.querySelector('article').cloneNode(true);
+  article.querySelectorAll('.cell_input, .cell_output, pre, code, mjx-container, .math, script')
+         .forEach(e => e.remove());
+  return article.innerText;
+}"""
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    (out / "notebooks").mkdir()
+    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        shutil.copy(nb, out / "notebooks" / nb.name)
+    index = build_book(out, strict=True)
+    return index.parent, sorted(p.stem for p in (out / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--disable-quic"],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class Reader:
+    """One page with its console errors and every request that would leave the machine."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context(viewport={"width": 1300, "height": 1000})
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda msg: msg.type == "error" and self.errors.append(msg.text))
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("request", lambda req: self._check(req.url))
+
+    def _check(self, url: str) -> None:
+        if not url.startswith(("file://", "data:", "blob:", "about:")):
+            self.outside.append(url)
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(("file://", "data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def open(self, path: Path):
+        self.page.goto(path.as_uri())
+        self.page.wait_for_load_state("load")
+        return self.page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def reader(browser):
+    r = Reader(browser)
+    yield r
+    r.close()
+    assert r.outside == [], f"requests that would leave the machine: {r.outside[:10]}"
+    assert r.errors == [], f"console errors: {r.errors[:10]}"
+
+
+def _shot(page, name: str) -> Path:
+    path = ROOT / "build" / f"book_e2e_{name}.png"
+    path.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(path))
+    return path
+
+
+def test_every_chapter_loads_from_the_contents(book, reader):
+    site, chapters = book
+    page = reader.open(site / "index.html")
+    _shot(page, "index")
+    links = page.eval_on_selector_all("nav.bd-links a.reference.internal", "els => els.map(e => e.href)")
+    assert [Path(h).stem for h in links if "/notebooks/" in h] == chapters
+    for stem in chapters:
+        page = reader.open(site / "notebooks" / f"{stem}.html")
+        title = page.locator("article h1").first.inner_text()
+        assert title.startswith(stem[:2] + " "), (stem, title)
+        assert page.locator("div.cell").count() > 0, f"{stem}: no notebook cells on the page"
+
+
+def test_equations_of_notebook_02_are_typeset(book, reader):
+    site, chapters = book
+    stem = next(s for s in chapters if s.startswith("02_"))
+    page = reader.open(site / "notebooks" / f"{stem}.html")
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("() => MathJax.startup.promise")
+    typeset = page.locator("mjx-container").count()
+    assert typeset >= 20, f"only {typeset} MathJax containers"
+    assert page.locator("mjx-merror").count() == 0, "MathJax could not typeset some TeX"
+    prose = page.evaluate(PROSE)
+    assert "$" not in prose, prose[max(0, prose.find("$") - 80): prose.find("$") + 80]
+    page.locator("mjx-container").nth(5).scroll_into_view_if_needed()
+    _shot(page, "02_equations")
+
+
+def test_figures_of_notebook_03_are_shown(book, reader):
+    site, chapters = book
+    stem = next(s for s in chapters if s.startswith("03_"))
+    page = reader.open(site / "notebooks" / f"{stem}.html")
+    widths = page.eval_on_selector_all("article .cell_output img", "els => els.map(e => e.naturalWidth)")
+    assert len(widths) >= 2, f"{len(widths)} figures"
+    assert all(w > 0 for w in widths), widths
+    page.locator("article .cell_output img").first.scroll_into_view_if_needed()
+    _shot(page, "03_figure")
+
+
+def test_ledger_page_has_every_row(book, reader):
+    site, _ = book
+    page = reader.open(site / "ledger.html")
+    rows = page.locator("table.ledger tbody tr").count()
+    assert rows == len(load_ledger())
+    verdicts = page.locator("table.ledger tbody tr td:last-child span[class^='verdict-']").count()
+    assert verdicts == rows  # every row shows its verdict, "out of scope" or "unanswered"
+    _shot(page, "ledger")
