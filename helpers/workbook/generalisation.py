@@ -1,0 +1,771 @@
+"""Does covariance-aware similarity help beyond the sources' data sets? The multi-data-set comparison.
+
+Each source rests its claim on one data set: the variance-adjusted cosine and the
+expected-Cholesky SVC of Sahoo & Maiti on the Wisconsin data, Mahal-kNN of Srivastava & Rao
+on Reuters-21578. This module runs twelve classifiers (:data:`METHODS`) on many data sets
+with one protocol, and tests each claim over the data sets:
+
+* :func:`make_methods`: the classifiers, each a scikit-learn estimator whose every transform
+  is fitted on the training rows it is given; kNN picks ``k`` by inner cross-validation
+  (:class:`TunedKNN`, one neighbour search per inner fold for every ``k``), the QDA and the
+  SVCs pick their regularisation with ``GridSearchCV``;
+* :func:`run_comparison`: repeated stratified 10-fold CV, the same folds for every method,
+  in parallel over (data set, fold); one row per data set, fold and method, with the
+  accuracy and the seconds spent fitting and predicting;
+* per data set: :func:`summarise_by_dataset` (mean and the corrected interval of Nadeau &
+  Bengio); across data sets: :func:`average_ranks`, :func:`friedman_test`,
+  :func:`critical_difference` and :func:`plot_critical_difference` (Demsar 2006, drawn by
+  autorank), :func:`claim_tests` (Wilcoxon signed-rank over the data sets, Holm-corrected);
+* :func:`dataset_properties` and :func:`gain_correlations`: is the gain of a
+  covariance-aware method related to what can be measured before fitting (the condition
+  number of the pooled covariance, how different the class covariances are, n/p)?
+
+References
+----------
+.. [1] J. Demsar (2006), Statistical comparisons of classifiers over multiple data sets,
+   JMLR 7, 1-30 (average ranks, the Friedman test, the Nemenyi critical difference, the
+   Wilcoxon signed-rank test over data sets).
+.. [2] C. Nadeau & Y. Bengio (2003), Inference for the generalization error, Machine Learning
+   52, 239-281 (the corrected interval of a mean over resampled folds).
+.. [3] S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J.
+   Statist. 6, 65-70.
+.. [4] G. E. P. Box (1949), A general distribution theory for a class of likelihood criteria,
+   Biometrika 36, 317-346 (the M statistic for equal covariance matrices).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold, StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier, NeighborhoodComponentsAnalysis
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._io import progress_bar
+from ..data.collection import COLLECTION, load_dataset, pooled_within_condition
+from ..estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
+from ..evaluation import knn_cv_accuracy_by_k, summarize_scores
+from ..whitening import check_covariance_choice, estimate_covariance
+
+__all__ = [
+    "CLAIMS",
+    "KS",
+    "METHODS",
+    "Claim",
+    "TunedKNN",
+    "average_ranks",
+    "claim_tests",
+    "critical_difference",
+    "dataset_properties",
+    "fit_times",
+    "friedman_test",
+    "gain_correlations",
+    "holm",
+    "load_datasets",
+    "make_methods",
+    "mean_accuracy",
+    "plot_critical_difference",
+    "repeated_folds",
+    "run_comparison",
+    "summarise_by_dataset",
+]
+
+#: numbers of neighbours tried by every kNN's inner cross-validation
+KS = (1, 3, 5, 7, 9, 11, 15, 21)
+#: numbers of neighbours tried by ClassConditionalKNN (a grid search: one fit per k and inner fold)
+CCKNN_KS = (1, 5, 11, 21)
+#: the C values tried by the linear SVCs (larger C cost libsvm minutes on the largest sets for no gain)
+LINEAR_C = (0.01, 0.1, 1.0)
+#: the C values of the RBF SVC, and its gamma values as multiples of 1 / n_features
+#: (scikit-learn's gamma="scale" on standardised features)
+RBF_C = (1.0, 10.0)
+RBF_GAMMA = (0.3, 1.0, 3.0)
+#: L-BFGS iterations of NCA (scikit-learn's default 50 costs seconds per fit on the largest sets)
+NCA_MAX_ITER = 20
+#: the shrinkage of the QDA's class covariances tried by its inner cross-validation
+QDA_SHRINKAGE = (0.01, 0.1, 0.5, 0.9)
+
+#: method name -> the label shown in tables and figures, in display order
+METHODS = {
+    "euclidean_knn": "kNN, Euclidean (standardised)",
+    "cosine_knn": "kNN, cosine (raw)",
+    "scaled_cosine_knn": "kNN, cosine (scaled)",
+    "vac_knn": "kNN, variance-adjusted cosine E(W^-1)",
+    "mahalanobis_knn": "kNN, Mahalanobis (pooled)",
+    "class_conditional_knn": "kNN, class-conditional cosine (Eq. 7)",
+    "nca_knn": "NCA + kNN",
+    "lda": "LDA (shrunk)",
+    "qda": "QDA (shrunk)",
+    "linear_svc": "SVC, linear",
+    "rbf_svc": "SVC, RBF",
+    "expected_cholesky_svc": "SVC, expected Cholesky E(C^-1)",
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A source's claim as a paired comparison: the covariance-aware method against its plain counterpart."""
+
+    key: str          #: the ledger key notebook 07 answers (two comparisons may answer one claim)
+    aware: str        #: the covariance-aware method (a name of :data:`METHODS`)
+    plain: str        #: the plain method it is claimed to beat
+    source: str       #: the source, in words
+
+    @property
+    def label(self) -> str:
+        return f"{self.aware} vs {self.plain}"
+
+
+#: the sources' claims, each tested over the data sets (positive difference: the claim's direction)
+CLAIMS = (
+    Claim("vac.expected-better", "vac_knn", "cosine_knn", "Sahoo & Maiti (2025), variance-adjusted cosine"),
+    Claim("mkn.accuracy-vs-euclidean", "mahalanobis_knn", "euclidean_knn", "Srivastava & Rao (2016), Mahal-kNN"),
+    Claim("svm.better-than-kernels", "expected_cholesky_svc", "linear_svc", "Sahoo & Maiti, Cholesky-kernel SVC"),
+    Claim("svm.better-than-kernels", "expected_cholesky_svc", "rbf_svc", "Sahoo & Maiti, Cholesky-kernel SVC"),
+)
+
+
+# --------------------------------------------------------------------------------------------
+# the methods
+
+
+class TunedKNN(ClassifierMixin, BaseEstimator):
+    """kNN whose ``k`` is chosen by inner cross-validation on the training rows, after a transform.
+
+    ``fit`` splits the training rows into ``inner_folds`` stratified folds; on each, a clone
+    of ``transformer`` is fitted on the inner training rows and one neighbour search at the
+    largest ``k`` gives the votes of every ``k`` at once
+    (:func:`helpers.evaluation.knn_cv_accuracy_by_k`). The ``k`` with the highest mean inner
+    accuracy wins (ties: the smallest); then ``transformer`` and
+    ``KNeighborsClassifier(k, metric=metric)`` are fitted on all the training rows, as the
+    pipeline ``pipeline_``. Nothing is ever fitted on the rows passed to ``predict``.
+
+    Parameters
+    ----------
+    transformer : scikit-learn transformer or None, default=None
+        Fitted with the labels (``ExpectedWhitener`` needs them), e.g.
+        ``make_pipeline(StandardScaler(), Whitener())``; ``None``: the raw features.
+    metric : str, default="euclidean"
+        The kNN metric (``"euclidean"``, ``"cosine"``, ...).
+    ks : sequence of int, default=KS
+        The numbers of neighbours tried; those larger than the smallest inner training
+        fold are dropped.
+    inner_folds : int, default=3
+    random_state : int, default=0
+        Seed of the inner folds.
+    nested : bool, default=True
+        ``True``: the transform is refitted on each inner training fold, so the inner
+        scores are honest. ``False``: it is fitted once on the training rows and ``k`` is
+        chosen on its output, which costs one fit instead of ``inner_folds + 1`` (for a slow
+        transform such as NCA); the inner scores have then seen a transform fitted with
+        their validation rows, the rows passed to ``predict`` still never.
+
+    Attributes
+    ----------
+    best_k_ : int
+    inner_accuracy_ : dict of {k: float}
+    pipeline_ : Pipeline
+        The transform and the kNN, fitted on all the training rows.
+    classes_ : ndarray
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> knn = TunedKNN(StandardScaler(), ks=(1, 5, 9)).fit(X, y)
+    >>> knn.best_k_, sorted(knn.inner_accuracy_)
+    (5, [1, 5, 9])
+    >>> print(f"{knn.score(X, y):.3f}")
+    0.953
+    """
+
+    def __init__(self, transformer=None, metric="euclidean", ks=KS, inner_folds=3, random_state=0, nested=True):
+        self.transformer = transformer
+        self.metric = metric
+        self.ks = ks
+        self.inner_folds = inner_folds
+        self.random_state = random_state
+        self.nested = nested
+
+    def fit(self, X, y):
+        """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        if not (isinstance(self.inner_folds, (int, np.integer)) and self.inner_folds >= 2):
+            raise ValueError(f"inner_folds must be an integer >= 2; got {self.inner_folds!r}.")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        if counts.min() < self.inner_folds:
+            raise ValueError(
+                f"the smallest class has {counts.min()} training rows, fewer than inner_folds={self.inner_folds}; "
+                "lower inner_folds or drop classes that small."
+            )
+        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
+        smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
+        ks = sorted({int(k) for k in self.ks if 1 <= int(k) <= smallest_fold})
+        if not ks:
+            raise ValueError(f"no k in ks={tuple(self.ks)} fits the {smallest_fold} rows of an inner training fold.")
+        transformer = "passthrough" if self.transformer is None else clone(self.transformer)
+        if self.nested or self.transformer is None:
+            search_X, inner_transformer = X, self.transformer
+        else:
+            transformer = transformer.fit(X, y)
+            search_X, inner_transformer = transformer.transform(X), None
+        if len(ks) == 1:
+            self.inner_accuracy_ = {ks[0]: np.nan}
+            self.best_k_ = ks[0]
+        else:
+            self.inner_accuracy_ = knn_cv_accuracy_by_k(search_X, y, ks, cv, metric=self.metric,
+                                                        transformer=inner_transformer)
+            best = max(self.inner_accuracy_.values())
+            self.best_k_ = min(k for k, a in self.inner_accuracy_.items() if a == best)
+        knn = KNeighborsClassifier(self.best_k_, metric=self.metric)
+        if self.nested or self.transformer is None:
+            self.pipeline_ = make_pipeline(transformer, knn).fit(X, y)
+        else:
+            self.pipeline_ = make_pipeline(transformer, knn.fit(search_X, y))
+        return self
+
+    def predict(self, X):
+        """Labels from the kNN with the chosen ``k``, on the transformed rows."""
+        check_is_fitted(self, "pipeline_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.pipeline_.predict(X)
+
+    def predict_proba(self, X):
+        """Vote shares of the ``best_k_`` nearest training rows (columns in ``classes_`` order)."""
+        check_is_fitted(self, "pipeline_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.pipeline_.predict_proba(X)
+
+
+def make_methods(n_features: int, covariance="ledoit_wolf", inner_folds: int = 3, random_state: int = 0,
+                 ks=KS) -> dict:
+    """The twelve classifiers of :data:`METHODS`, unfitted, for data with ``n_features`` columns.
+
+    Every transform sits inside the estimator, so cross-validation fits it on the training
+    rows only. Covariance-aware steps estimate their covariances with ``covariance``
+    (:func:`helpers.whitening.estimate_covariance`) on standardised features: a shrinkage
+    estimate such as Ledoit-Wolf pulls towards a multiple of the identity, which is only a
+    sensible target once the features share a scale. The whitening of the sources is
+    uncentred, so before ``ExpectedWhitener`` and ``ClassConditionalKNN`` the features are
+    only scaled (``StandardScaler(with_mean=False)``, which leaves the expected factor's
+    cosines unchanged for the sample covariance).
+
+    ============================  =================================================================
+    ``euclidean_knn``             standardise, Euclidean kNN
+    ``cosine_knn``                cosine kNN on the raw features (the sources' baseline)
+    ``scaled_cosine_knn``         scale (divide by the sd, no centring), cosine kNN: what whitening
+                                  adds beyond the scaling it includes
+    ``vac_knn``                   scale, ``ExpectedWhitener`` (E(W^-1)), cosine kNN
+    ``mahalanobis_knn``           standardise, ``Whitener`` (pooled covariance), Euclidean kNN
+    ``class_conditional_knn``     scale, ``ClassConditionalKNN`` (cosine, Eq. 7 of the cosine paper)
+    ``nca_knn``                   standardise, NCA, Euclidean kNN
+    ``lda``                       standardise, LDA with Ledoit-Wolf shrinkage
+    ``qda``                       standardise, QDA with shrunk class covariances, shrinkage by inner CV
+    ``linear_svc``                standardise, linear SVC, ``C`` by inner CV
+    ``rbf_svc``                   standardise, RBF SVC, ``C`` and ``gamma`` by inner CV
+    ``expected_cholesky_svc``     scale, ``ExpectedWhitener`` (E(C^-1)), linear SVC, ``C`` by inner CV
+    ============================  =================================================================
+
+    kNN take ``k`` from ``ks`` by :class:`TunedKNN` (NCA, the one slow transform, fitted
+    once per training set: ``nested=False``), ``ClassConditionalKNN`` from :data:`CCKNN_KS`
+    by ``GridSearchCV``; every inner search uses ``inner_folds`` stratified folds seeded
+    with ``random_state``. Grids: :data:`KS`, :data:`LINEAR_C`, :data:`RBF_C` and
+    :data:`RBF_GAMMA` / n_features,
+    :data:`QDA_SHRINKAGE` (scikit-learn's ``reg_param`` needs more rows than features in
+    every class; the eigen solver's shrinkage does not).
+
+    Examples
+    --------
+    >>> methods = make_methods(4)
+    >>> list(methods) == list(METHODS)
+    True
+    >>> methods["rbf_svc"].param_grid["svc__gamma"]
+    [0.075, 0.25, 0.75]
+    """
+    if not (isinstance(n_features, (int, np.integer)) and n_features >= 1):
+        raise ValueError(f"n_features must be a positive integer (the data's columns); got {n_features!r}.")
+    check_covariance_choice(covariance)
+    inner = StratifiedKFold(inner_folds, shuffle=True, random_state=random_state)
+
+    def knn(transformer, metric, nested=True):
+        return TunedKNN(transformer, metric=metric, ks=ks, inner_folds=inner_folds, random_state=random_state,
+                        nested=nested)
+
+    def grid(pipeline, param_grid):
+        return GridSearchCV(pipeline, param_grid, cv=inner, error_score="raise")
+
+    c_grid = {"svc__C": list(LINEAR_C)}
+    nca = NeighborhoodComponentsAnalysis(max_iter=NCA_MAX_ITER, random_state=random_state)
+    return {
+        "euclidean_knn": knn(StandardScaler(), "euclidean"),
+        "cosine_knn": knn(None, "cosine"),
+        "scaled_cosine_knn": knn(StandardScaler(with_mean=False), "cosine"),
+        "vac_knn": knn(make_pipeline(StandardScaler(with_mean=False), ExpectedWhitener(covariance=covariance)),
+                       "cosine"),
+        "mahalanobis_knn": knn(make_pipeline(StandardScaler(), Whitener(covariance=covariance)), "euclidean"),
+        "class_conditional_knn": grid(
+            make_pipeline(StandardScaler(with_mean=False), ClassConditionalKNN(covariance=covariance)),
+            {"classconditionalknn__n_neighbors": list(CCKNN_KS)}),
+        "nca_knn": knn(make_pipeline(StandardScaler(), nca), "euclidean", nested=False),
+        "lda": make_pipeline(StandardScaler(), LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto")),
+        "qda": grid(make_pipeline(StandardScaler(), QuadraticDiscriminantAnalysis(solver="eigen")),
+                    {"quadraticdiscriminantanalysis__shrinkage": list(QDA_SHRINKAGE)}),
+        "linear_svc": grid(make_pipeline(StandardScaler(), SVC(kernel="linear")), c_grid),
+        "rbf_svc": grid(make_pipeline(StandardScaler(), SVC(kernel="rbf")),
+                        {"svc__C": list(RBF_C), "svc__gamma": [g / n_features for g in RBF_GAMMA]}),
+        "expected_cholesky_svc": grid(make_pipeline(StandardScaler(with_mean=False),
+                                                    ExpectedWhitener(covariance=covariance), SVC(kernel="linear")),
+                                      c_grid),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# the data sets and the folds
+
+
+def _as_xy(name, data):
+    """``(X, y)`` of a data set given as a pair or as an object with ``X`` and ``y`` (a loader's Dataset)."""
+    if hasattr(data, "X") and hasattr(data, "y"):
+        X, y = data.X, data.y
+    else:
+        try:
+            X, y = data
+        except (TypeError, ValueError):
+            raise TypeError(f"data set {name!r} must be a pair (X, y) or have attributes X and y; "
+                            f"got {type(data).__name__}.") from None
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    if X.ndim != 2 or y.shape != (X.shape[0],):
+        raise ValueError(f"data set {name!r}: X must be 2-D with one label per row; got X {X.shape}, y {y.shape}.")
+    if not np.isfinite(X).all():
+        raise ValueError(f"data set {name!r} has missing or infinite values; drop or impute them first.")
+    return X, y
+
+
+def load_datasets(names=None) -> dict:
+    """``{name: (X, y)}`` of the collection's data sets (:mod:`helpers.data.collection`).
+
+    Parameters
+    ----------
+    names : None, str or sequence of str
+        ``None`` or ``"all"``: every data set of ``COLLECTION``; a comma-separated string
+        (``"iris, wine"``, as a notebook parameter) or a list of names.
+    """
+    if names is None or (isinstance(names, str) and names.strip().lower() in ("", "all")):
+        chosen = list(COLLECTION)
+    elif isinstance(names, str):
+        chosen = [n.strip() for n in names.split(",") if n.strip()]
+    else:
+        chosen = [str(n) for n in names]
+    unknown = [n for n in chosen if n not in COLLECTION]
+    if unknown:
+        raise ValueError(f"unknown data set(s) {unknown}; the collection has {', '.join(COLLECTION)}.")
+    return {name: _as_xy(name, load_dataset(name)) for name in chosen}
+
+
+def repeated_folds(y, n_splits: int = 10, n_repeats: int = 5, random_state: int = 0) -> list:
+    """The folds of repeated stratified k-fold CV: ``[(repeat, fold, train_idx, test_idx), ...]``.
+
+    ``RepeatedStratifiedKFold(n_splits, n_repeats, random_state)``; every method of a data set
+    is scored on exactly these splits.
+
+    Examples
+    --------
+    >>> folds = repeated_folds([0] * 10 + [1] * 10, n_splits=5, n_repeats=2)
+    >>> len(folds), folds[6][:2], len(folds[6][3])
+    (10, (1, 1), 4)
+    """
+    y = np.asarray(y)
+    _, counts = np.unique(y, return_counts=True)
+    if counts.min() < n_splits:
+        raise ValueError(
+            f"the smallest class has {counts.min()} rows, fewer than n_splits={n_splits}: stratified folds "
+            "cannot all hold it. Drop classes that small or use fewer folds."
+        )
+    cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+    dummy = np.zeros((len(y), 1))
+    return [(i // n_splits, i % n_splits, tr, te) for i, (tr, te) in enumerate(cv.split(dummy, y))]
+
+
+def _score_fold(dataset, repeat, fold, X, y, train, test, methods):
+    """Fit every method on one fold's training rows; one record per method."""
+    records = []
+    for name, estimator in methods.items():
+        model = clone(estimator)
+        start = time.perf_counter()
+        model.fit(X[train], y[train])
+        fitted = time.perf_counter()
+        pred = model.predict(X[test])
+        done = time.perf_counter()
+        records.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": name,
+                        "accuracy": float(np.mean(pred == y[test])), "n_test": len(test),
+                        "fit_seconds": fitted - start, "predict_seconds": done - fitted})
+    return records
+
+
+def run_comparison(datasets: Mapping, methods=None, *, n_splits: int = 10, n_repeats: int = 5,
+                   random_state: int = 0, covariance="ledoit_wolf", inner_folds: int = 3,
+                   n_jobs: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Accuracy of every method on every fold of repeated stratified k-fold CV, on every data set.
+
+    Parameters
+    ----------
+    datasets : mapping of {name: (X, y)}
+        Or values with attributes ``X`` and ``y`` (the loaders' ``Dataset``); see
+        :func:`load_datasets`.
+    methods : dict of {name: estimator} or callable, optional
+        Default :func:`make_methods` (called with each data set's number of features and
+        ``covariance``, ``inner_folds``, ``random_state``); a callable is called as
+        ``methods(n_features)``. Each estimator is cloned for each fold.
+    n_splits, n_repeats, random_state
+        The outer folds (:func:`repeated_folds`): the same for every method of a data set.
+    n_jobs : int, optional
+        Processes over the (data set, fold) pairs (joblib); the scores do not depend on it.
+    progress : bool, optional
+        A progress bar over the folds (``None``: on a terminal only).
+
+    Returns
+    -------
+    DataFrame
+        One row per data set, fold and method: ``dataset, repeat, fold, method, accuracy,
+        n_test, fit_seconds, predict_seconds`` (fit includes every inner search), in the order
+        data sets, folds, methods.
+    """
+    if not isinstance(datasets, Mapping) or not datasets:
+        raise ValueError("datasets must be a non-empty mapping {name: (X, y)}; see load_datasets().")
+    tasks = []
+    for name, data in datasets.items():
+        X, y = _as_xy(name, data)
+        if methods is None:
+            chosen = make_methods(X.shape[1], covariance=covariance, inner_folds=inner_folds,
+                                  random_state=random_state)
+        else:
+            chosen = methods(X.shape[1]) if callable(methods) else dict(methods)
+        if not chosen:
+            raise ValueError("methods is empty: give at least one {name: estimator}.")
+        for repeat, fold, train, test in repeated_folds(y, n_splits, n_repeats, random_state):
+            tasks.append((name, repeat, fold, X, y, train, test, chosen))
+    parts = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(_score_fold)(*task) for task in tasks)
+    records = [r for part in progress_bar(parts, progress=progress, total=len(tasks), desc="folds") for r in part]
+    return pd.DataFrame.from_records(records)
+
+
+# --------------------------------------------------------------------------------------------
+# per data set
+
+
+def _check_scores(scores) -> pd.DataFrame:
+    need = {"dataset", "method", "accuracy"}
+    if not isinstance(scores, pd.DataFrame) or not need <= set(scores.columns):
+        raise ValueError(f"scores must be the DataFrame of run_comparison, with columns {sorted(need)}.")
+    return scores
+
+
+def summarise_by_dataset(scores: pd.DataFrame, n_splits: int = 10) -> pd.DataFrame:
+    """Mean accuracy of each method on each data set with a corrected 95% interval.
+
+    The folds of repeated k-fold CV share training rows, so the interval uses the corrected
+    resampled t of Nadeau & Bengio with ``n_test / n_train = 1 / (n_splits - 1)``
+    (:func:`helpers.evaluation.summarize_scores`).
+
+    Returns
+    -------
+    DataFrame indexed by ``(dataset, method)`` with ``mean, sd, ci_low, ci_high, n``.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"dataset": ["a"] * 3, "method": ["m"] * 3, "accuracy": [0.9, 1.0, 0.95]})
+    >>> print(summarise_by_dataset(s, n_splits=3).round(3).to_string())  # doctest: +NORMALIZE_WHITESPACE
+                    mean    sd  ci_low  ci_high  n
+    dataset method
+    a       m       0.95  0.05   0.754    1.146  3
+    """
+    scores = _check_scores(scores)
+    if not (isinstance(n_splits, (int, np.integer)) and n_splits >= 2):
+        raise ValueError(f"n_splits must be the number of folds (an integer >= 2); got {n_splits!r}.")
+    parts = {}
+    for dataset, part in scores.groupby("dataset", sort=False):
+        per_method = {m: g["accuracy"].to_numpy() for m, g in part.groupby("method", sort=False)}
+        parts[dataset] = summarize_scores(per_method, test_train_ratio=1.0 / (n_splits - 1))
+    return pd.concat(parts, names=["dataset", "method"])
+
+
+def mean_accuracy(scores: pd.DataFrame) -> pd.DataFrame:
+    """Mean accuracy over the folds: data sets in rows, methods in columns (in the order they appear).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["m", "n", "m", "n"],
+    ...                   "accuracy": [0.9, 0.8, 0.7, 0.75]})
+    >>> mean_accuracy(s)  # doctest: +NORMALIZE_WHITESPACE
+    method     m     n
+    dataset
+    a        0.9  0.80
+    b        0.7  0.75
+    """
+    scores = _check_scores(scores)
+    table = scores.pivot_table(index="dataset", columns="method", values="accuracy", aggfunc="mean", sort=False)
+    table.columns.name = "method"
+    return table
+
+
+def fit_times(scores: pd.DataFrame) -> pd.DataFrame:
+    """Seconds per fit (inner searches included) and per prediction, by method: mean, median and total."""
+    scores = _check_scores(scores)
+    if "fit_seconds" not in scores:
+        raise ValueError("scores has no fit_seconds column: pass the DataFrame of run_comparison.")
+    g = scores.groupby("method", sort=False)
+    return pd.DataFrame({"fit mean": g["fit_seconds"].mean(), "fit median": g["fit_seconds"].median(),
+                         "predict mean": g["predict_seconds"].mean(),
+                         "total": g["fit_seconds"].sum() + g["predict_seconds"].sum()})
+
+
+# --------------------------------------------------------------------------------------------
+# across data sets
+
+
+def _check_table(table) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame) or table.shape[0] < 2 or table.shape[1] < 2:
+        raise ValueError("table must be a DataFrame of mean accuracies with data sets in rows and at least two "
+                         f"rows and two method columns (mean_accuracy(scores)); got {getattr(table, 'shape', table)}.")
+    if table.isna().any().any():
+        missing = table.columns[table.isna().any()].tolist()
+        raise ValueError(f"table has missing accuracies (methods {missing}); every method needs every data set.")
+    return table
+
+
+def average_ranks(table: pd.DataFrame) -> pd.Series:
+    """Mean rank of each method over the data sets (1 = most accurate; ties share their mean rank).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7], "b": [0.8, 0.8, 0.6], "c": [0.7, 0.6, 0.8]})
+    >>> average_ranks(t).round(3).to_dict()      # a: ranks 1, 1.5, 2; b: 2, 1.5, 3; c: 3, 3, 1
+    {'a': 1.5, 'b': 2.167, 'c': 2.333}
+    """
+    table = _check_table(table)
+    return table.rank(axis=1, ascending=False).mean().sort_values().rename("average rank")
+
+
+def friedman_test(table: pd.DataFrame) -> dict:
+    """Friedman's test that all methods rank alike over the data sets, and Iman & Davenport's F form.
+
+    Returns
+    -------
+    dict with ``statistic`` (chi-squared, as :func:`scipy.stats.friedmanchisquare`),
+    ``p_value``, ``f_statistic`` and ``f_p_value`` (Iman-Davenport, F on ``k - 1`` and
+    ``(k - 1)(N - 1)`` degrees of freedom, the form Demsar recommends), ``n_datasets``, ``n_methods``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9], "b": [0.8, 0.7, 0.6, 0.8], "c": [0.7, 0.6, 0.5, 0.7]})
+    >>> r = friedman_test(t)
+    >>> print(f"{r['statistic']:.2f} {r['p_value']:.4f}")
+    8.00 0.0183
+    """
+    table = _check_table(table)
+    if table.shape[1] < 3:
+        raise ValueError(f"the Friedman test needs at least three methods; table has {table.shape[1]}. "
+                         "For two, use claim_tests (Wilcoxon signed-rank).")
+    stat, p = stats.friedmanchisquare(*[table[c].to_numpy() for c in table.columns])
+    n, k = table.shape
+    f = (n - 1) * stat / (n * (k - 1) - stat) if n * (k - 1) > stat else np.inf
+    f_p = float(stats.f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) else 0.0
+    return {"statistic": float(stat), "p_value": float(p), "f_statistic": float(f), "f_p_value": f_p,
+            "n_datasets": int(n), "n_methods": int(k)}
+
+
+def critical_difference(table: pd.DataFrame, alpha: float = 0.05):
+    """Demsar's procedure as autorank runs it: Friedman's test, Nemenyi's critical difference.
+
+    ``autorank(table, alpha, order="descending", force_mode="nonparametric")`` with its
+    console note silenced. Its ``rankdf`` holds the mean ranks (equal to
+    :func:`average_ranks`), ``cd`` the critical difference of the mean ranks, ``pvalue`` the
+    Friedman p-value.
+    """
+    from autorank import autorank
+
+    table = _check_table(table)
+    with contextlib.redirect_stdout(io.StringIO()):  # autorank prints a note whenever force_mode is set
+        return autorank(table, alpha=alpha, verbose=False, order="descending", force_mode="nonparametric")
+
+
+def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
+    """The critical-difference diagram of a :func:`critical_difference` result (autorank's ``plot_stats``).
+
+    Methods joined by a bar do not differ by more than the critical difference (Nemenyi,
+    ``result.cd``). Drawn also when the Friedman test is not significant. ``labels`` renames
+    the methods (e.g. :data:`METHODS`).
+    """
+    from autorank import plot_stats
+
+    if labels:
+        result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
+    return plot_stats(result, ax=ax, allow_insignificant=True)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of p-values (family-wise error), in the order given.
+
+    The i-th smallest of m p-values is multiplied by ``m - i + 1``; adjusted values are made
+    monotone (never below an earlier one) and capped at 1.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03, 0.2]).round(3).tolist()
+    [0.04, 0.09, 0.09, 0.2]
+    """
+    p = np.asarray(p_values, dtype=float)
+    if p.ndim != 1 or p.size == 0 or np.any((p < 0) | (p > 1)) or np.isnan(p).any():
+        raise ValueError(f"p_values must be a non-empty list of probabilities in [0, 1]; got {p_values!r}.")
+    order = np.argsort(p, kind="stable")
+    m = p.size
+    stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(stepped, 1.0)
+    return out
+
+
+def claim_tests(table: pd.DataFrame, claims: Sequence = CLAIMS) -> pd.DataFrame:
+    """Each claim as a paired test over the data sets: Wilcoxon signed-rank, Holm-corrected.
+
+    For each :class:`Claim`, the differences ``aware - plain`` of the per-data-set mean
+    accuracies are tested with the two-sided Wilcoxon signed-rank test
+    (:func:`scipy.stats.wilcoxon`, zero differences dropped); the p-values of all the claims
+    are adjusted together by :func:`holm`.
+
+    Returns
+    -------
+    DataFrame indexed by ``claim.label`` with ``key, aware, plain, mean_diff, median_diff,
+    wins, losses, ties, statistic, p_value, p_holm, n_datasets``; a positive difference is
+    the claim's direction.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"x": [0.80, 0.70, 0.90, 0.60, 0.85, 0.75], "y": [0.78, 0.69, 0.86, 0.55, 0.84, 0.70]})
+    >>> r = claim_tests(t, [Claim("k", "x", "y", "a source")]).iloc[0]
+    >>> print(f"{r['median_diff']:+.3f} {r['wins']}/{r['losses']} p={r['p_value']:.4f} holm={r['p_holm']:.4f}")
+    +0.030 6/0 p=0.0312 holm=0.0312
+    """
+    table = _check_table(table)
+    claims = list(claims)
+    if not claims:
+        raise ValueError("claims is empty: give at least one Claim(key, aware, plain, source).")
+    rows = {}
+    for c in claims:
+        missing = [m for m in (c.aware, c.plain) if m not in table.columns]
+        if missing:
+            raise ValueError(f"claim {c.key!r}: no accuracies for {missing}; the table has {list(table.columns)}.")
+        d = (table[c.aware] - table[c.plain]).to_numpy()
+        nonzero = d[d != 0]
+        if nonzero.size == 0:
+            stat, p = np.nan, 1.0
+        else:
+            res = stats.wilcoxon(nonzero)
+            stat, p = float(res.statistic), float(res.pvalue)
+        rows[c.label] = {"key": c.key, "aware": c.aware, "plain": c.plain, "mean_diff": float(d.mean()),
+                         "median_diff": float(np.median(d)), "wins": int((d > 0).sum()),
+                         "losses": int((d < 0).sum()), "ties": int((d == 0).sum()), "statistic": stat,
+                         "p_value": p, "n_datasets": int(d.size)}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.insert(out.columns.get_loc("p_value") + 1, "p_holm", holm(out["p_value"].to_numpy()))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# when does whitening help?
+
+
+def _standardise(X):
+    sd = X.std(axis=0, ddof=1)
+    return (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+
+
+def dataset_properties(datasets: Mapping, covariance="ledoit_wolf") -> pd.DataFrame:
+    """What can be measured on each data set before fitting anything, on standardised features.
+
+    Columns: ``n``, ``p``, ``classes``, ``n_over_p``;
+    ``log10_condition``, the base-10 logarithm of the condition number of the pooled
+    within-class sample covariance (:func:`helpers.data.collection.pooled_within_condition`:
+    how unevenly the variance is spread; whitening divides by its small eigenvalues);
+    ``heterogeneity``, how different the class covariances are:
+    ``(ln|S_pooled| - sum_k w_k ln|S_k|) / p`` with ``w_k = (n_k - 1) / (n - K)`` and ``S_k``
+    the class covariances estimated with ``covariance``, ``S_pooled = sum_k w_k S_k``. With
+    sample covariances this is Box's M divided by ``(n - K) p``; it is 0 exactly when the
+    class covariances are equal, and larger the more they differ.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(size=(200, 2)) * [1, 1], rng.normal(size=(200, 2)) * [5, 0.2]])
+    >>> props = dataset_properties({"toy": (X, np.repeat([0, 1], 200))}, covariance="sample")
+    >>> print(props.loc["toy", ["n", "p", "classes"]].tolist(), f"{props.loc['toy', 'heterogeneity']:.2f}")
+    [400, 2, 2] 0.99
+    """
+    check_covariance_choice(covariance)
+    rows = {}
+    for name, data in datasets.items():
+        X, y = _as_xy(name, data)
+        Z = _standardise(X)
+        classes, y_idx, counts = np.unique(y, return_inverse=True, return_counts=True)
+        n, p = Z.shape
+        cond = pooled_within_condition(X, y)
+        w = (counts - 1) / (n - len(classes))
+        S = [estimate_covariance(Z[y_idx == k], covariance) for k in range(len(classes))]
+        logdets = [np.linalg.slogdet(s) for s in S]
+        pooled_logdet = np.linalg.slogdet(sum(wk * s for wk, s in zip(w, S)))
+        if pooled_logdet[0] <= 0 or any(sign <= 0 for sign, _ in logdets):
+            hetero = np.nan  # a singular class covariance: use a shrinkage covariance= (e.g. "ledoit_wolf")
+        else:
+            hetero = (pooled_logdet[1] - sum(wk * ld for wk, (_, ld) in zip(w, logdets))) / p
+        rows[name] = {"n": n, "p": p, "classes": len(classes), "n_over_p": n / p,
+                      "log10_condition": float(np.log10(cond)), "heterogeneity": float(hetero)}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def gain_correlations(gains: pd.DataFrame, properties: pd.DataFrame) -> pd.DataFrame:
+    """Spearman rank correlation of each gain with each property, over the data sets both hold.
+
+    Parameters
+    ----------
+    gains : DataFrame
+        Data sets in rows, one column per gain (e.g. Mahalanobis minus Euclidean kNN).
+    properties : DataFrame
+        Data sets in rows (:func:`dataset_properties`).
+
+    Returns
+    -------
+    DataFrame indexed by ``(gain, property)`` with ``rho``, ``p_value`` (two-sided,
+    :func:`scipy.stats.spearmanr`) and ``n``.
+
+    Examples
+    --------
+    >>> g = pd.DataFrame({"gain": [0.01, 0.02, 0.03, 0.05]}, index=list("abcd"))
+    >>> props = pd.DataFrame({"size": [1, 2, 3, 4], "noise": [3, 1, 4, 2]}, index=list("abcd"))
+    >>> gain_correlations(g, props)["rho"].round(2).tolist()
+    [1.0, 0.0]
+    """
+    common = gains.index.intersection(properties.index)
+    if len(common) < 3:
+        raise ValueError(f"gains and properties share {len(common)} data sets; a rank correlation needs at least 3.")
+    rows = {}
+    for g in gains.columns:
+        for prop in properties.columns:
+            pair = pd.concat([gains.loc[common, g], properties.loc[common, prop]], axis=1).dropna()
+            res = stats.spearmanr(pair.iloc[:, 0], pair.iloc[:, 1])
+            rows[(g, prop)] = {"rho": float(res.statistic), "p_value": float(res.pvalue), "n": len(pair)}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["gain", "property"])
