@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import html
 import os
@@ -361,6 +362,10 @@ def _why(exc: BaseException, timeout: float) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+#: errors of the local disk, never of the network: not retried, reported as the folder's
+_LOCAL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
+
+
 def _worth_retrying(exc: BaseException) -> bool:
     """Timeouts, refused or reset connections and bodies cut short may pass next time; a 4xx answer will not."""
     import requests
@@ -391,6 +396,8 @@ def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float
                         get(url, str(tmp), None)
                     break
                 except OSError as exc:  # requests' errors are OSErrors
+                    if getattr(exc, "errno", None) in _LOCAL_ERRNOS:
+                        raise  # the folder, not the network: reported below
                     if attempt == retries or not _worth_retrying(exc):
                         raise ReutersNotFoundError(
                             f"{ARCHIVE_NAME} is not at {dest} and downloading it from {url} failed "
@@ -405,10 +412,11 @@ def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float
     except (ReutersNotFoundError, ValueError):
         raise
     except OSError as exc:  # the folder: missing rights, a file in its place, a full disk
-        raise PermissionError(
-            f"Cannot write the download to {dest.parent} ({type(exc).__name__}: {exc}). Make the folder "
-            f"writable, pass raw_dir= a writable folder, or {manual[0].lower()}{manual[1:]}"
-        ) from exc
+        full = getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
+        fix = "Free space there" if full else "Make the folder writable"
+        message = (f"Cannot write the download to {dest.parent} ({type(exc).__name__}: {exc}). {fix}, pass raw_dir= "
+                   f"a writable folder with room for it, or {manual[0].lower()}{manual[1:]}")
+        raise (OSError(exc.errno, message) if full else PermissionError(message)) from exc
     return files
 
 
