@@ -58,14 +58,9 @@ BOOK_DIR = ROOT / "book"
 FIRST_OWN_STUDY = 7
 #: at most this many figures per sweep (the other results are in its summary table)
 MAX_SWEEP_FIGURES = 12
-#: each source's entry in book/references.bib and the chapters that reproduce it, by ledger prefix
-SOURCE_CITATIONS = {
-    "VAC": ("sahoo2025vac", "01, 02, 03"),
-    "MDS": ("mvnotes62", "06"),
-    "SVM": ("sahoo2025cholesky", "01, 02, 04"),
-    "MKN": ("srivastava2016", "01, 02, 05"),
-    "SBL": ("cheng_slides", "00"),
-}
+#: each source's entry in book/references.bib, by ledger prefix
+SOURCE_CITATIONS = {"VAC": "sahoo2025vac", "MDS": "mvnotes62", "SVM": "sahoo2025cholesky", "MKN": "srivastava2016",
+                    "SBL": "cheng_slides"}
 _NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark: CommonMark escapes them all
 
@@ -242,9 +237,12 @@ def intro_page(out) -> str:
     True
     """
     out = Path(out)
+    ledger = load_ledger()
+    chapters = {prefix: sorted(set(ledger.loc[ledger["id"].str.startswith(prefix + "-"), "notebook"].dropna()) - {""})
+                for prefix, _ in SOURCES.values()}  # the notebooks that answer each source's rows
     sources = "\n".join(
-        f"- **{prefix}** {_escape(name)} {{cite:p}}`{SOURCE_CITATIONS[prefix][0]}`: "
-        f"chapter{'s' * (',' in SOURCE_CITATIONS[prefix][1])} {SOURCE_CITATIONS[prefix][1]}"
+        f"- **{prefix}** {_escape(name)} {{cite:p}}`{SOURCE_CITATIONS[prefix]}`: "
+        f"chapter{'s' * (len(chapters[prefix]) > 1)} {', '.join(chapters[prefix])}"
         for prefix, name in SOURCES.values())
     status = notebook_status(out)
     rows, sections, own = [], [], []
