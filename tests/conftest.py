@@ -5,6 +5,9 @@ injection, JupyterLab in a browser, the full Reuters corpus) run in ``make test`
 ``make unit`` leaves them out (``-m "not integration"``).
 """
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import settings
@@ -50,3 +53,24 @@ def random_spd(rng, p, condition=100.0):
     Q, _ = np.linalg.qr(rng.normal(size=(p, p)))
     vals = np.geomspace(1.0, condition, p)
     return (Q * vals) @ Q.T
+
+
+# The browser tests (JupyterLab, the book) drive Debian's Chromium through Playwright's
+# executable_path: Playwright's own browser download is not reachable from here.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """A headless Debian Chromium for a module's tests (skipped where Playwright or Chromium is absent)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -7,7 +7,7 @@ by MathJax (and no ``$`` of the markdown is left in the text), that notebook 03'
 images that decoded, that the ledger page has one row per ledger row, that no page logs a console
 error, and that no request leaves the machine (every request that is not ``file://`` is refused
 and fails the test). Screenshots go to ``build/book_e2e_*.png``. Chromium comes from Debian and
-is driven through ``executable_path``, as in ``tests/test_lab_e2e.py``.
+is driven through ``executable_path`` (the ``chromium`` fixture of ``tests/conftest.py``).
 """
 
 import shutil
@@ -19,11 +19,7 @@ from helpers.workbook.book import build_book
 from helpers.workbook.ledger import load_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"),
     pytest.mark.e2e,
     pytest.mark.integration,
 ]
@@ -45,20 +41,6 @@ def book(tmp_path_factory):
         shutil.copy(nb, out / "notebooks" / nb.name)
     index = build_book(out, strict=True)
     return index.parent, sorted(p.stem for p in (out / "notebooks").glob("*.ipynb"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-quic"],
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 class Reader:
@@ -96,8 +78,8 @@ class Reader:
 
 
 @pytest.fixture
-def reader(browser):
-    r = Reader(browser)
+def reader(chromium):
+    r = Reader(chromium)
     yield r
     r.close()
     assert r.outside == [], f"requests that would leave the machine: {r.outside[:10]}"

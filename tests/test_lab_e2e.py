@@ -6,14 +6,13 @@ the numbered notebooks themselves are executed once per ``make test``, by nbval)
 cells from the Run menu, and checks that every cell ran with the expected output, that no
 cell shows an error or stderr, and that the kernel is the venv's. A screenshot goes to
 ``build/lab_e2e.png``. Chromium comes from Debian (``.ci/run`` installs it); Playwright
-drives it through ``executable_path``, since Playwright's own browser download is not
-available here.
+drives it through ``executable_path`` (the ``chromium`` fixture of ``tests/conftest.py``), since
+Playwright's own browser download is not available here.
 """
 
 import json
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -25,7 +24,6 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 NOTEBOOK = "lab_check.ipynb"
 # Worked example of the style guide: inv(cov) = [[3, -2], [-2, 4]] / 8, so the whitened cosine
 # of e1 and e2 is -0.25 / sqrt(0.375 * 0.5) = -0.5774.
@@ -47,9 +45,7 @@ CELLS = [
     ),
 ]
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = [
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)"),
     pytest.mark.e2e,
     pytest.mark.integration,
 ]
@@ -107,40 +103,32 @@ def lab(tmp_path):
             proc.kill()
 
 
-def test_notebook_runs_in_jupyterlab_on_the_venv_kernel(lab, tmp_path):
+def test_notebook_runs_in_jupyterlab_on_the_venv_kernel(chromium, lab, tmp_path):
     base, token, root = lab
     copy = root / NOTEBOOK
     shot = ROOT / "build" / "lab_e2e.png"
     shot.parent.mkdir(exist_ok=True)
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-quic"],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
-            page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            # JupyterLab renders only the visible cells, so read progress from the saved file:
-            # save (Ctrl+S) until every code cell has an execution count and the kernel is idle
-            deadline = time.monotonic() + 120
-            while True:
-                page.keyboard.press("Control+s")
-                time.sleep(1)
-                nb = json.loads(copy.read_text())
-                code = [c for c in nb["cells"] if c["cell_type"] == "code"]
-                idle = page.get_by_text("Python 3 (ipykernel) | Idle").count() > 0
-                if all(c.get("execution_count") for c in code) and idle:
-                    break
-                if time.monotonic() > deadline:
-                    page.screenshot(path=str(shot))
-                    pytest.fail(f"not every cell ran within 120 s; see {shot}")
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=90_000)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    # JupyterLab renders only the visible cells, so read progress from the saved file:
+    # save (Ctrl+S) until every code cell has an execution count and the kernel is idle
+    deadline = time.monotonic() + 120
+    while True:
+        page.keyboard.press("Control+s")
+        time.sleep(1)
+        nb = json.loads(copy.read_text())
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        idle = page.get_by_text("Python 3 (ipykernel) | Idle").count() > 0
+        if all(c.get("execution_count") for c in code) and idle:
+            break
+        if time.monotonic() > deadline:
             page.screenshot(path=str(shot))
-        finally:
-            browser.close()
+            pytest.fail(f"not every cell ran within 120 s; see {shot}")
+    page.screenshot(path=str(shot))
+    page.close()
     bad = [
         (i, out.get("ename") or out.get("text", "")[:200])
         for i, cell in enumerate(code)
