@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # A covariance whose condition number exceeds this is treated as numerically singular:
@@ -173,10 +175,21 @@ def check_estimator(model, name: str = "model"):
     return model
 
 
-def check_int(value, name: str, minimum: int, example: str) -> int:
-    """``value`` as an int >= ``minimum``; bools, floats and text are refused with an example."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, e.g. {example}; got {value!r}.")
+def check_int(value, name: str, minimum: int, example: str, maximum: int | None = None) -> int:
+    """``value`` as an int in ``[minimum, maximum]``; bools, floats and text are refused with an example.
+
+    Examples
+    --------
+    >>> check_int(3, "k", 1, "k=5")
+    3
+    >>> check_int(True, "k", 1, "k=5")
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer >= 1, e.g. k=5; got True.
+    """
+    allowed = Integer(minimum, maximum)
+    if allowed.problem(value) is not None:
+        raise ValueError(f"{name} must be {allowed.describe()}, e.g. {example}; got {value!r}.")
     return int(value)
 
 
@@ -201,3 +214,238 @@ def check_cv(cv):
     if not (hasattr(cv, "split") and hasattr(cv, "get_n_splits")):
         raise TypeError(f"cv must be a scikit-learn splitter such as LeaveOneOut() or StratifiedKFold(5); got {cv!r}.")
     return cv
+
+
+def split_folds(cv, X, y) -> list:
+    """The folds of ``cv``, with the splitter's own error completed by the class counts."""
+    try:
+        return list(check_cv(cv).split(X, y))
+    except ValueError as exc:
+        labels, counts = np.unique(y, return_counts=True)
+        raise ValueError(f"{cv!r} cannot split these {len(y)} rows (class counts "
+                         f"{dict(zip(labels.tolist(), counts.tolist()))}): {exc}") from None
+
+
+def check_positive_ints(values, name: str, example: str, maximum: int | None = None, scalar: bool = False) -> list[int]:
+    """``values`` as a list of integers in ``[1, maximum]``, or an error naming the first bad one.
+
+    The one check behind every "numbers of neighbours" or "numbers of components" argument.
+    ``scalar=True`` also accepts a single integer (returned as a one-item list).
+
+    Examples
+    --------
+    >>> check_positive_ints(range(1, 4), "ks", "[3] or range(1, 21)")
+    [1, 2, 3]
+    >>> check_positive_ints([3, 0], "ks", "[3] or range(1, 21)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ks must be a non-empty list of positive integers, e.g. [3] ...; got [3, 0] (0 is not ...).
+    """
+    if scalar and is_int(values):
+        values = [values]
+    items = None if isinstance(values, (int, np.integer, str)) or not hasattr(values, "__iter__") else list(values)
+    allowed = Integer(1, maximum)
+    bad = [] if items is None else [k for k in items if allowed.problem(k) is not None]
+    if not items or bad:
+        what, why = ("positive integers", "a positive integer") if maximum is None else \
+            (f"integers in [1, {maximum}]", f"in [1, {maximum}]")
+        raise ValueError(f"{name} must be a non-empty list of {what}, e.g. {example}; got {values!r}"
+                         + (f" ({bad[0]!r} is not {why})." if bad else "."))
+    return [int(k) for k in items]
+
+
+def is_int(value) -> bool:
+    """An integer that is not a bool (``True`` is an ``int`` in Python, never a count here)."""
+    return Integer().problem(value) is None
+
+
+# --------------------------------------------------------------------------------------------
+# the vocabulary of allowed values: what a parameter may be, in words and as a test
+# (the notebooks' parameter specs, helpers.studies.NOTEBOOKS, are written in it)
+
+
+class Check:
+    """One kind of allowed value; ``a | b`` accepts what either accepts."""
+
+    def problem(self, value) -> str | None:  # None: allowed; "type": wrong type; "value": right type, not allowed
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def __or__(self, other: Check) -> Check:
+        return _AnyOf(self, other)
+
+    def __repr__(self) -> str:
+        return f"<{self.describe()}>"
+
+
+class _AnyOf(Check):
+    def __init__(self, *checks: Check):
+        self.checks = checks
+
+    def problem(self, value):
+        found = [check.problem(value) for check in self.checks]
+        if None in found:
+            return None
+        return "value" if "value" in found else "type"
+
+    def describe(self):
+        return " or ".join(check.describe() for check in self.checks)
+
+
+def _bound_text(low, high, closed: str) -> str:
+    if low is not None and high is not None:
+        left = "[" if closed in ("both", "left") else "("
+        right = "]" if closed in ("both", "right") else ")"
+        return f" in {left}{low:g}, {high:g}{right}"
+    if low is not None:
+        return f" {'>=' if closed in ('both', 'left') else '>'} {low:g}"
+    if high is not None:
+        return f" {'<=' if closed in ('both', 'right') else '<'} {high:g}"
+    return ""
+
+
+class _Interval(Check):
+    def __init__(self, low=None, high=None, closed: str = "both"):
+        if closed not in ("both", "left", "right", "neither"):
+            raise ValueError(f"closed must be 'both', 'left', 'right' or 'neither', not {closed!r}.")
+        self.low, self.high, self.closed = low, high, closed
+
+    def _inside(self, value) -> bool:
+        if self.low is not None and (value < self.low or (value == self.low and self.closed in ("right", "neither"))):
+            return False
+        return not (self.high is not None
+                    and (value > self.high or (value == self.high and self.closed in ("left", "neither"))))
+
+
+class Integer(_Interval):
+    """An integer (not a bool) between ``low`` and ``high`` (``None``: unbounded).
+
+    Examples
+    --------
+    >>> Integer(1).describe(), Integer(0, 10).problem(11), Integer(1).problem("3")
+    ('an integer >= 1', 'value', 'type')
+    """
+
+    def problem(self, value):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            return "type"
+        return None if self._inside(value) else "value"
+
+    def describe(self):
+        return "an integer" + _bound_text(self.low, self.high, self.closed)
+
+
+class Real(_Interval):
+    """A finite number (an int is accepted, a bool is not) between ``low`` and ``high``.
+
+    ``closed`` says which bounds are allowed: ``"both"``, ``"left"``, ``"right"`` or ``"neither"``.
+
+    Examples
+    --------
+    >>> Real(0, 1, closed="neither").describe(), Real(0, 1, closed="neither").problem(1), Real(0).problem(2)
+    ('a number in (0, 1)', 'value', None)
+    """
+
+    def problem(self, value):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            return "type"
+        return None if math.isfinite(value) and self._inside(value) else "value"
+
+    def describe(self):
+        return "a number" + _bound_text(self.low, self.high, self.closed)
+
+
+class OneOf(Check):
+    """One of the listed values (compared with their types: ``True`` is not ``1``).
+
+    Examples
+    --------
+    >>> OneOf(["paper", "sklearn"]).describe(), OneOf(["paper", "sklearn"]).problem("Paper")
+    ("one of 'paper', 'sklearn'", 'value')
+    """
+
+    def __init__(self, options):
+        self.options = tuple(options)
+
+    def problem(self, value):
+        if any(type(value) is type(option) and value == option for option in self.options):
+            return None
+        return "value" if any(type(value) is type(option) for option in self.options) else "type"
+
+    def describe(self):
+        if len(self.options) == 1:
+            return repr(self.options[0])
+        return "one of " + ", ".join(map(repr, self.options))
+
+
+class Boolean(OneOf):
+    """``True`` or ``False``."""
+
+    def __init__(self):
+        super().__init__([True, False])
+
+    def problem(self, value):
+        return None if isinstance(value, (bool, np.bool_)) else "type"
+
+
+class Text(Check):
+    """Any string (e.g. a file path)."""
+
+    def problem(self, value):
+        return None if isinstance(value, str) else "type"
+
+    def describe(self):
+        return "a string"
+
+
+class ListOf(Check):
+    """A list (or tuple) of items that ``item`` accepts; ``length`` fixes its length.
+
+    Examples
+    --------
+    >>> ListOf(Real(0), length=2).describe(), ListOf(Real(0), length=2).problem([1.0, -1.0])
+    ('a list of 2 numbers >= 0', 'value')
+    """
+
+    def __init__(self, item: Check, length: int | None = None, min_length: int = 1):
+        self.item, self.length, self.min_length = item, length, min_length
+
+    def problem(self, value):
+        if not isinstance(value, (list, tuple)):
+            return "type"
+        if (self.length is not None and len(value) != self.length) or len(value) < self.min_length:
+            return "value"
+        found = [self.item.problem(v) for v in value]
+        return None if not any(found) else ("type" if "type" in found else "value")
+
+    def describe(self):
+        inner = self.item.describe()
+        for article in ("an ", "a "):  # "an integer >= 1" -> "integers >= 1"
+            if inner.startswith(article):
+                head, _, rest = inner[len(article):].partition(" ")
+                inner = f"{head}s {rest}".strip()
+                break
+        if self.length is not None:
+            return f"a list of {self.length} {inner}"
+        return f"a {'non-empty ' if self.min_length else ''}list of {inner}"
+
+
+class DictOf(Check):
+    """A dict whose values ``value`` accepts and that holds at least the keys ``keys``."""
+
+    def __init__(self, value: Check, keys=()):
+        self.value, self.keys = value, tuple(keys)
+
+    def problem(self, value):
+        if not isinstance(value, dict):
+            return "type"
+        if any(key not in value for key in self.keys):
+            return "value"
+        found = [self.value.problem(v) for v in value.values()]
+        return None if not any(found) else ("type" if "type" in found else "value")
+
+    def describe(self):
+        keys = f" with keys {', '.join(map(repr, self.keys))}" if self.keys else ""
+        return f"a dict{keys} of values: {self.value.describe()}"

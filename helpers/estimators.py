@@ -1,10 +1,11 @@
 """scikit-learn estimators around the whitening maths of :mod:`helpers.whitening`.
 
-:class:`Whitener` (one covariance), :class:`ExpectedWhitener` (the seeds' ``E(W^-1)``, a
-prior-weighted mean of per-class matrices) and :class:`ClassConditionalKNN` (kNN in which
+:class:`Whitener` (one covariance), :class:`ExpectedWhitener` (the papers' ``E(W^-1)``, a
+prior-weighted mean of per-class matrices), :class:`ClassConditionalKNN` (kNN in which
 each class is measured in its own whitened space, through the engine of
-:mod:`helpers.neighbours`). The whiteners keep their matrix in ``components_`` and name
-their outputs (``get_feature_names_out``); every estimator takes the covariance as
+:mod:`helpers.neighbours`) and :class:`TunedKNN` (kNN after any transform, its ``k`` chosen
+by inner cross-validation with one neighbour search per inner fold). The whiteners keep their
+matrix in ``components_`` and name their outputs (``get_feature_names_out``); every estimator takes the covariance as
 ``covariance=`` (a name, a float shrinkage or a scikit-learn covariance estimator).
 
 ``transform`` never takes labels: test data cannot be whitened with its own class's
@@ -20,13 +21,17 @@ from sklearn.base import (
     ClassifierMixin,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
+    clone,
 )
+from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows
 from ._validation import as_float_array, check_finite, check_option
-from .neighbours import cumulative_votes, nearest_indices
+from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
     METHODS,
     check_covariance,
@@ -36,7 +41,7 @@ from .whitening import (
     whitening_matrix,
 )
 
-__all__ = ["ClassConditionalKNN", "ExpectedWhitener", "Whitener"]
+__all__ = ["TUNED_KNN_KS", "ClassConditionalKNN", "ExpectedWhitener", "TunedKNN", "Whitener"]
 
 
 def _validate(estimator, X, y="no_validation", **kwargs):
@@ -367,3 +372,118 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         """Class with most votes; ties go to the first tied class in ``classes_``."""
         check_is_fitted(self)
         return self.classes_[np.argmax(self._votes(X), axis=1)]
+
+
+#: the numbers of neighbours :class:`TunedKNN` tries by default
+TUNED_KNN_KS = (1, 3, 5, 7, 9, 11, 15, 21)
+
+
+class TunedKNN(ClassifierMixin, BaseEstimator):
+    """kNN whose ``k`` is chosen by inner cross-validation on the training rows, after a transform.
+
+    ``fit`` splits the training rows into ``inner_folds`` stratified folds; on each, a clone
+    of ``transformer`` is fitted on the inner training rows and one neighbour search at the
+    largest ``k`` gives the votes of every ``k`` at once
+    (:func:`helpers.neighbours.knn_cv_accuracy_by_k`). The ``k`` with the highest mean inner
+    accuracy wins (ties: the smallest); then ``transformer`` and
+    ``KNeighborsClassifier(k, metric=metric)`` are fitted on all the training rows, as the
+    pipeline ``pipeline_``. Nothing is ever fitted on the rows passed to ``predict``.
+
+    Parameters
+    ----------
+    transformer : scikit-learn transformer or None, default=None
+        Fitted with the labels (``ExpectedWhitener`` needs them), e.g.
+        ``make_pipeline(StandardScaler(), Whitener())``; ``None``: the raw features.
+    metric : str, default="euclidean"
+        The kNN metric (``"euclidean"``, ``"cosine"``, ...).
+    ks : sequence of int, default=TUNED_KNN_KS
+        The numbers of neighbours tried; those larger than the smallest inner training
+        fold are dropped.
+    inner_folds : int, default=3
+    random_state : int, default=0
+        Seed of the inner folds.
+    nested : bool, default=True
+        ``True``: the transform is refitted on each inner training fold, so the inner
+        scores are honest. ``False``: it is fitted once on the training rows and ``k`` is
+        chosen on its output, which costs one fit instead of ``inner_folds + 1`` (for a slow
+        transform such as NCA); the inner scores have then seen a transform fitted with
+        their validation rows, the rows passed to ``predict`` still never.
+
+    Attributes
+    ----------
+    best_k_ : int
+    inner_accuracy_ : dict of {k: float}
+    pipeline_ : Pipeline
+        The transform and the kNN, fitted on all the training rows.
+    classes_ : ndarray
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> X, y = load_iris(return_X_y=True)
+    >>> knn = TunedKNN(StandardScaler(), ks=(1, 5, 9)).fit(X, y)
+    >>> knn.best_k_, sorted(knn.inner_accuracy_)
+    (5, [1, 5, 9])
+    >>> print(f"{knn.score(X, y):.3f}")
+    0.953
+    """
+
+    def __init__(self, transformer=None, metric="euclidean", ks=TUNED_KNN_KS, inner_folds=3, random_state=0,
+                 nested=True):
+        self.transformer = transformer
+        self.metric = metric
+        self.ks = ks
+        self.inner_folds = inner_folds
+        self.random_state = random_state
+        self.nested = nested
+
+    def fit(self, X, y):
+        """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        if not (isinstance(self.inner_folds, (int, np.integer)) and self.inner_folds >= 2):
+            raise ValueError(f"inner_folds must be an integer >= 2; got {self.inner_folds!r}.")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        if counts.min() < self.inner_folds:
+            raise ValueError(
+                f"the smallest class has {counts.min()} training rows, fewer than inner_folds={self.inner_folds}; "
+                "lower inner_folds or drop classes that small."
+            )
+        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
+        smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
+        ks = sorted({int(k) for k in self.ks if 1 <= int(k) <= smallest_fold})
+        if not ks:
+            raise ValueError(f"no k in ks={tuple(self.ks)} fits the {smallest_fold} rows of an inner training fold.")
+        transformer = "passthrough" if self.transformer is None else clone(self.transformer)
+        if self.nested or self.transformer is None:
+            search_X, inner_transformer = X, self.transformer
+        else:
+            transformer = transformer.fit(X, y)
+            search_X, inner_transformer = transformer.transform(X), None
+        if len(ks) == 1:
+            self.inner_accuracy_ = {ks[0]: np.nan}
+            self.best_k_ = ks[0]
+        else:
+            self.inner_accuracy_ = knn_cv_accuracy_by_k(search_X, y, ks, cv, metric=self.metric,
+                                                        transformer=inner_transformer)
+            best = max(self.inner_accuracy_.values())
+            self.best_k_ = min(k for k, a in self.inner_accuracy_.items() if a == best)
+        knn = KNeighborsClassifier(self.best_k_, metric=self.metric)
+        if self.nested or self.transformer is None:
+            self.pipeline_ = make_pipeline(transformer, knn).fit(X, y)
+        else:
+            self.pipeline_ = make_pipeline(transformer, knn.fit(search_X, y))
+        return self
+
+    def predict(self, X):
+        """Labels from the kNN with the chosen ``k``, on the transformed rows."""
+        check_is_fitted(self, "pipeline_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.pipeline_.predict(X)
+
+    def predict_proba(self, X):
+        """Vote shares of the ``best_k_`` nearest training rows (columns in ``classes_`` order)."""
+        check_is_fitted(self, "pipeline_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.pipeline_.predict_proba(X)

@@ -10,23 +10,29 @@ Every kNN of the workbook orders its neighbours and counts their votes here:
   neighbours for every ``k`` at once (ties to the first class, as ``KNeighborsClassifier``;
   multi-label: a label when more than half of the neighbours carry it);
 * :func:`distance_weighted_proba` and :func:`inverse_square_weights`: weighted votes
-  (``KNeighborsClassifier(weights="distance")`` or a weight function).
+  (``KNeighborsClassifier(weights="distance")`` or a weight function);
+* :func:`knn_cv_accuracy_by_k` and :func:`knn_cv_predictions_by_k`: cross-validated kNN for
+  many K at once, one neighbour search per fold.
 
-Callers: :class:`helpers.estimators.ClassConditionalKNN`, the kNN-over-K protocols of
-:mod:`helpers.evaluation` and the Mahal-kNN readings of :mod:`helpers.papers.mahal_knn`.
+Callers: :class:`helpers.estimators.ClassConditionalKNN` and :class:`~helpers.estimators.TunedKNN`,
+and the Mahal-kNN readings of :mod:`helpers.studies.srivastava_rao_2016`.
 """
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+from sklearn.base import clone
+from sklearn.metrics import pairwise_distances
 
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows, warn_overflow
 from ._validation import (
     as_float_array,
+    check_labels,
+    check_positive_ints,
     check_same_features,
     check_square_matrix,
+    is_int,
+    split_folds,
 )
 from .metrics import scaled_precision_factor
 
@@ -34,14 +40,12 @@ __all__ = [
     "cumulative_votes",
     "distance_weighted_proba",
     "inverse_square_weights",
+    "knn_cv_accuracy_by_k",
+    "knn_cv_predictions_by_k",
     "majority_votes",
     "nearest_indices",
     "nearest_neighbors",
 ]
-
-
-def _is_int(k) -> bool:
-    return isinstance(k, numbers.Integral) and not isinstance(k, bool)
 
 
 def _check_distances(D, name: str = "D") -> np.ndarray:
@@ -61,7 +65,7 @@ def _check_distances(D, name: str = "D") -> np.ndarray:
 
 
 def _check_k(k, largest: int, what: str, name: str = "k") -> int:
-    if not (_is_int(k) and 1 <= k <= largest):
+    if not (is_int(k) and 1 <= k <= largest):
         raise ValueError(f"{name} must be an integer in [1, {largest}] ({what}); got {k!r}.")
     return int(k)
 
@@ -268,7 +272,7 @@ def cumulative_votes(neighbour_labels, n_classes: int) -> np.ndarray:
         raise ValueError(
             f"neighbour_labels must be 2-D (queries x neighbours, nearest first); got shape {L.shape}."
         )
-    if not (_is_int(n_classes) and n_classes >= 1):
+    if not (is_int(n_classes) and n_classes >= 1):
         raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
     encode = "Encode labels first: classes, codes = np.unique(y, return_inverse=True)."
     if L.dtype.kind not in "iu":
@@ -282,13 +286,9 @@ def cumulative_votes(neighbour_labels, n_classes: int) -> np.ndarray:
 
 
 def _check_ks(ks, k_max: int) -> list[int]:
-    ks = [ks] if _is_int(ks) else list(ks)
-    if not ks or not all(_is_int(k) and 1 <= k <= k_max for k in ks):
-        raise ValueError(
-            f"ks must be integers in [1, {k_max}] (the neighbours in each row of idx); got {ks!r}. "
-            "Ask nearest_indices for max(ks) neighbours."
-        )
-    return sorted({int(k) for k in ks})
+    """Numbers of neighbours available in each row of ``idx``, sorted and without repeats."""
+    example = f"[1, 3, 5] (idx has {k_max} neighbours per row: ask nearest_indices for max(ks))"
+    return sorted(set(check_positive_ints(ks, "ks", example, maximum=k_max, scalar=True)))
 
 
 def _check_idx(idx, n_points: int, name: str) -> np.ndarray:
@@ -470,3 +470,109 @@ def inverse_square_weights(distances):
     w[~hit] = 1.0 / d2[~hit] ** 2
     w[hit] = exact[hit].astype(float)
     return w.reshape(d.shape)
+
+
+# --------------------------------------------------------------------------------------------
+# cross-validated kNN for many K at once
+
+
+def _check_knn_inputs(X, y, ks):
+    """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
+    X = as_float_array(X, "X")
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
+    X, y = check_labels(X, y)
+    ks = check_positive_ints(ks, "ks", "[3] or range(1, 21)")
+    classes, y_idx = np.unique(y, return_inverse=True)
+    return X, y, ks, classes, y_idx
+
+
+def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
+    """Cross-validated accuracy of uniform-vote kNN for several K at once.
+
+    Equivalent to ``cross_val_score(KNeighborsClassifier(k, metric=metric), X, y, cv=cv).mean()``
+    for each ``k`` (with ``transformer`` to ``make_pipeline(transformer, KNeighborsClassifier(...))``),
+    but each fold's distance matrix is computed once and sorted once for every K, so
+    LOOCV over a grid of K takes a fraction of a second instead of ``len(ks) * n`` fits.
+    Neighbours at exactly equal distance are taken in training-row order and a tied
+    vote goes to the smallest label; scikit-learn's order among exactly tied distances is
+    unspecified, so the two can differ only where such ties straddle the K-th neighbour.
+
+    Parameters
+    ----------
+    ks : iterable of int
+        Numbers of neighbours, each at most the smallest training fold.
+    cv : scikit-learn splitter (``LeaveOneOut()``, ``KFold(5)``, ...)
+    metric : str
+        Any metric of :func:`sklearn.metrics.pairwise_distances`.
+    transformer : scikit-learn transformer, optional
+        Cloned and fitted on each training fold (with its labels), then applied to the
+        fold's training and test rows, e.g. ``ExpectedWhitener()``.
+
+    Returns
+    -------
+    dict of {k: float}: mean of the per-fold accuracies (for LOOCV, the LOOCV accuracy).
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import LeaveOneOut
+    >>> X = [[1.0, 0.1], [1.0, 0.2], [1.0, 0.3], [0.1, 1.0], [0.2, 1.0], [0.3, 1.2]]
+    >>> acc = knn_cv_accuracy_by_k(X, [0, 0, 0, 1, 1, 1], [1, 3], LeaveOneOut())
+    >>> print({k: f"{a:.3f}" for k, a in acc.items()})
+    {1: '1.000', 3: '1.000'}
+    """
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
+    folds = split_folds(cv, X, y)
+    acc = np.zeros((len(ks), len(folds)))
+    for j, (tr, te) in enumerate(folds):
+        pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        for i, k in enumerate(ks):
+            acc[i, j] = np.mean(pred[k] == y_idx[te])
+    return {k: float(acc[i].mean()) for i, k in enumerate(ks)}
+
+
+def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
+    """Held-out kNN predictions for several K at once, each row predicted by the fold that holds it out.
+
+    The predictions behind :func:`knn_cv_accuracy_by_k` (same neighbour order and ties), for
+    splitters in which every row is held out exactly once (``LeaveOneOut()``, ``KFold``,
+    ``StratifiedKFold``): what a paired test on the same rows (e.g. :func:`mcnemar_exact` on two
+    methods' LOOCV predictions) needs. Equals ``cross_val_predict`` of the same kNN.
+
+    Returns
+    -------
+    dict of {k: ndarray of shape (n_samples,)}: the predicted labels.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import LeaveOneOut
+    >>> X = [[1.0, 0.1], [1.0, 0.2], [1.0, 0.3], [0.1, 1.0], [0.2, 1.0], [0.3, 1.2]]
+    >>> knn_cv_predictions_by_k(X, [0, 0, 0, 1, 1, 1], [1], LeaveOneOut())[1].tolist()
+    [0, 0, 0, 1, 1, 1]
+    """
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
+    folds = split_folds(cv, X, y)
+    held_out = np.bincount(np.concatenate([te for _, te in folds]), minlength=len(y))
+    if not np.all(held_out == 1):
+        raise ValueError(f"every row must be held out exactly once (LeaveOneOut, KFold); this splitter holds "
+                         f"rows out {held_out.min()} to {held_out.max()} times: use knn_cv_accuracy_by_k.")
+    pred = {k: np.empty(len(y), dtype=int) for k in ks}
+    for tr, te in folds:
+        fold = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        for k in ks:
+            pred[k][te] = fold[k]
+    return {k: classes[p] for k, p in pred.items()}
+
+
+def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
+    """Majority-vote class codes of one fold's test rows for every k: ``{k: ndarray (n_test,)}``."""
+    k_max = max(ks)
+    if k_max > len(tr):
+        raise ValueError(f"K = {k_max} exceeds the {len(tr)} rows of a training fold; use ks <= {len(tr)}.")
+    X_tr, X_te = X[tr], X[te]
+    if transformer is not None:
+        t = clone(transformer).fit(X_tr, y[tr])
+        X_tr, X_te = t.transform(X_tr), t.transform(X_te)
+    idx = nearest_indices(pairwise_distances(X_te, X_tr, metric=metric), k_max)
+    return majority_votes(idx, y_idx[tr], ks, n_classes)

@@ -8,12 +8,18 @@ library draws: the ``p`` prediction ellipse of a bivariate Gaussian, and the lin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 from scipy import linalg, stats
 
 from ._validation import as_float_array, check_square_matrix, check_symmetric
 
 __all__ = [
+    "box_strip",
+    "plot_confusions",
+    "plot_critical_difference",
+    "plot_model_scores",
     "prediction_ellipse",
     "plot_prediction_ellipses",
     "line_points",
@@ -444,3 +450,17 @@ def plot_model_scores(table, columns=("mean",), xerr=None, *, xlabel: str, title
     ax.set(xlabel=xlabel, title=title)
     ax.legend(loc="upper left" if xerr is not None else "lower left", fontsize=8 if len(columns) > 1 else None)
     return ax
+
+
+def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
+    """The critical-difference diagram of a :func:`critical_difference` result (autorank's ``plot_stats``).
+
+    Methods joined by a bar do not differ by more than the critical difference (Nemenyi,
+    ``result.cd``). Drawn also when the Friedman test is not significant. ``labels`` renames
+    the methods (e.g. :data:`METHODS`).
+    """
+    from autorank import plot_stats
+
+    if labels:
+        result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
+    return plot_stats(result, ax=ax, allow_insignificant=True)

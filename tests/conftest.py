@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import settings
+from sklearn.datasets import load_iris, load_wine
 
 from helpers.workbook.execute import EXPECTED_SECONDS
 
@@ -48,13 +49,6 @@ def rng():
     return np.random.default_rng(20250202)
 
 
-def random_spd(rng, p, condition=100.0):
-    """A random SPD matrix with the given condition number."""
-    Q, _ = np.linalg.qr(rng.normal(size=(p, p)))
-    vals = np.geomspace(1.0, condition, p)
-    return (Q * vals) @ Q.T
-
-
 # The browser tests (JupyterLab, the book) drive Debian's Chromium through Playwright's
 # executable_path: Playwright's own browser download is not reachable from here.
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -74,3 +68,13 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+@pytest.fixture(scope="module")
+def wine():
+    return load_wine(return_X_y=True)

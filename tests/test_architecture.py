@@ -1,9 +1,9 @@
 """The four layers of ``helpers`` and the direction of their imports.
 
-The maths (flat modules of ``helpers``) imports nothing from the data loaders, the papers or
-the workbook; the data layer imports neither papers nor workbook; papers do not import the
-workbook. ``helpers/__init__.py`` is the public facade (maths and loaders) and no module may
-import it, since that would pull in every layer.
+The maths (flat modules of ``helpers``) imports nothing from the data loaders, the studies or
+the workbook; the data layer imports neither studies nor workbook; studies do not import the
+workbook (the workbook may read the studies' manifest). ``helpers/__init__.py`` is the public
+facade (maths and loaders) and no module may import it, since that would pull in every layer.
 """
 
 import ast
@@ -14,11 +14,11 @@ import pytest
 import helpers
 
 PACKAGE = Path(helpers.__file__).parent
-LAYERS = ("maths", "data", "papers", "workbook")
+LAYERS = ("maths", "data", "studies", "workbook")
 FORBIDDEN = {
-    "maths": {"data", "papers", "workbook", "facade"},
-    "data": {"papers", "workbook", "facade"},
-    "papers": {"workbook", "facade"},
+    "maths": {"data", "studies", "workbook", "facade"},
+    "data": {"studies", "workbook", "facade"},
+    "studies": {"workbook", "facade"},
     "workbook": {"facade"},
 }
 
@@ -33,7 +33,7 @@ def layer(name: str) -> str:
     parts = name.split(".")
     if parts == ["helpers"]:
         return "facade"
-    return parts[1] if len(parts) > 2 or parts[1] in ("data", "papers", "workbook") else "maths"
+    return parts[1] if len(parts) > 2 or parts[1] in ("data", "studies", "workbook") else "maths"
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
@@ -67,7 +67,8 @@ SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "__init__.py
 def test_every_module_belongs_to_a_layer():
     assert {layer(module_name(p)) for p in SOURCES} == set(LAYERS)
     assert layer("helpers.whitening") == "maths" and layer("helpers.data.reuters") == "data"
-    assert layer("helpers.papers") == "papers" and layer("helpers") == "facade"
+    assert layer("helpers.studies") == "studies" and layer("helpers") == "facade"
+    assert layer("helpers.studies.generalisation") == "studies" and layer("helpers.significance") == "maths"
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))

@@ -9,7 +9,7 @@ builds it again from what is there, executing nothing. :func:`write_sources` fil
 - ``index.md``: what the workbook is, its five sources, the status of every notebook of the last
   run (ok or failed, seconds, the verdicts on the source items it answered) and how to run it;
 - ``notebooks/NN_*.ipynb``: every executed notebook, one chapter each; 00-06 follow the sources'
-  sections, 07 on are the workbook's own studies;
+  sections, the workbook's own studies (the manifest's own_study) follow;
 - ``ledger.md``: every row of ``data/source_ledger.csv`` with the verdict a notebook gave it, and the
   coverage per source;
 - ``sweeps.md``: each parameter sweep found under ``build/sweeps/*/``, its figures as PNG files;
@@ -36,11 +36,12 @@ from pathlib import Path
 import pandas as pd
 
 from .._io import atomic_open
+from ..studies import SOURCES as STUDY_SOURCES
+from ..studies import notebook
 from .ledger import MIME, SOURCES, VERDICTS, coverage, load_ledger, notebook_rows
 
 __all__ = [
     "BOOK_DIR",
-    "FIRST_OWN_STUDY",
     "SOURCE_CITATIONS",
     "build_book",
     "intro_page",
@@ -54,13 +55,10 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[2]
 #: the committed static parts of the book
 BOOK_DIR = ROOT / "book"
-#: notebooks numbered from here on are the workbook's own studies, after the sources' sections
-FIRST_OWN_STUDY = 7
 #: at most this many figures per sweep (the other results are in its summary table)
 MAX_SWEEP_FIGURES = 12
-#: each source's entry in book/references.bib, by ledger prefix
-SOURCE_CITATIONS = {"VAC": "sahoo2025vac", "MDS": "mvnotes62", "SVM": "sahoo2025cholesky", "MKN": "srivastava2016",
-                    "SBL": "cheng_slides"}
+#: each source's entry in book/references.bib, by ledger prefix (the manifest's)
+SOURCE_CITATIONS = {source.prefix: source.citation for source in STUDY_SOURCES.values()}
 _NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark: CommonMark escapes them all
 
@@ -254,7 +252,8 @@ def intro_page(out) -> str:
         shown = f"[{_escape(s['status'])}]{{.status-{word}}}" if word else _escape(s["status"])
         rows.append([f"[{_escape(_title(nb, path.stem))}](notebooks/{path.name})", shown, seconds,
                      _escape(_verdict_counts(_comparison_rows(out, path)))])
-        (own if int(path.name[:2]) >= FIRST_OWN_STUDY else sections).append(f"notebooks/{path.stem}")
+        entry = notebook(path.name)
+        (own if entry is not None and entry.own_study else sections).append(f"notebooks/{path.stem}")
     table = (_table(["notebook", "status", "seconds", "source items answered"], rows, "status")
              if rows else "No executed notebook in `build/notebooks/`: run `make run`.")
     toctrees = []

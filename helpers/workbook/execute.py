@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..studies import NOTEBOOKS
+
 __all__ = [
     "EXPECTED_SECONDS",
     "describe_failure",
@@ -22,11 +24,10 @@ __all__ = [
     "longest_first",
 ]
 
-# Seconds each notebook takes on its own (one at a time, 2 cores; benchmarks/README.md, case 7),
-# keyed by its two-digit prefix. Only the order matters: two at a time, the longest first, no
-# worker is left running a long notebook that started last. 07 (twenty data sets) is its
-# author's estimate, not yet measured in case 7.
-EXPECTED_SECONDS = {"07": 420, "05": 145, "04": 72, "03": 18, "06": 13, "00": 9, "01": 6, "02": 5}
+# Seconds each notebook takes on its own, keyed by its two-digit prefix: the manifest's
+# (helpers.studies.NOTEBOOKS). Only the order matters: two at a time, the longest first, no
+# worker is left running a long notebook that started last.
+EXPECTED_SECONDS = {number: entry.seconds for number, entry in NOTEBOOKS.items()}
 
 
 def longest_first(paths) -> list[Path]:

@@ -36,6 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..data.paths import DATA_DIR, ROOT
+from ..studies import SOURCES as STUDY_SOURCES
 
 __all__ = [
     "COLUMNS",
@@ -52,19 +53,12 @@ __all__ = [
 ]
 
 LEDGER_PATH = DATA_DIR / "source_ledger.csv"
-SOURCES_DIR = ROOT.parent / "shared" / "sources"
 MIME = "application/vnd.covsim.comparison+json"
 
 COLUMNS = ["id", "source", "lines", "item", "printed", "reading", "correction", "notebook", "key", "scope"]
 
-#: source file -> (id prefix, short name used in tables)
-SOURCES = {
-    "000_355ea6f26af76eed.txt": ("VAC", "Sahoo & Maiti (2025), variance-adjusted cosine"),
-    "001_a9361abd8dd83813.txt": ("MDS", "Lecture notes 6.2, MDS from similarities"),
-    "002_2b37f568fcc9c7e9.txt": ("SVM", "Sahoo & Maiti, Cholesky-kernel SVC"),
-    "003_9c226eb02e43f5a5.txt": ("MKN", "Srivastava & Rao (2016), Mahal-kNN"),
-    "004_6c0232f09c74f77d.txt": ("SBL", "Lecture slides, similarity-based learning"),
-}
+#: source file -> (id prefix, short name used in tables), from the manifest (helpers.studies.SOURCES)
+SOURCES = {file: (source.prefix, source.name) for file, source in STUDY_SOURCES.items()}
 
 VERDICTS = (
     "reproduced",

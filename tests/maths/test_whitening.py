@@ -24,8 +24,7 @@ from helpers.whitening import (
     transform_by_class,
     whitening_matrix,
 )
-
-from .conftest import random_spd
+from tests.support import random_spd
 
 
 @st.composite

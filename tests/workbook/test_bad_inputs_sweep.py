@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers.studies import NOTEBOOKS as MANIFEST
 from helpers.workbook import sweep
 from helpers.workbook.execute import execute_notebook
 from helpers.workbook.parameters import (
-    NOTEBOOK_PARAMETERS,
     Integer,
     ListOf,
     OneOf,
@@ -42,13 +42,13 @@ from helpers.workbook.parameters import (
 )
 from helpers.workbook.results import save_results, to_jsonable
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 _spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
 run_notebooks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(run_notebooks)
 
-COVARIANCE = NOTEBOOK_PARAMETERS["03"]["covariance"]
+COVARIANCE = MANIFEST["03"].parameters["covariance"]
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 TINY_PARAMETERS = 'seed = 0\nmethod = "a"\nscale = 1.0\nresults_path = None'
 TINY_BODY = ("import json\nresults = {'score': seed * scale, 'detail': {'method': method}}\n"
@@ -272,7 +272,7 @@ ERROR_CASES = [
     ("params-neighbours-zero", _check({"k": 0}, {"k": Integer(1)}), ValueError,
      r"Parameter k = 0 \(int\) is not allowed: k takes an integer >= 1\. Set it in the parameters cell "
      r"\(papermill: -p k VALUE\)"),
-    ("params-seed-string", _check({"random_state": "x"}, {"random_state": NOTEBOOK_PARAMETERS["03"]["random_state"]}),
+    ("params-seed-string", _check({"random_state": "x"}, {"random_state": MANIFEST["03"].parameters["random_state"]}),
      TypeError, r"Parameter random_state = 'x' is not allowed: random_state takes an integer in \[0, "),
     ("params-bool-is-not-an-int", _check({"k": True}, {"k": Integer(1)}), TypeError, r"k = True \(bool\)"),
     ("params-nan-fraction", _check({"test_size": float("nan")}, {"test_size": Real(0, 1, closed="neither")}),
@@ -333,11 +333,11 @@ ANSWER_CASES = [
     ("to-jsonable-extreme-floats", lambda t: to_jsonable([np.float64(1e308), np.float64(5e-324), -0.0]),
      [1e308, 5e-324, -0.0]),
     ("params-int-for-float-accepted",
-     lambda t: check_parameters({"svm_C": 1000}, {"svm_C": NOTEBOOK_PARAMETERS["01"]["svm_C"]}), None),
+     lambda t: check_parameters({"svm_C": 1000}, {"svm_C": MANIFEST["01"].parameters["svm_C"]}), None),
     ("params-shrinkage-float-accepted",
      lambda t: check_parameters({"covariance": 0.1}, {"covariance": COVARIANCE}), None),
     ("params-n-jobs-all-cpus",
-     lambda t: check_parameters({"n_jobs": -1}, {"n_jobs": NOTEBOOK_PARAMETERS["04"]["n_jobs"]}), None),
+     lambda t: check_parameters({"n_jobs": -1}, {"n_jobs": MANIFEST["04"].parameters["n_jobs"]}), None),
     ("parse-values-ranges-and-literals", lambda t: sweep.parse_values(["5:2:-1", "[1, 2]", "cholesky", "1e-3"]),
      [5, 4, 3, [1, 2], "cholesky", 0.001]),
     ("grid-yaml-file", lambda t: sweep.read_grid_file(grid(t, "seed: [0, 1]\nmethod: [zca]\n", "g.yml")),
@@ -511,7 +511,7 @@ def test_every_notebook_default_passes_its_checks():
 
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         declared = pm.inspect_notebook(str(path))
-        spec = NOTEBOOK_PARAMETERS[path.name[:2]]
+        spec = MANIFEST[path.name[:2]].parameters
         assert set(spec) == set(declared), f"{path.name}: checks for {sorted(spec)}, parameters {sorted(declared)}"
         check_parameters({name: sweep._literal(p["default"]) for name, p in declared.items()}, path.name[:2])
 

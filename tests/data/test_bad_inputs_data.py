@@ -36,7 +36,7 @@ from helpers.data import mnist as M
 from helpers.data import reuters as R
 from helpers.data import tables as T
 from helpers.data.paths import DATA_DIR, ROOT
-from tests.test_reuters import archive_server, record, refused_url, sgml, small_files, write_tar  # noqa: F401
+from tests.support import record, refused_url, sgml, small_files, write_tar
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 GOOD = {name: hashlib.sha256(data).hexdigest() for name, data in small_files().items()}
@@ -445,7 +445,7 @@ def leftovers(folder: Path) -> list[str]:
 
 
 @pytest.fixture
-def ctx(tmp_path, monkeypatch, archive_server):  # noqa: F811 (the fixture imported above)
+def ctx(tmp_path, monkeypatch, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     monkeypatch.delenv("MNIST_PATH", raising=False)
     monkeypatch.setattr(R, "_RETRY_WAIT", 0.0)
@@ -488,7 +488,7 @@ def test_catalogue_counts():
 
 # --------------------------------------------------------------------------- Ctrl-C during a download
 @pytest.mark.integration
-def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server):  # noqa: F811
+def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server):
     archive_server.routes["/r.tar.gz"] = ("trickle", write_tar(tmp_path / "src.tar.gz", small_files()).read_bytes())
     raw = tmp_path / "raw"
     code = (

@@ -1,10 +1,19 @@
-"""primal_linear_svm: the printed SVM formulations solved directly, against scikit-learn's SVC."""
+"""helpers.svm: the printed SVM formulations solved directly, exact separability and the exact LOOCV
+shortcut, against scikit-learn's SVC."""
 
 import numpy as np
 import pytest
+from sklearn.model_selection import (
+    LeaveOneOut,
+    cross_val_predict,
+)
 from sklearn.svm import SVC
 
-from helpers.svm import primal_linear_svm
+from helpers.evaluation import (
+    loocv_accuracy,
+)
+from helpers.svm import is_linearly_separable, primal_linear_svm, svc_loocv_accuracy, svc_loocv_predict
+from tests.support import two_classes
 
 
 @pytest.fixture
@@ -60,3 +69,39 @@ def test_badly_scaled_units_are_solved(data):
     a = primal_linear_svm(X, y, C=1.0)
     b = primal_linear_svm(X @ D, y, C=1.0, P=D @ D)    # theta = D theta' keeps the problem
     assert b.decision_function(X @ D) == pytest.approx(a.decision_function(X), abs=1e-4)
+
+
+def test_svc_loocv_shortcut_is_exact():
+    X, y = two_classes(seed=3)
+    for kernel in ("linear", "rbf"):
+        assert svc_loocv_accuracy(SVC(kernel=kernel), X, y) == pytest.approx(loocv_accuracy(SVC(kernel=kernel), X, y))
+
+
+def test_svc_loocv_skips_misclassified_support_vectors_exactly():
+    # heavily overlapping classes: the full linear SVC misclassifies several support vectors
+    X, y = two_classes(seed=5, n=40)
+    full = SVC(kernel="linear").fit(X, y)
+    margin = np.where(y == 1, 1.0, -1.0) * full.decision_function(X)
+    assert np.sum(margin[full.support_] < -0.01) >= 5          # the shortcut is exercised
+    for kernel in ("linear", "rbf"):
+        assert svc_loocv_accuracy(SVC(kernel=kernel), X, y) == loocv_accuracy(SVC(kernel=kernel), X, y)
+
+
+def test_linear_separability_agrees_with_a_hard_margin_svm():
+    assert is_linearly_separable([[0, 0], [1, 0], [0, 1], [3, 3]], [0, 0, 0, 1])
+    assert not is_linearly_separable([[0, 0], [1, 1], [0, 1], [1, 0]], [0, 0, 1, 1])   # XOR
+    assert not is_linearly_separable([[0.0], [1.0], [2.0]], [0, 1, 0])                # no threshold splits it
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(0, 1, (30, 3)), rng.normal(6, 1, (30, 3))])     # well apart
+    y = np.repeat([0, 1], 30)
+    assert is_linearly_separable(X, y) and SVC(kernel="linear", C=1e8).fit(X, y).score(X, y) == 1.0
+    X[0] = X[30:].mean(axis=0)               # a class-0 point inside the class-1 cloud
+    assert not is_linearly_separable(X, y)
+    with pytest.raises(ValueError, match="two classes"):
+        is_linearly_separable([[0.0], [1.0], [2.0]], [0, 1, 2])
+
+
+def test_svc_loocv_predictions_equal_cross_val_predict():
+    X, y = two_classes(seed=3)
+    np.testing.assert_array_equal(svc_loocv_predict(SVC(kernel="linear"), X, y),
+                                  cross_val_predict(SVC(kernel="linear"), X, y, cv=LeaveOneOut()))

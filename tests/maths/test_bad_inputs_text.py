@@ -33,31 +33,14 @@ from sklearn.svm import SVC
 
 from helpers.evaluation import (
     check_scoring,
-    compare_pairs,
-    corrected_paired_ttest,
-    is_linearly_separable,
-    knn_cv_accuracy_by_k,
     loocv_accuracy,
-    mcnemar_exact,
-    paired_comparisons,
-    paired_permutation_test,
     prf_scores,
     repeated_cv_scores,
     repeated_split_scores,
     report_rows,
-    summarize_scores,
-    svc_loocv_predict,
 )
 from helpers.gram import GramPCA, ResidualCovariance, ledoit_wolf_shrinkage_gram, shrunk_residual_covariance
-from helpers.papers.cosine_paper import population_protocol_cv, population_protocol_predict, population_split_scores
-from helpers.papers.mahal_knn import (
-    baseline_predictions,
-    component_sweep,
-    knn_sweep,
-    mahalanobis_readings,
-    summarize_readings,
-    training_size_curve,
-)
+from helpers.neighbours import knn_cv_accuracy_by_k
 from helpers.plotting import (
     box_strip,
     kdtree_splits,
@@ -67,6 +50,28 @@ from helpers.plotting import (
     plot_model_scores,
     prediction_ellipse,
 )
+from helpers.significance import (
+    compare_pairs,
+    corrected_paired_ttest,
+    mcnemar_exact,
+    paired_comparisons,
+    paired_permutation_test,
+    summarize_scores,
+)
+from helpers.studies.sahoo_maiti_2025a import (
+    population_protocol_cv,
+    population_protocol_predict,
+    population_split_scores,
+)
+from helpers.studies.srivastava_rao_2016 import (
+    baseline_predictions,
+    component_sweep,
+    knn_sweep,
+    mahalanobis_readings,
+    summarize_readings,
+    training_size_curve,
+)
+from helpers.svm import is_linearly_separable, svc_loocv_predict
 from helpers.text import StemmingAnalyzer, make_vectorizer, vectorize_corpus
 
 matplotlib.use("Agg")

@@ -18,7 +18,7 @@ import pytest
 
 from helpers.data import reuters as R
 from helpers.workbook.results import save_results
-from tests.test_reuters import archive_server, record, sgml, write_tar  # noqa: F401
+from tests.support import record, sgml, write_tar
 
 pytestmark = pytest.mark.integration
 
@@ -61,7 +61,7 @@ def test_results_json_on_a_full_disk(tmp_path):
         assert leftovers(disk) == []
 
 
-def test_reuters_download_onto_a_full_disk(tmp_path, monkeypatch, archive_server):  # noqa: F811
+def test_reuters_download_onto_a_full_disk(tmp_path, monkeypatch, archive_server):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     records = [record(i, body="word " * 200) for i in range(1, 60)]
     archive = write_tar(tmp_path / "r.tar.gz", {"reut2-000.sgm": sgml(*records)})

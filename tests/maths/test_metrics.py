@@ -18,8 +18,7 @@ from helpers.metrics import (
 )
 from helpers.neighbours import inverse_square_weights
 from helpers.whitening import METHODS, whitening_matrix
-
-from .conftest import random_spd
+from tests.support import random_spd
 
 # --- norms: the slides' worked examples ------------------------------------------------------
 

@@ -52,7 +52,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._arrays import row_sq_norms
 from .._io import progress_bar
-from .._validation import check_finite
+from .._validation import check_finite, check_positive_ints
 from ..evaluation import prf_scores
 from ..gram import (
     ResidualCovariance,
@@ -119,18 +119,6 @@ class Readings:
     loo_accuracy: dict = field(default_factory=dict)
     proba: dict = field(default_factory=dict)
     info: dict = field(default_factory=dict)
-
-
-def _check_ks(ks, name: str = "ks") -> list:
-    """A non-empty list of positive integers (neighbours or components), or an error with an example."""
-    example = "[3] or range(3, 21)" if name == "ks" else "[10, 50, 100]"
-    values = None if isinstance(ks, (int, np.integer, str)) or not hasattr(ks, "__iter__") else list(ks)
-    bad = [] if values is None else [k for k in values if isinstance(k, bool)
-                                     or not isinstance(k, (int, np.integer)) or k < 1]
-    if not values or bad:
-        raise ValueError(f"{name} must be a non-empty list of positive integers, e.g. {example}; got {ks!r}"
-                         + (f" ({bad[0]!r} is not a positive integer)." if bad else "."))
-    return [int(k) for k in values]
 
 
 def _plain(label):
@@ -216,7 +204,7 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         classes, Y = np.unique(y, return_inverse=True)
         docs, labels = np.arange(len(Y)), Y
     n_classes = len(classes)
-    ks = sorted(set(_check_ks(ks)))
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
     n_tr, d = Z_train.shape
     if not ks or ks[0] < 1 or ks[-1] > n_tr - 1:
         raise ValueError(f"every k must lie in [1, {n_tr - 1}] (training documents minus one); got {ks}.")
@@ -373,8 +361,8 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     if y_train.ndim != 1:
         raise ValueError("component_sweep needs single labels (a 1-D y_train).")
-    components = sorted(set(_check_ks(components, "components")))
-    ks = sorted(set(_check_ks(ks)))
+    components = sorted(set(check_positive_ints(components, "components", "[10, 50, 100]")))
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
     if ks[-1] > len(Z_train):
         raise ValueError(f"every k must lie in [1, {len(Z_train)}] (training documents); got {ks}.")
     check_finite(Z_train, "Z_train")
@@ -429,7 +417,7 @@ def knn_sweep(X_train, y_train, X_test, ks) -> dict:
     """
     from sklearn.neighbors import NearestNeighbors
 
-    ks = sorted(set(_check_ks(ks)))
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
     if ks[-1] > X_train.shape[0]:
         raise ValueError(f"every k must lie in [1, {X_train.shape[0]}] (training documents); got {ks}.")
     classes, Y = np.unique(np.asarray(y_train), return_inverse=True)

@@ -11,7 +11,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from helpers.gram import GramPCA
-from helpers.papers.mahal_knn import MahalanobisCentroidClassifier
+from helpers.studies.srivastava_rao_2016 import MahalanobisCentroidClassifier
 from helpers.text import PaperTfidfTransformer
 
 ESTIMATORS = [

@@ -1,16 +1,23 @@
+"""The estimators of helpers.estimators: agreement with the functions, scikit-learn and the leak-free contract."""
+
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.covariance import OAS, LedoitWolf
-from sklearn.model_selection import cross_val_score
+from sklearn.model_selection import (
+    GridSearchCV,
+    StratifiedKFold,
+    cross_val_score,
+)
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
-from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
+from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
 from helpers.metrics import mahalanobis, variance_adjusted_cosine
 from helpers.whitening import METHODS, expected_whitening_matrix, whitening_matrix
-
-from .conftest import random_spd
+from tests.support import FITS, RowSpy, random_spd
 
 
 def _data(rng, n0=60, n1=40, p=3):
@@ -188,7 +195,6 @@ def test_bad_covariance_is_refused_by_every_estimator(rng):
 
 
 def test_components_are_the_whitening_matrix_and_name_the_outputs(rng):
-    import pandas as pd
 
     X, y = _data(rng)
     frame = pd.DataFrame(X, columns=["radius", "texture", "area"])
@@ -223,3 +229,50 @@ def test_class_conditional_knn_votes_equal_a_full_sort(rng):
         votes = np.stack([(np.concatenate(owners)[near] == c).sum(axis=1) for c in clf.classes_], axis=1)
         assert_array_equal(clf.predict_proba(Q), votes / 5)
         assert_array_equal(clf.predict(Q), clf.classes_[votes.argmax(axis=1)])
+
+
+def test_tuned_knn_agrees_with_grid_search(wine):
+    # Continuous features, so no exactly tied distances: the engine and scikit-learn agree on every k.
+    X, y = wine
+    ks = (1, 3, 5, 9, 15)
+    knn = TunedKNN(StandardScaler(), ks=ks, inner_folds=3, random_state=7).fit(X, y)
+    search = GridSearchCV(make_pipeline(StandardScaler(), KNeighborsClassifier()),
+                          {"kneighborsclassifier__n_neighbors": list(ks)},
+                          cv=StratifiedKFold(3, shuffle=True, random_state=7)).fit(X, y)
+    assert_allclose([knn.inner_accuracy_[k] for k in ks], search.cv_results_["mean_test_score"], atol=1e-12)
+    assert knn.best_k_ == search.best_params_["kneighborsclassifier__n_neighbors"]
+    assert_array_equal(knn.predict(X), search.predict(X))
+
+
+def test_tuned_knn_breaks_ties_towards_the_smallest_k():
+    X = np.array([[0.0], [0.1], [0.2], [0.3], [5.0], [5.1], [5.2], [5.3]])
+    y = np.repeat([0, 1], 4)
+    knn = TunedKNN(ks=(1, 3), inner_folds=2).fit(X, y)
+    assert knn.inner_accuracy_ == {1: 1.0, 3: 1.0} and knn.best_k_ == 1
+
+
+def test_tuned_knn_drops_ks_larger_than_an_inner_fold_and_says_when_none_fit():
+    X, y = np.arange(12.0).reshape(-1, 1), np.repeat([0, 1], 6)
+    knn = TunedKNN(ks=(1, 3, 99), inner_folds=3).fit(X, y)
+    assert sorted(knn.inner_accuracy_) == [1, 3]
+    with pytest.raises(ValueError, match=r"no k in ks=\(99,\) fits the 8 rows"):
+        TunedKNN(ks=(99,), inner_folds=3).fit(X, y)
+    with pytest.raises(ValueError, match="smallest class has 2 training rows, fewer than inner_folds=3"):
+        TunedKNN(inner_folds=3).fit(X[:8], np.r_[np.zeros(6), np.ones(2)])
+
+
+@pytest.mark.parametrize("nested, n_fits", [(True, 4), (False, 1)])
+def test_tuned_knn_fits_its_transform_on_training_rows_only(iris, nested, n_fits):
+    X, y = iris
+    Xid = np.column_stack([np.arange(150), X])
+    train = np.r_[0:40, 50:90, 100:140]
+    FITS.clear()
+    knn = TunedKNN(RowSpy(), ks=(1, 5), inner_folds=3, nested=nested).fit(Xid[train], y[train])
+    knn.predict(Xid)  # predicting fits nothing
+    assert len(FITS) == n_fits
+    assert all(rows <= set(train) for rows in FITS), "a transform was fitted on a test row"
+    assert FITS[-1] == set(train) if nested else FITS[0] == set(train)
+    if nested:  # the inner folds: three disjoint validation parts of the training rows
+        held_out = [set(train) - rows for rows in FITS[:3]]
+        assert set().union(*held_out) == set(train) and sum(map(len, held_out)) == len(train)
+    assert_allclose(knn.pipeline_[0].mean_, Xid[train].mean(axis=0))

@@ -5,52 +5,34 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import stats
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.covariance import LedoitWolf
-from sklearn.datasets import load_iris, load_wine
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.model_selection import (
-    GridSearchCV,
     RepeatedStratifiedKFold,
-    StratifiedKFold,
     cross_val_score,
 )
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from helpers.estimators import Whitener
-from helpers.evaluation import summarize_scores
-from helpers.workbook import generalisation as G
-from helpers.workbook.generalisation import (
+from helpers.estimators import TunedKNN, Whitener
+from helpers.significance import holm, summarize_scores
+from helpers.studies import generalisation as G
+from helpers.studies.generalisation import (
     CLAIMS,
     METHODS,
     Claim,
-    TunedKNN,
-    average_ranks,
     claim_tests,
-    critical_difference,
     dataset_properties,
-    friedman_test,
     gain_correlations,
-    holm,
     make_methods,
     mean_accuracy,
     repeated_folds,
     run_comparison,
     summarise_by_dataset,
 )
-
-
-@pytest.fixture(scope="module")
-def iris():
-    return load_iris(return_X_y=True)
-
-
-@pytest.fixture(scope="module")
-def wine():
-    return load_wine(return_X_y=True)
-
+from tests.support import FITS
 
 # --------------------------------------------------------------------------------------------
 # the methods
@@ -72,68 +54,8 @@ def test_methods_follow_the_display_order_and_the_claims_name_them():
     assert {m for c in CLAIMS for m in (c.aware, c.plain)} <= set(METHODS)
 
 
-def test_tuned_knn_agrees_with_grid_search(wine):
-    # Continuous features, so no exactly tied distances: the engine and scikit-learn agree on every k.
-    X, y = wine
-    ks = (1, 3, 5, 9, 15)
-    knn = TunedKNN(StandardScaler(), ks=ks, inner_folds=3, random_state=7).fit(X, y)
-    search = GridSearchCV(make_pipeline(StandardScaler(), KNeighborsClassifier()),
-                          {"kneighborsclassifier__n_neighbors": list(ks)},
-                          cv=StratifiedKFold(3, shuffle=True, random_state=7)).fit(X, y)
-    assert_allclose([knn.inner_accuracy_[k] for k in ks], search.cv_results_["mean_test_score"], atol=1e-12)
-    assert knn.best_k_ == search.best_params_["kneighborsclassifier__n_neighbors"]
-    assert_array_equal(knn.predict(X), search.predict(X))
-
-
-def test_tuned_knn_breaks_ties_towards_the_smallest_k():
-    X = np.array([[0.0], [0.1], [0.2], [0.3], [5.0], [5.1], [5.2], [5.3]])
-    y = np.repeat([0, 1], 4)
-    knn = TunedKNN(ks=(1, 3), inner_folds=2).fit(X, y)
-    assert knn.inner_accuracy_ == {1: 1.0, 3: 1.0} and knn.best_k_ == 1
-
-
-def test_tuned_knn_drops_ks_larger_than_an_inner_fold_and_says_when_none_fit():
-    X, y = np.arange(12.0).reshape(-1, 1), np.repeat([0, 1], 6)
-    knn = TunedKNN(ks=(1, 3, 99), inner_folds=3).fit(X, y)
-    assert sorted(knn.inner_accuracy_) == [1, 3]
-    with pytest.raises(ValueError, match=r"no k in ks=\(99,\) fits the 8 rows"):
-        TunedKNN(ks=(99,), inner_folds=3).fit(X, y)
-    with pytest.raises(ValueError, match="smallest class has 2 training rows, fewer than inner_folds=3"):
-        TunedKNN(inner_folds=3).fit(X[:8], np.r_[np.zeros(6), np.ones(2)])
-
-
 # What the spies saw (module level: clone() deep-copies an estimator's parameters, so a list
 # handed to a spy would be copied, not shared).
-FITS: list = []
-
-
-class RowSpy(TransformerMixin, BaseEstimator):
-    """Identity transform that records the row ids (column 0) of every fit in FITS."""
-
-    def fit(self, X, y=None):
-        FITS.append(frozenset(np.asarray(X)[:, 0].astype(int)))
-        self.mean_ = np.asarray(X).mean(axis=0)
-        return self
-
-    def transform(self, X):
-        return np.asarray(X, dtype=float)
-
-
-@pytest.mark.parametrize("nested, n_fits", [(True, 4), (False, 1)])
-def test_tuned_knn_fits_its_transform_on_training_rows_only(iris, nested, n_fits):
-    X, y = iris
-    Xid = np.column_stack([np.arange(150), X])
-    train = np.r_[0:40, 50:90, 100:140]
-    FITS.clear()
-    knn = TunedKNN(RowSpy(), ks=(1, 5), inner_folds=3, nested=nested).fit(Xid[train], y[train])
-    knn.predict(Xid)  # predicting fits nothing
-    assert len(FITS) == n_fits
-    assert all(rows <= set(train) for rows in FITS), "a transform was fitted on a test row"
-    assert FITS[-1] == set(train) if nested else FITS[0] == set(train)
-    if nested:  # the inner folds: three disjoint validation parts of the training rows
-        held_out = [set(train) - rows for rows in FITS[:3]]
-        assert set().union(*held_out) == set(train) and sum(map(len, held_out)) == len(train)
-    assert_allclose(knn.pipeline_[0].mean_, Xid[train].mean(axis=0))
 
 
 def test_a_whitening_method_holds_the_statistics_of_its_training_rows_only(iris):
@@ -260,56 +182,6 @@ def test_summarise_by_dataset_uses_the_corrected_interval_of_ten_fold_cv():
     ours = summarise_by_dataset(scores, n_splits=10)
     ref = summarize_scores({"m": acc[:10], "n": acc[10:]}, test_train_ratio=1 / 9)
     assert_allclose(ours.loc["d"].to_numpy(dtype=float), ref.to_numpy(dtype=float))
-
-
-@pytest.fixture
-def table():
-    # four data sets, three methods: a always first, c always last (Demsar 2006, Section 3.2.2 style)
-    return pd.DataFrame({"a": [0.90, 0.80, 0.70, 0.90], "b": [0.85, 0.75, 0.65, 0.92],
-                         "c": [0.70, 0.60, 0.50, 0.70]}, index=["d1", "d2", "d3", "d4"])
-
-
-def test_average_ranks_and_friedman_by_hand(table):
-    # ranks per data set: (1, 2, 3), (1, 2, 3), (1, 2, 3), (2, 1, 3) -> 1.25, 1.75, 3.0
-    assert average_ranks(table).to_dict() == {"a": 1.25, "b": 1.75, "c": 3.0}
-    r = friedman_test(table)
-    # chi2_F = 12 N / (k (k + 1)) [sum R_j^2 - k (k + 1)^2 / 4] with N = 4, k = 3
-    chi2 = 12 * 4 / 12 * (1.25**2 + 1.75**2 + 3.0**2 - 3 * 16 / 4)
-    assert r["statistic"] == pytest.approx(chi2) == pytest.approx(6.5)
-    assert r["p_value"] == pytest.approx(stats.chi2.sf(6.5, 2))
-    assert r["f_statistic"] == pytest.approx(3 * 6.5 / (4 * 2 - 6.5))   # Iman-Davenport
-    assert r["f_p_value"] == pytest.approx(stats.f.sf(13.0, 2, 6))
-
-
-def test_critical_difference_is_nemenyis(table):
-    five = pd.concat([table, table.iloc[[0]].rename(index={"d1": "d5"})])   # autorank needs five data sets
-    res = critical_difference(five)
-    assert_allclose(res.rankdf.loc[["a", "b", "c"], "meanrank"], [1.2, 1.8, 3.0])
-    assert_allclose(res.rankdf["meanrank"], average_ranks(five)[res.rankdf.index])
-    assert res.pvalue == pytest.approx(friedman_test(five)["p_value"])
-    # Demsar (2006), Table 5: q_0.05 = 2.343 for three classifiers; CD = q sqrt(k (k + 1) / (6 N))
-    assert res.cd == pytest.approx(2.343 * np.sqrt(3 * 4 / (6 * 5)), abs=1e-3)
-
-
-def test_friedman_needs_three_methods(table):
-    with pytest.raises(ValueError, match="at least three methods"):
-        friedman_test(table[["a", "b"]])
-
-
-def test_holm_by_hand_and_against_statsmodels():
-    p = [0.01, 0.04, 0.03, 0.2]
-    # sorted 0.01, 0.03, 0.04, 0.2 times 4, 3, 2, 1 = 0.04, 0.09, 0.08 -> 0.09 (monotone), 0.2
-    assert_allclose(holm(p), [0.04, 0.09, 0.09, 0.2])
-    assert_allclose(holm([0.5, 0.6]), [1.0, 1.0])
-    multitest = pytest.importorskip("statsmodels.stats.multitest")
-    rng = np.random.default_rng(1)
-    q = rng.uniform(0, 0.2, 7)
-    assert_allclose(holm(q), multitest.multipletests(q, method="holm")[1])
-
-
-def test_holm_refuses_what_is_not_a_probability():
-    with pytest.raises(ValueError, match="probabilities in"):
-        holm([0.1, 1.5])
 
 
 def test_claim_tests_are_scipys_wilcoxon_holm_corrected():

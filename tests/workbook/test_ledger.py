@@ -10,7 +10,7 @@ import pytest
 from helpers.workbook import ledger as L
 from helpers.workbook.ledger import SourceCheck, compare_value, load_ledger, parse_printed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SRC = "000_355ea6f26af76eed.txt"
 
 

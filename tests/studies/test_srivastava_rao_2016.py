@@ -1,4 +1,4 @@
-"""Tests of helpers.papers.mahal_knn: the readings of Mahal-kNN, the dense centroid classifier and
+"""Tests of helpers.studies.srivastava_rao_2016: the readings of Mahal-kNN, the dense centroid classifier and
 the baselines, against scikit-learn's KNeighborsClassifier, NearestCentroid and scipy."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
 from helpers.evaluation import prf_scores
 from helpers.gram import shrunk_residual_covariance
-from helpers.papers.mahal_knn import (
+from helpers.studies.srivastava_rao_2016 import (
     MahalanobisCentroidClassifier,
     baseline_predictions,
     best_k,

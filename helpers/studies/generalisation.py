@@ -13,9 +13,10 @@ with one protocol, and tests each claim over the data sets:
   in parallel over (data set, fold); one row per data set, fold and method, with the
   accuracy and the seconds spent fitting and predicting;
 * per data set: :func:`summarise_by_dataset` (mean and the corrected interval of Nadeau &
-  Bengio); across data sets: :func:`average_ranks`, :func:`friedman_test`,
-  :func:`critical_difference` and :func:`plot_critical_difference` (Demsar 2006, drawn by
-  autorank), :func:`claim_tests` (Wilcoxon signed-rank over the data sets, Holm-corrected);
+  Bengio); across data sets: :func:`claim_tests` (Wilcoxon signed-rank over the data sets,
+  Holm-corrected), and, from :mod:`helpers.significance` and :mod:`helpers.plotting`,
+  ``critical_difference``, ``average_ranks``, ``friedman_test`` and
+  ``plot_critical_difference`` (Demsar 2006, computed and drawn by autorank);
 * :func:`dataset_properties` and :func:`gain_correlations`: is the gain of a
   covariance-aware method related to what can be measured before fitting (the condition
   number of the pooled covariance, how different the class covariances are, n/p)?
@@ -35,8 +36,6 @@ References
 
 from __future__ import annotations
 
-import contextlib
-import io
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,20 +44,19 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from scipy import stats
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold, StratifiedKFold
-from sklearn.neighbors import KNeighborsClassifier, NeighborhoodComponentsAnalysis
+from sklearn.neighbors import NeighborhoodComponentsAnalysis
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._io import progress_bar
 from ..data.collection import COLLECTION, load_dataset, pooled_within_condition
-from ..estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
-from ..evaluation import knn_cv_accuracy_by_k, summarize_scores
+from ..estimators import TUNED_KNN_KS, ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
+from ..plotting import plot_critical_difference
+from ..significance import average_ranks, critical_difference, friedman_test, holm, signed_rank_test, summarize_scores
 from ..whitening import check_covariance_choice, estimate_covariance
 
 __all__ = [
@@ -85,7 +83,7 @@ __all__ = [
 ]
 
 #: numbers of neighbours tried by every kNN's inner cross-validation
-KS = (1, 3, 5, 7, 9, 11, 15, 21)
+KS = TUNED_KNN_KS
 #: numbers of neighbours tried by ClassConditionalKNN (a grid search: one fit per k and inner fold)
 CCKNN_KS = (1, 5, 11, 21)
 #: the C values tried by the linear SVCs (larger C cost libsvm minutes on the largest sets for no gain)
@@ -141,115 +139,6 @@ CLAIMS = (
 
 # --------------------------------------------------------------------------------------------
 # the methods
-
-
-class TunedKNN(ClassifierMixin, BaseEstimator):
-    """kNN whose ``k`` is chosen by inner cross-validation on the training rows, after a transform.
-
-    ``fit`` splits the training rows into ``inner_folds`` stratified folds; on each, a clone
-    of ``transformer`` is fitted on the inner training rows and one neighbour search at the
-    largest ``k`` gives the votes of every ``k`` at once
-    (:func:`helpers.evaluation.knn_cv_accuracy_by_k`). The ``k`` with the highest mean inner
-    accuracy wins (ties: the smallest); then ``transformer`` and
-    ``KNeighborsClassifier(k, metric=metric)`` are fitted on all the training rows, as the
-    pipeline ``pipeline_``. Nothing is ever fitted on the rows passed to ``predict``.
-
-    Parameters
-    ----------
-    transformer : scikit-learn transformer or None, default=None
-        Fitted with the labels (``ExpectedWhitener`` needs them), e.g.
-        ``make_pipeline(StandardScaler(), Whitener())``; ``None``: the raw features.
-    metric : str, default="euclidean"
-        The kNN metric (``"euclidean"``, ``"cosine"``, ...).
-    ks : sequence of int, default=KS
-        The numbers of neighbours tried; those larger than the smallest inner training
-        fold are dropped.
-    inner_folds : int, default=3
-    random_state : int, default=0
-        Seed of the inner folds.
-    nested : bool, default=True
-        ``True``: the transform is refitted on each inner training fold, so the inner
-        scores are honest. ``False``: it is fitted once on the training rows and ``k`` is
-        chosen on its output, which costs one fit instead of ``inner_folds + 1`` (for a slow
-        transform such as NCA); the inner scores have then seen a transform fitted with
-        their validation rows, the rows passed to ``predict`` still never.
-
-    Attributes
-    ----------
-    best_k_ : int
-    inner_accuracy_ : dict of {k: float}
-    pipeline_ : Pipeline
-        The transform and the kNN, fitted on all the training rows.
-    classes_ : ndarray
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> X, y = load_iris(return_X_y=True)
-    >>> knn = TunedKNN(StandardScaler(), ks=(1, 5, 9)).fit(X, y)
-    >>> knn.best_k_, sorted(knn.inner_accuracy_)
-    (5, [1, 5, 9])
-    >>> print(f"{knn.score(X, y):.3f}")
-    0.953
-    """
-
-    def __init__(self, transformer=None, metric="euclidean", ks=KS, inner_folds=3, random_state=0, nested=True):
-        self.transformer = transformer
-        self.metric = metric
-        self.ks = ks
-        self.inner_folds = inner_folds
-        self.random_state = random_state
-        self.nested = nested
-
-    def fit(self, X, y):
-        """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        if not (isinstance(self.inner_folds, (int, np.integer)) and self.inner_folds >= 2):
-            raise ValueError(f"inner_folds must be an integer >= 2; got {self.inner_folds!r}.")
-        self.classes_, counts = np.unique(y, return_counts=True)
-        if counts.min() < self.inner_folds:
-            raise ValueError(
-                f"the smallest class has {counts.min()} training rows, fewer than inner_folds={self.inner_folds}; "
-                "lower inner_folds or drop classes that small."
-            )
-        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
-        smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
-        ks = sorted({int(k) for k in self.ks if 1 <= int(k) <= smallest_fold})
-        if not ks:
-            raise ValueError(f"no k in ks={tuple(self.ks)} fits the {smallest_fold} rows of an inner training fold.")
-        transformer = "passthrough" if self.transformer is None else clone(self.transformer)
-        if self.nested or self.transformer is None:
-            search_X, inner_transformer = X, self.transformer
-        else:
-            transformer = transformer.fit(X, y)
-            search_X, inner_transformer = transformer.transform(X), None
-        if len(ks) == 1:
-            self.inner_accuracy_ = {ks[0]: np.nan}
-            self.best_k_ = ks[0]
-        else:
-            self.inner_accuracy_ = knn_cv_accuracy_by_k(search_X, y, ks, cv, metric=self.metric,
-                                                        transformer=inner_transformer)
-            best = max(self.inner_accuracy_.values())
-            self.best_k_ = min(k for k, a in self.inner_accuracy_.items() if a == best)
-        knn = KNeighborsClassifier(self.best_k_, metric=self.metric)
-        if self.nested or self.transformer is None:
-            self.pipeline_ = make_pipeline(transformer, knn).fit(X, y)
-        else:
-            self.pipeline_ = make_pipeline(transformer, knn.fit(search_X, y))
-        return self
-
-    def predict(self, X):
-        """Labels from the kNN with the chosen ``k``, on the transformed rows."""
-        check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict(X)
-
-    def predict_proba(self, X):
-        """Vote shares of the ``best_k_`` nearest training rows (columns in ``classes_`` order)."""
-        check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict_proba(X)
 
 
 def make_methods(n_features: int, covariance="ledoit_wolf", inner_folds: int = 3, random_state: int = 0,
@@ -538,115 +427,13 @@ def fit_times(scores: pd.DataFrame) -> pd.DataFrame:
 # across data sets
 
 
-def _check_table(table) -> pd.DataFrame:
-    if not isinstance(table, pd.DataFrame) or table.shape[0] < 2 or table.shape[1] < 2:
-        raise ValueError("table must be a DataFrame of mean accuracies with data sets in rows and at least two "
-                         f"rows and two method columns (mean_accuracy(scores)); got {getattr(table, 'shape', table)}.")
-    if table.isna().any().any():
-        missing = table.columns[table.isna().any()].tolist()
-        raise ValueError(f"table has missing accuracies (methods {missing}); every method needs every data set.")
-    return table
-
-
-def average_ranks(table: pd.DataFrame) -> pd.Series:
-    """Mean rank of each method over the data sets (1 = most accurate; ties share their mean rank).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7], "b": [0.8, 0.8, 0.6], "c": [0.7, 0.6, 0.8]})
-    >>> average_ranks(t).round(3).to_dict()      # a: ranks 1, 1.5, 2; b: 2, 1.5, 3; c: 3, 3, 1
-    {'a': 1.5, 'b': 2.167, 'c': 2.333}
-    """
-    table = _check_table(table)
-    return table.rank(axis=1, ascending=False).mean().sort_values().rename("average rank")
-
-
-def friedman_test(table: pd.DataFrame) -> dict:
-    """Friedman's test that all methods rank alike over the data sets, and Iman & Davenport's F form.
-
-    Returns
-    -------
-    dict with ``statistic`` (chi-squared, as :func:`scipy.stats.friedmanchisquare`),
-    ``p_value``, ``f_statistic`` and ``f_p_value`` (Iman-Davenport, F on ``k - 1`` and
-    ``(k - 1)(N - 1)`` degrees of freedom, the form Demsar recommends), ``n_datasets``, ``n_methods``.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9], "b": [0.8, 0.7, 0.6, 0.8], "c": [0.7, 0.6, 0.5, 0.7]})
-    >>> r = friedman_test(t)
-    >>> print(f"{r['statistic']:.2f} {r['p_value']:.4f}")
-    8.00 0.0183
-    """
-    table = _check_table(table)
-    if table.shape[1] < 3:
-        raise ValueError(f"the Friedman test needs at least three methods; table has {table.shape[1]}. "
-                         "For two, use claim_tests (Wilcoxon signed-rank).")
-    stat, p = stats.friedmanchisquare(*[table[c].to_numpy() for c in table.columns])
-    n, k = table.shape
-    f = (n - 1) * stat / (n * (k - 1) - stat) if n * (k - 1) > stat else np.inf
-    f_p = float(stats.f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) else 0.0
-    return {"statistic": float(stat), "p_value": float(p), "f_statistic": float(f), "f_p_value": f_p,
-            "n_datasets": int(n), "n_methods": int(k)}
-
-
-def critical_difference(table: pd.DataFrame, alpha: float = 0.05):
-    """Demsar's procedure as autorank runs it: Friedman's test, Nemenyi's critical difference.
-
-    ``autorank(table, alpha, order="descending", force_mode="nonparametric")`` with its
-    console note silenced. Its ``rankdf`` holds the mean ranks (equal to
-    :func:`average_ranks`), ``cd`` the critical difference of the mean ranks, ``pvalue`` the
-    Friedman p-value.
-    """
-    from autorank import autorank
-
-    table = _check_table(table)
-    with contextlib.redirect_stdout(io.StringIO()):  # autorank prints a note whenever force_mode is set
-        return autorank(table, alpha=alpha, verbose=False, order="descending", force_mode="nonparametric")
-
-
-def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
-    """The critical-difference diagram of a :func:`critical_difference` result (autorank's ``plot_stats``).
-
-    Methods joined by a bar do not differ by more than the critical difference (Nemenyi,
-    ``result.cd``). Drawn also when the Friedman test is not significant. ``labels`` renames
-    the methods (e.g. :data:`METHODS`).
-    """
-    from autorank import plot_stats
-
-    if labels:
-        result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
-    return plot_stats(result, ax=ax, allow_insignificant=True)
-
-
-def holm(p_values) -> np.ndarray:
-    """Holm's step-down adjustment of p-values (family-wise error), in the order given.
-
-    The i-th smallest of m p-values is multiplied by ``m - i + 1``; adjusted values are made
-    monotone (never below an earlier one) and capped at 1.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03, 0.2]).round(3).tolist()
-    [0.04, 0.09, 0.09, 0.2]
-    """
-    p = np.asarray(p_values, dtype=float)
-    if p.ndim != 1 or p.size == 0 or np.any((p < 0) | (p > 1)) or np.isnan(p).any():
-        raise ValueError(f"p_values must be a non-empty list of probabilities in [0, 1]; got {p_values!r}.")
-    order = np.argsort(p, kind="stable")
-    m = p.size
-    stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    out = np.empty(m)
-    out[order] = np.minimum(stepped, 1.0)
-    return out
-
-
 def claim_tests(table: pd.DataFrame, claims: Sequence = CLAIMS) -> pd.DataFrame:
     """Each claim as a paired test over the data sets: Wilcoxon signed-rank, Holm-corrected.
 
     For each :class:`Claim`, the differences ``aware - plain`` of the per-data-set mean
     accuracies are tested with the two-sided Wilcoxon signed-rank test
-    (:func:`scipy.stats.wilcoxon`, zero differences dropped); the p-values of all the claims
-    are adjusted together by :func:`holm`.
+    (:func:`helpers.significance.signed_rank_test`, zero differences dropped); the p-values of
+    all the claims are adjusted together by :func:`helpers.significance.holm`.
 
     Returns
     -------
@@ -661,7 +448,9 @@ def claim_tests(table: pd.DataFrame, claims: Sequence = CLAIMS) -> pd.DataFrame:
     >>> print(f"{r['median_diff']:+.3f} {r['wins']}/{r['losses']} p={r['p_value']:.4f} holm={r['p_holm']:.4f}")
     +0.030 6/0 p=0.0312 holm=0.0312
     """
-    table = _check_table(table)
+    if not isinstance(table, pd.DataFrame) or table.isna().any().any():
+        raise ValueError("table must be a DataFrame of mean accuracies without gaps, data sets in rows and "
+                         "methods in columns (mean_accuracy(scores)).")
     claims = list(claims)
     if not claims:
         raise ValueError("claims is empty: give at least one Claim(key, aware, plain, source).")
@@ -670,17 +459,8 @@ def claim_tests(table: pd.DataFrame, claims: Sequence = CLAIMS) -> pd.DataFrame:
         missing = [m for m in (c.aware, c.plain) if m not in table.columns]
         if missing:
             raise ValueError(f"claim {c.key!r}: no accuracies for {missing}; the table has {list(table.columns)}.")
-        d = (table[c.aware] - table[c.plain]).to_numpy()
-        nonzero = d[d != 0]
-        if nonzero.size == 0:
-            stat, p = np.nan, 1.0
-        else:
-            res = stats.wilcoxon(nonzero)
-            stat, p = float(res.statistic), float(res.pvalue)
-        rows[c.label] = {"key": c.key, "aware": c.aware, "plain": c.plain, "mean_diff": float(d.mean()),
-                         "median_diff": float(np.median(d)), "wins": int((d > 0).sum()),
-                         "losses": int((d < 0).sum()), "ties": int((d == 0).sum()), "statistic": stat,
-                         "p_value": p, "n_datasets": int(d.size)}
+        rows[c.label] = {"key": c.key, "aware": c.aware, "plain": c.plain,
+                         **signed_rank_test(table[c.aware], table[c.plain])}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.insert(out.columns.get_loc("p_value") + 1, "p_holm", holm(out["p_value"].to_numpy()))
     return out

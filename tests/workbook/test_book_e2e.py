@@ -18,7 +18,7 @@ import pytest
 from helpers.workbook.book import build_book
 from helpers.workbook.ledger import load_ledger
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.integration,

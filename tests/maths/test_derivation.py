@@ -13,7 +13,7 @@ from helpers import (
     whitening_matrix,
 )
 from helpers.whitening import METHODS
-from tests.conftest import random_spd
+from tests.support import random_spd
 
 # ---------------------------------------------------------------- notebook 01
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "lab_check.ipynb"
 # Worked example of the style guide: inv(cov) = [[3, -2], [-2, 4]] / 8, so the whitened cosine
 # of e1 and e2 is -0.25 / sqrt(0.375 * 0.5) = -0.5774.

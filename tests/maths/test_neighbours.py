@@ -5,12 +5,30 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn import config_context
 from sklearn.metrics import pairwise_distances
+from sklearn.model_selection import (
+    KFold,
+    LeaveOneOut,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+    cross_val_predict,
+    cross_val_score,
+)
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
+from sklearn.pipeline import make_pipeline
 
+from helpers import (
+    ExpectedWhitener,
+    load_wdbc,
+)
+from helpers.evaluation import (
+    loocv_accuracy,
+)
 from helpers.neighbours import (
     cumulative_votes,
     distance_weighted_proba,
     inverse_square_weights,
+    knn_cv_accuracy_by_k,
+    knn_cv_predictions_by_k,
     majority_votes,
     nearest_indices,
 )
@@ -139,9 +157,9 @@ def test_multi_label_votes_equal_kneighbors_classifier(rng):
 def test_votes_bad_inputs():
     idx = np.array([[0, 1], [1, 2]])
     y = np.array([0, 1, 1])
-    with pytest.raises(ValueError, match=r"ks must be integers in \[1, 2\] \(the neighbours in each row of idx\)"):
+    with pytest.raises(ValueError, match=r"ks must be a non-empty list of integers in \[1, 2\].*idx has 2 neighbours"):
         majority_votes(idx, y, [3])
-    with pytest.raises(ValueError, match=r"ks must be integers in \[1, 2\]"):
+    with pytest.raises(ValueError, match=r"ks must be a non-empty list of integers in \[1, 2\]"):
         majority_votes(idx, y, [0])
     with pytest.raises(ValueError, match=r"idx holds row indices from 0 to 2, but Y has 2 rows"):
         majority_votes(idx, y[:2], [1])
@@ -204,5 +222,42 @@ def test_distance_weighted_proba_bad_inputs():
         distance_weighted_proba(idx, [[1.0, -2.0]], y, 2)
     with pytest.raises(ValueError, match="weights must be 'distance' or a callable"):
         distance_weighted_proba(idx, [[1.0, 2.0]], y, 2, weights="uniform")
-    with pytest.raises(ValueError, match=r"ks must be integers in \[1, 2\]"):
+    with pytest.raises(ValueError, match=r"ks must be a non-empty list of integers in \[1, 2\]"):
         distance_weighted_proba(idx, [[1.0, 2.0]], y, 3)
+
+
+def test_knn_cv_by_k_equals_sklearn_on_wdbc():
+    X_df, y_s = load_wdbc()
+    X, y = X_df.to_numpy(), y_s.to_numpy()
+    ks = [1, 3, 5, 7, 9, 11, 13, 15]
+    for cv in (StratifiedKFold(5), KFold(5, shuffle=True, random_state=42)):
+        ours = knn_cv_accuracy_by_k(X, y, ks, cv)
+        for k in ks:
+            expected = cross_val_score(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv).mean()
+            assert ours[k] == pytest.approx(expected)
+    cv = KFold(5)
+    ours = knn_cv_accuracy_by_k(X, y, [13], cv, transformer=ExpectedWhitener())[13]
+    ref = cross_val_score(make_pipeline(ExpectedWhitener(), KNeighborsClassifier(13, metric="cosine")), X, y, cv=cv)
+    assert ours == pytest.approx(ref.mean())
+    # raw cosine 1-NN, LOOCV on all 569 points: 519 right, the cosine paper's Table 1 value 0.9121
+    assert knn_cv_accuracy_by_k(X, y, [1], LeaveOneOut())[1] == pytest.approx(519 / 569)
+    assert knn_cv_accuracy_by_k(X[:120], y[:120], [5], LeaveOneOut())[5] == pytest.approx(
+        loocv_accuracy(KNeighborsClassifier(5, metric="cosine"), X[:120], y[:120]))
+    ten = np.r_[np.flatnonzero(y == 0)[:5], np.flatnonzero(y == 1)[:5]]
+    with pytest.raises(ValueError, match=r"K = 20 exceeds the 5 rows of a training fold; use ks <= 5"):
+        knn_cv_accuracy_by_k(X[ten], y[ten], [20], KFold(2))
+
+
+def test_knn_cv_predictions_equal_cross_val_predict():
+    X_df, y_s = load_wdbc()
+    X, y = X_df.to_numpy()[:150], y_s.to_numpy()[:150]
+    for cv in (LeaveOneOut(), KFold(5, shuffle=True, random_state=0)):
+        ours = knn_cv_predictions_by_k(X, y, [1, 13], cv)
+        for k in (1, 13):
+            ref = cross_val_predict(KNeighborsClassifier(k, metric="cosine"), X, y, cv=cv)
+            np.testing.assert_array_equal(ours[k], ref)
+    loo = knn_cv_predictions_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5]
+    expected = knn_cv_accuracy_by_k(X, y, [5], LeaveOneOut(), transformer=ExpectedWhitener())[5]
+    assert np.mean(loo == y) == pytest.approx(expected)
+    with pytest.raises(ValueError, match="held out exactly once"):
+        knn_cv_predictions_by_k(X, y, [1], StratifiedShuffleSplit(3, test_size=0.2, random_state=0))

@@ -1,0 +1,85 @@
+"""Builders shared by the tests (not fixtures: the bad-input catalogues call them at import time).
+
+Fixtures live in the ``conftest.py`` files; test modules never import one another.
+"""
+
+import io
+import socket
+import tarfile
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+
+
+def random_spd(rng, p, condition=100.0):
+    """A random SPD matrix with the given condition number."""
+    Q, _ = np.linalg.qr(rng.normal(size=(p, p)))
+    vals = np.geomspace(1.0, condition, p)
+    return (Q * vals) @ Q.T
+
+
+# ---------------------------------------------------------------- Reuters-21578 in miniature
+
+RECORD = (
+    '<REUTERS TOPICS="{attr}" LEWISSPLIT="{split}" CGISPLIT="TRAINING-SET" OLDID="5544" NEWID="{id}">\n'
+    "<DATE>26-FEB-1987 15:01:01.79</DATE>\n<TOPICS>{topics}</TOPICS>\n"
+    "<TEXT>&#2;\n<TITLE>{title}</TITLE>\n<BODY>{body}\n Reuter\n&#3;</BODY></TEXT>\n</REUTERS>\n"
+)
+
+
+def record(id, topics=("earn",), split="TRAIN", attr="YES", title="TITLE", body="Body text"):
+    return RECORD.format(id=id, split=split, attr=attr, title=title, body=body,
+                         topics="".join(f"<D>{t}</D>" for t in topics))
+
+
+def sgml(*records):
+    return ('<!DOCTYPE lewis SYSTEM "lewis.dtd">\n' + "".join(records)).encode("latin-1")
+
+
+def write_tar(path, members):
+    """members: {name: bytes}."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def small_files():
+    """Two SGML files, five records: the collection in miniature."""
+    return {
+        "reut2-000.sgm": sgml(record(1, ("earn",)), record(2, ("acq", "earn"), title="A &amp; B"),
+                              record(3, (), split="TRAIN")),
+        "reut2-001.sgm": sgml(record(4, ("acq",), split="TEST", body="caf\xe9 &lt;ok&gt;"),
+                              record(5, ("earn",), split="NOT-USED", attr="NO")),
+    }
+
+
+def refused_url() -> str:
+    """A URL on a port nobody listens on (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/reuters21578.tar.gz"
+
+
+def two_classes(seed=0, n=20):
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(0, 1, (n, 3)), rng.normal(1, 3, (n, 3))])
+    return X, np.repeat([0, 1], n)
+
+
+FITS: list = []
+
+
+class RowSpy(TransformerMixin, BaseEstimator):
+    """Identity transform that records the row ids (column 0) of every fit in FITS."""
+
+    def fit(self, X, y=None):
+        FITS.append(frozenset(np.asarray(X)[:, 0].astype(int)))
+        self.mean_ = np.asarray(X).mean(axis=0)
+        return self
+
+    def transform(self, X):
+        return np.asarray(X, dtype=float)
