@@ -157,7 +157,7 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
     ``fit(X, y)`` estimates one covariance per class, its whitening matrix ``W_k`` and the
     class proportion ``p_k = n_k / n``; ``transform(X)`` applies ``sum_k p_k W_k`` to every
     row, whatever its class (Sahoo & Maiti 2025, Eq. 9, generalised to K classes). It
-    needs no test label. The result is not white for any class; see notebook 02.
+    needs no test label. The result is not white for any class; see notebook 03.
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 :mod:`~helpers.data.tables` (WDBC, LFW faces, the tables typed in from the sources and their
 query points), :mod:`~helpers.data.reuters` (Reuters-21578: checksummed download, parse
 cache, ModApte and top-k splits), :mod:`~helpers.data.mnist` (the MNIST test images),
-:mod:`~helpers.data.collection` (the twenty real classification data sets of notebook 07).
+:mod:`~helpers.data.collection` (the twenty real classification data sets of notebook 08).
 The data layer imports only the maths layer's private utilities, never the papers or the
 workbook.
 """

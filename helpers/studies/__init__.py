@@ -12,7 +12,7 @@ is named after its author and kind; the workbook's own studies after their quest
 :mod:`.srivastava_rao_2016`         Srivastava & Rao (2016), Mahal-kNN: its readings, the
                                     Table-2 driver, nearest category and Rocchio
 :mod:`.generalisation`              the workbook's own study: the sources' claims over many
-                                    data sets (notebook 07)
+                                    data sets (notebook 08)
 ==================================  =====================================================
 
 :data:`NOTEBOOKS` is the manifest: for each notebook, by its two-digit number, its file, title,
@@ -92,7 +92,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "alpha_tols": ListOf(FRACTION), "face_share": Real(0, 1, closed="right"),
         "face_noise_sds": ListOf(Real(0)), "face_shifts": ListOf(Integer(0)), "results_path": RESULTS_PATH,
     }, seconds=9),
-    Notebook("01", "01_limitations", "Where Euclidean distance and cosine similarity mislead",
+    Notebook("02", "02_limitations", "Where Euclidean distance and cosine similarity mislead",
              ("VAC", "SVM", "MKN"), (), {
         "random_state": SEED, "fig1_cov": MATRIX_2X2, "point_a": POINT, "point_b": POINT, "point_c": POINT,
         "nn_dims": Integer(2), "nn_correlation": Real(-1, 1, closed="neither"), "nn_n": Integer(2),
@@ -101,7 +101,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "svm_n_train": Integer(2), "svm_n_test": COUNT, "svm_sd_tight": POSITIVE, "svm_sd_wide": POSITIVE,
         "svm_gap": Real(0), "svm_C": POSITIVE, "k_neighbours": COUNT, "results_path": RESULTS_PATH,
     }, seconds=6),
-    Notebook("02", "02_whitening_derivation", "Whitening: the derivations of the three papers, checked step by step",
+    Notebook("03", "03_whitening_derivation", "Whitening: the derivations of the three papers, checked step by step",
              ("VAC", "SVM", "MKN"), (), {
         "random_state": SEED, "n_random_features": Integer(2), "n_random_samples": Integer(3),
         "rounding_bound": POSITIVE, "cosine_bounds": DictOf(POSITIVE, keys=("WDBC", "random SPD")),
@@ -109,27 +109,27 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "svm_mean_pos": POINT, "svm_cov_pos": MATRIX_2X2, "svm_mean_neg": POINT, "svm_cov_neg": MATRIX_2X2,
         "svm_C": POSITIVE, "qp_C": POSITIVE, "unit_change": ListOf(POSITIVE, length=2), "results_path": RESULTS_PATH,
     }, seconds=5),
-    Notebook("03", "03_wisconsin_cosine_knn", "Wisconsin breast cancer: variance-adjusted cosine kNN",
+    Notebook("04", "04_wisconsin_cosine_knn", "Wisconsin breast cancer: variance-adjusted cosine kNN",
              ("VAC",), ("sahoo_maiti_2025a",), {
         "random_state": SEED, "test_size": FRACTION, "k": COUNT, "method": OneOf(METHODS), "covariance": COVARIANCE,
         "n_splits_sweep": Integer(2), "n_repeats": COUNT, "n_random_transforms": COUNT, "results_path": RESULTS_PATH,
     }, seconds=18),
-    Notebook("04", "04_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
+    Notebook("05", "05_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
              ("sahoo_maiti_2025a",), {
         "random_state": SEED, "test_size": FRACTION, "method": OneOf(METHODS), "covariance": COVARIANCE,
         "n_splits_sweep": Integer(2), "n_random_transforms": COUNT, "n_jobs": N_JOBS, "results_path": RESULTS_PATH,
     }, seconds=72),
-    Notebook("05", "05_reuters_mahalanobis_knn", "Mahal-kNN on Reuters-21578", ("MKN",), ("srivastava_rao_2016",), {
+    Notebook("06", "06_reuters_mahalanobis_knn", "Mahal-kNN on Reuters-21578", ("MKN",), ("srivastava_rao_2016",), {
         "categories": Integer(2), "variance_retained": Real(0, 1, closed="right"), "k_min": COUNT, "k_max": COUNT,
         "covariance": COVARIANCE, "tfidf": OneOf(["paper", "sklearn"]), "sweep_components": ListOf(COUNT),
         "train_fractions": ListOf(Real(0, 1, closed="right")), "reading_components": ListOf(COUNT),
         "n_resamples": COUNT, "random_state": SEED, "verbose": Boolean(), "results_path": RESULTS_PATH,
     }, seconds=145, relations=(("k_min <= k_max", ("k_min", "k_max"), lambda p: p["k_min"] <= p["k_max"]),)),
-    Notebook("06", "06_mds_similarity", "Classical MDS from similarity matrices", ("MDS",), (), {
+    Notebook("07", "07_mds_similarity", "Classical MDS from similarity matrices", ("MDS",), (), {
         "n_images": Integer(2, 10_000), "threshold": Real(0, 1, closed="left"), "n_resamples": COUNT,
         "random_state": SEED, "results_path": RESULTS_PATH,
     }, seconds=13),
-    Notebook("07", "07_generalisation", "Does covariance-aware similarity help elsewhere?", ("VAC", "SVM", "MKN"),
+    Notebook("08", "08_generalisation", "Does covariance-aware similarity help elsewhere?", ("VAC", "SVM", "MKN"),
              ("generalisation",), {
         "random_state": SEED, "n_repeats": COUNT, "n_splits": Integer(2), "inner_folds": Integer(2),
         "datasets": Text(), "covariance": COVARIANCE, "alpha": FRACTION, "n_jobs": N_JOBS,
@@ -139,11 +139,11 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
 
 
 def notebook(name) -> Notebook | None:
-    """The manifest entry of a notebook, by number (``"03"``), file name or path; ``None`` if unknown.
+    """The manifest entry of a notebook, by number (``"04"``), file name or path; ``None`` if unknown.
 
     Examples
     --------
-    >>> notebook("notebooks/03_wisconsin_cosine_knn.ipynb").sources, notebook("scratch.ipynb")
+    >>> notebook("notebooks/04_wisconsin_cosine_knn.ipynb").sources, notebook("scratch.ipynb")
     (('VAC',), None)
     """
     from pathlib import Path

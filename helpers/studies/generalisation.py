@@ -118,7 +118,7 @@ METHODS = {
 class Claim:
     """A source's claim as a paired comparison: the covariance-aware method against its plain counterpart."""
 
-    key: str          #: the ledger key notebook 07 answers (two comparisons may answer one claim)
+    key: str          #: the ledger key notebook 08 answers (two comparisons may answer one claim)
     aware: str        #: the covariance-aware method (a name of :data:`METHODS`)
     plain: str        #: the plain method it is claimed to beat
     source: str       #: the source, in words

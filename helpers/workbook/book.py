@@ -199,7 +199,7 @@ for full citations):
 Each item they print (a number, a table row, a worked example, an equation, a claim) is a row of
 the [source ledger](ledger.md), and the notebooks compute a verdict for every row in scope:
 *reproduced*, *reproduced differently*, *source typo*, *extraction error*, *small, not
-significant*, *not supported*, *not reproduced*, *refuted* or *not testable*. Chapters 00-06
+significant*, *not supported*, *not reproduced*, *refuted* or *not testable*. Chapters 00-07
 follow the sources' sections; the chapters after them are the workbook's own studies, testing
 the sources' claims beyond the data they used.
 

@@ -38,8 +38,8 @@ def longest_first(paths) -> list[Path]:
 
     Examples
     --------
-    >>> [p.name for p in longest_first([Path("00_a.ipynb"), Path("05_b.ipynb"), Path("07_new.ipynb")])]
-    ['07_new.ipynb', '05_b.ipynb', '00_a.ipynb']
+    >>> [p.name for p in longest_first([Path("00_a.ipynb"), Path("06_b.ipynb"), Path("09_new.ipynb")])]
+    ['09_new.ipynb', '06_b.ipynb', '00_a.ipynb']
     """
     unknown = max(EXPECTED_SECONDS.values()) + 1
     return sorted(map(Path, paths), key=lambda p: -EXPECTED_SECONDS.get(p.name[:2], unknown))

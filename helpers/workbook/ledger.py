@@ -314,7 +314,7 @@ class SourceCheck:
     Parameters
     ----------
     notebook : str
-        The notebook's two-digit number, e.g. ``"03"``.
+        The notebook's two-digit number, e.g. ``"04"``.
     ledger : DataFrame, optional
         A loaded ledger (:func:`load_ledger`); read from ``data/source_ledger.csv`` by default.
 
@@ -341,7 +341,7 @@ class SourceCheck:
 
     def __init__(self, notebook: str, ledger: pd.DataFrame | None = None):
         if not _NOTEBOOK.fullmatch(str(notebook)):
-            raise ValueError(f"notebook must be its two-digit number such as '03', not {notebook!r}")
+            raise ValueError(f"notebook must be its two-digit number such as '04', not {notebook!r}")
         self.notebook = str(notebook)
         self.ledger = load_ledger() if ledger is None else ledger
         mine = self.ledger[(self.ledger["notebook"] == self.notebook) & (self.ledger["key"] != "")]

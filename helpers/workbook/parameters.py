@@ -3,7 +3,7 @@
 What a notebook's parameters may be is written in its manifest entry
 (:data:`helpers.studies.NOTEBOOKS`, in the vocabulary re-exported here: :class:`Integer`,
 :class:`Real`, :class:`OneOf`, ...). Notebooks call :func:`check_parameters` in their setup
-cell (``check_parameters(globals(), "03")``), so that a bad value from papermill ``-p`` or a
+cell (``check_parameters(globals(), "04")``), so that a bad value from papermill ``-p`` or a
 sweep stops there, naming the parameter, the value and what is allowed, not deep inside
 scikit-learn; the sweep (:mod:`.sweep`) refuses a grid value that breaks these checks before
 any run.
@@ -36,7 +36,7 @@ def parameter_spec(name) -> tuple[dict, list]:
 
     Examples
     --------
-    >>> spec, relations = parameter_spec("notebooks/03_wisconsin_cosine_knn.ipynb")
+    >>> spec, relations = parameter_spec("notebooks/04_wisconsin_cosine_knn.ipynb")
     >>> spec["k"].describe(), relations
     ('an integer >= 1', [])
     """
@@ -61,7 +61,7 @@ def check_parameters(values: Mapping, spec, relations=(), where: str = "the para
     spec : mapping or str
         ``{name: check}`` with the checks of this module (:class:`Integer`, :class:`Real`,
         :class:`OneOf`, :class:`ListOf`, ...; ``a | b`` accepts either), or a notebook's
-        two-digit prefix (``"03"``): the parameters and relations of its entry in
+        two-digit prefix (``"04"``): the parameters and relations of its entry in
         :data:`helpers.studies.NOTEBOOKS`.
     relations : sequence of (str, tuple of str, callable), optional
         Conditions on several parameters: words, the names involved, a test of the mapping.

@@ -2,7 +2,7 @@
 
 Command line::
 
-    python -m helpers.workbook.sweep notebooks/03_wisconsin_cosine_knn.ipynb \\
+    python -m helpers.workbook.sweep notebooks/04_wisconsin_cosine_knn.ipynb \\
         -p random_state 0:50 -p method cholesky zca --jobs 2 --out build/sweeps/03
 
 Each run executes the notebook with papermill into ``OUT/runs/<run-id>.ipynb`` with its
@@ -287,7 +287,7 @@ def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: float | None 
     notebook = Path(notebook).resolve()
     if not notebook.exists():
         raise FileNotFoundError(errno.ENOENT, f"Notebook {notebook} does not exist; give the path of an .ipynb "
-                                              "file, e.g. notebooks/03_wisconsin_cosine_knn.ipynb.")
+                                              "file, e.g. notebooks/04_wisconsin_cosine_knn.ipynb.")
     if notebook.is_dir() or notebook.suffix != ".ipynb":
         raise ValueError(f"{notebook} is not a notebook (.ipynb file); give the path of one.")
     expand_grid(grid)

@@ -1,4 +1,4 @@
-"""The mathematical facts notebooks 01 and 02 show, checked independently of the notebooks."""
+"""The mathematical facts notebooks 02 and 03 show, checked independently of the notebooks."""
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ from helpers import (
 from helpers.whitening import METHODS
 from tests.support import random_spd
 
-# ---------------------------------------------------------------- notebook 01
+# ---------------------------------------------------------------- notebook 02
 
 def fig2_covariance():
     # diag(a, b) with 25 / a = chi2.ppf(0.75, 2) = 2 ln 4 and 1 / b = chi2.ppf(0.90, 2) = 2 ln 10
@@ -42,7 +42,7 @@ def test_fig2_far_point_is_five_times_farther_yet_more_typical():
 
 
 def test_fig1_abc_rankings_disagree():
-    # notebook 01's defaults: variances 9 and 1, correlation 0.9
+    # notebook 02's defaults: variances 9 and 1, correlation 0.9
     sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
     A, B, C = np.array([4.0, 0.4]), np.array([3.0, 1.0]), np.array([1.0, 0.8])
     assert cosine_similarity(A, B) > cosine_similarity(B, C)
@@ -55,7 +55,7 @@ def test_fig1_abc_rankings_disagree():
     assert variance_adjusted_cosine(A, B, whitening_matrix(sigma)) == pytest.approx(expected, rel=1e-12)
 
 
-# ---------------------------------------------------------------- notebook 02: Eqs. 1-4 and 11-18
+# ---------------------------------------------------------------- notebook 03: Eqs. 1-4 and 11-18
 
 def test_cholesky_and_eigen_whitening_give_mahalanobis(rng):
     sigma = random_spd(rng, 5, condition=1e4)
@@ -92,7 +92,7 @@ def test_expected_matrix_does_not_whiten_and_depends_on_method(rng):
     assert np.abs(variance_adjusted_cosine(X, X, E_chol) - variance_adjusted_cosine(X, X, E_zca)).max() > 1e-3
 
 
-# ---------------------------------------------------------------- notebook 02: SVM paper Eqs. 20-27
+# ---------------------------------------------------------------- notebook 03: SVM paper Eqs. 20-27
 
 def geometric_margin(W, theta, theta0, side):
     """Euclidean distance, in the input space, between the images under W^-1 of the

@@ -323,5 +323,5 @@ def test_kernel_manager_sends_no_interrupt_while_shutting_down():
 def test_longest_first_follows_the_measured_times(names, expected):
     from helpers.workbook.execute import EXPECTED_SECONDS, longest_first
 
-    assert EXPECTED_SECONDS["05"] > EXPECTED_SECONDS["04"] > EXPECTED_SECONDS["00"] > EXPECTED_SECONDS["02"]
+    assert EXPECTED_SECONDS["06"] > EXPECTED_SECONDS["05"] > EXPECTED_SECONDS["00"] > EXPECTED_SECONDS["03"]
     assert [p.name for p in longest_first(names)] == expected

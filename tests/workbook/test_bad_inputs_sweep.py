@@ -48,7 +48,7 @@ _spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts"
 run_notebooks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(run_notebooks)
 
-COVARIANCE = MANIFEST["03"].parameters["covariance"]
+COVARIANCE = MANIFEST["04"].parameters["covariance"]
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 TINY_PARAMETERS = 'seed = 0\nmethod = "a"\nscale = 1.0\nresults_path = None'
 TINY_BODY = ("import json\nresults = {'score': seed * scale, 'detail': {'method': method}}\n"
@@ -111,11 +111,11 @@ def out_file(t):
 
 
 def nb03(t):
-    return str(NOTEBOOKS / "03_wisconsin_cosine_knn.ipynb")
+    return str(NOTEBOOKS / "04_wisconsin_cosine_knn.ipynb")
 
 
 def nb05(t):
-    return str(NOTEBOOKS / "05_reuters_mahalanobis_knn.ipynb")
+    return str(NOTEBOOKS / "06_reuters_mahalanobis_knn.ipynb")
 
 
 # (id, command line, words on stderr). Each must exit 2 before any work and leave no out/ behind.
@@ -151,7 +151,7 @@ CLI_CASES = [
      r"'seed' is in .*grid\.json and given by -p; set it in one place only"),
     ("nothing-to-sweep", sweep_cli(tiny), r"Nothing to sweep: give -p NAME VALUES\.\.\. or --grid FILE"),
     ("notebook-missing", sweep_cli(lambda t: str(t / "nope.ipynb"), "-p", "seed", "0"),
-     r"Notebook .*nope\.ipynb does not exist; give the path of an \.ipynb file, e\.g\. notebooks/03_"),
+     r"Notebook .*nope\.ipynb does not exist; give the path of an \.ipynb file, e\.g\. notebooks/04_"),
     ("notebook-not-a-notebook", sweep_cli(lambda t: grid(t, "{not json", "broken.ipynb"), "-p", "seed", "0"),
      r"broken\.ipynb is not a readable Jupyter notebook \(.*\); give the path of an \.ipynb file"),
     ("notebook-is-a-folder", sweep_cli(lambda t: str(t), "-p", "seed", "0"),
@@ -183,7 +183,7 @@ CLI_CASES = [
      r"--dask 'scheduler' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
     # the workbook's notebooks: values their parameters cannot take are refused before any run
     ("nb-covariance-unknown", sweep_cli(nb03, "-p", "covariance", "bogus"),
-     r"Parameter 'covariance' \(in -p covariance\) of 03_wisconsin_cosine_knn\.ipynb takes one of 'sample', "
+     r"Parameter 'covariance' \(in -p covariance\) of 04_wisconsin_cosine_knn\.ipynb takes one of 'sample', "
      r"'population', 'ledoit_wolf', 'oas' or a number in \[0, 1\] \(default 'sample'\); got 'bogus'"),
     ("nb-neighbours-zero", sweep_cli(nb03, "-p", "k", "0", "5"),
      r"Parameter 'k' .* takes an integer >= 1 \(default 13\); got 0 \(int\)"),
@@ -193,16 +193,16 @@ CLI_CASES = [
      r"\(it could not be read"),
     ("nb-test-size-one", sweep_cli(nb03, "-p", "test_size", "1.0"), r"'test_size' .* takes a number in \(0, 1\)"),
     ("nb-k-range-inverted", sweep_cli(nb05, "-p", "k_min", "20", "-p", "k_max", "3"),
-     r"The grid has a run with k_min = 20, k_max = 3, which breaks 05_reuters_mahalanobis_knn\.ipynb's condition "
+     r"The grid has a run with k_min = 20, k_max = 3, which breaks 06_reuters_mahalanobis_knn\.ipynb's condition "
      r"k_min <= k_max"),
     # scripts/run_notebooks.py
     ("runner-only-unknown", runner_cli("run", "--only", "99", "--out", lambda t: str(t / "out")),
      r"no notebook in .*notebooks matches '99'; --only takes file names, stems or numbers: 00_similarity_primer"),
-    ("runner-only-one-unknown", runner_cli("run", "--only", "03", "nope", "--out", lambda t: str(t / "out")),
+    ("runner-only-one-unknown", runner_cli("run", "--only", "04", "nope", "--out", lambda t: str(t / "out")),
      r"matches 'nope';"),
     ("runner-jobs-zero", runner_cli("run", "--jobs", "0", "--out", lambda t: str(t / "out")),
      r"--jobs must be at least 1 \(notebooks at a time\), not 0"),
-    ("runner-out-is-a-file", runner_cli("run", "--only", "02", "--out", lambda t: out_file(t) and str(t / "out")),
+    ("runner-out-is-a-file", runner_cli("run", "--only", "03", "--out", lambda t: out_file(t) and str(t / "out")),
      r"cannot write into --out .*out: .*out is a file, not a folder; choose another --out"),
     ("runner-notebooks-dir-missing",
      runner_cli("--notebooks-dir", lambda t: str(t / "nowhere"), "run", "--out", lambda t: str(t / "out")),
@@ -235,7 +235,7 @@ def _check(values, spec):
     return lambda t: check_parameters(values, spec)
 
 
-DEFAULTS_05 = {"categories": 10, "variance_retained": 0.9, "k_min": 3, "k_max": 20, "covariance": "ledoit_wolf",
+DEFAULTS_06 = {"categories": 10, "variance_retained": 0.9, "k_min": 3, "k_max": 20, "covariance": "ledoit_wolf",
                "tfidf": "paper", "sweep_components": [10], "train_fractions": [1.0], "reading_components": [25],
                "n_resamples": 999, "random_state": 0, "verbose": True, "results_path": None}
 
@@ -272,7 +272,7 @@ ERROR_CASES = [
     ("params-neighbours-zero", _check({"k": 0}, {"k": Integer(1)}), ValueError,
      r"Parameter k = 0 \(int\) is not allowed: k takes an integer >= 1\. Set it in the parameters cell "
      r"\(papermill: -p k VALUE\)"),
-    ("params-seed-string", _check({"random_state": "x"}, {"random_state": MANIFEST["03"].parameters["random_state"]}),
+    ("params-seed-string", _check({"random_state": "x"}, {"random_state": MANIFEST["04"].parameters["random_state"]}),
      TypeError, r"Parameter random_state = 'x' is not allowed: random_state takes an integer in \[0, "),
     ("params-bool-is-not-an-int", _check({"k": True}, {"k": Integer(1)}), TypeError, r"k = True \(bool\)"),
     ("params-nan-fraction", _check({"test_size": float("nan")}, {"test_size": Real(0, 1, closed="neither")}),
@@ -281,7 +281,7 @@ ERROR_CASES = [
      r"p takes a list of 2 numbers"),
     ("params-choice-wrong-case", _check({"tfidf": "Paper"}, {"tfidf": OneOf(["paper", "sklearn"])}), ValueError,
      r"tfidf = 'Paper' is not allowed: tfidf takes one of 'paper', 'sklearn'"),
-    ("params-k-range-inverted", lambda t: check_parameters({**DEFAULTS_05, "k_min": 9, "k_max": 3}, "05"),
+    ("params-k-range-inverted", lambda t: check_parameters({**DEFAULTS_06, "k_min": 9, "k_max": 3}, "06"),
      ValueError, r"Parameters k_min = 9, k_max = 3 break the condition k_min <= k_max"),
     ("params-name-missing", _check({}, {"k": Integer(1)}), ValueError,
      r"the parameters cell defines no k; every checked parameter needs a default there"),
@@ -333,11 +333,11 @@ ANSWER_CASES = [
     ("to-jsonable-extreme-floats", lambda t: to_jsonable([np.float64(1e308), np.float64(5e-324), -0.0]),
      [1e308, 5e-324, -0.0]),
     ("params-int-for-float-accepted",
-     lambda t: check_parameters({"svm_C": 1000}, {"svm_C": MANIFEST["01"].parameters["svm_C"]}), None),
+     lambda t: check_parameters({"svm_C": 1000}, {"svm_C": MANIFEST["02"].parameters["svm_C"]}), None),
     ("params-shrinkage-float-accepted",
      lambda t: check_parameters({"covariance": 0.1}, {"covariance": COVARIANCE}), None),
     ("params-n-jobs-all-cpus",
-     lambda t: check_parameters({"n_jobs": -1}, {"n_jobs": MANIFEST["04"].parameters["n_jobs"]}), None),
+     lambda t: check_parameters({"n_jobs": -1}, {"n_jobs": MANIFEST["05"].parameters["n_jobs"]}), None),
     ("parse-values-ranges-and-literals", lambda t: sweep.parse_values(["5:2:-1", "[1, 2]", "cholesky", "1e-3"]),
      [5, 4, 3, [1, 2], "cholesky", 0.001]),
     ("grid-yaml-file", lambda t: sweep.read_grid_file(grid(t, "seed: [0, 1]\nmethod: [zca]\n", "g.yml")),
@@ -499,7 +499,7 @@ def test_every_workbook_notebook_checks_its_parameters_in_its_setup_cell():
 def test_notebook_with_a_bad_parameter_fails_in_its_setup_cell(tmp_path, parameters, error, words):
     import papermill as pm
 
-    src = NOTEBOOKS / "03_wisconsin_cosine_knn.ipynb"
+    src = NOTEBOOKS / "04_wisconsin_cosine_knn.ipynb"
     with pytest.raises(pm.PapermillExecutionError) as caught:
         execute_notebook(src, tmp_path / "out.ipynb", parameters, cwd=NOTEBOOKS)
     assert caught.value.ename == error and re.search(words, caught.value.evalue)

@@ -55,16 +55,16 @@ def _notebook(folder, name, title, table=None, error=False, papermill=None):
 
 @pytest.fixture
 def build(tmp_path):
-    """Two executed notebooks: 00 (ok, with a comparison table) and 07 (an own study that failed)."""
+    """Two executed notebooks: 00 (ok, with a comparison table) and 08 (an own study that failed)."""
     ledger = _ledger()
     rows, table = _comparison_rows(ledger)
     _notebook(tmp_path, "00_primer.ipynb", "00 · A primer", table=table)
-    _notebook(tmp_path, "07_study.ipynb", "07 · A study of our own", error=True)
+    _notebook(tmp_path, "08_study.ipynb", "08 · A study of our own", error=True)
     (tmp_path / "results").mkdir()
     (tmp_path / "results" / "00_primer.json").write_text(json.dumps({"comparison": rows}))
     (tmp_path / "run.json").write_text(json.dumps({"notebooks": [
         {"name": "00_primer.ipynb", "seconds": 12.34, "status": "ok"},
-        {"name": "07_study.ipynb", "seconds": 3.0, "status": "FAILED RuntimeError in cell 1 (In [1]): fails"},
+        {"name": "08_study.ipynb", "seconds": 3.0, "status": "FAILED RuntimeError in cell 1 (In [1]): fails"},
     ]}))
     return tmp_path, ledger
 
@@ -81,12 +81,12 @@ def test_intro_lists_status_seconds_and_verdicts_of_each_notebook(build):
     assert _table_rows(page, "status") == [
         ["[00 · A primer](notebooks/00_primer.ipynb)", "[ok]{.status-ok}", "12.3",
          "1 reproduced · 1 not reproduced"],
-        ["[07 · A study of our own](notebooks/07_study.ipynb)",
+        ["[08 · A study of our own](notebooks/08_study.ipynb)",
          r"[FAILED RuntimeError in cell 1 \(In \[1\]\)\: fails]{.status-failed}", "3.0", ""],
     ]
     # 00 follows the sources' sections, 07 is one of the workbook's own studies
     assert ":caption: The sources' sections\n:maxdepth: 1\n\nnotebooks/00_primer\n```" in page
-    assert ":caption: The workbook's own studies\n:maxdepth: 1\n\nnotebooks/07_study\n```" in page
+    assert ":caption: The workbook's own studies\n:maxdepth: 1\n\nnotebooks/08_study\n```" in page
     assert "ledger\nsweeps\nreferences\n```" in page
 
 
@@ -172,7 +172,7 @@ def test_sources_drop_the_json_payload_and_stale_chapters(build):
     data = copy["cells"][1]["outputs"][0]["data"]
     assert MIME not in data and "text/html" in data
     assert (src / "conf.py").read_text() == (book.BOOK_DIR / "conf.py").read_text()
-    (out / "notebooks" / "07_study.ipynb").unlink()
+    (out / "notebooks" / "08_study.ipynb").unlink()
     book.write_sources(out)
     assert sorted(p.name for p in (src / "notebooks").iterdir()) == ["00_primer.ipynb"]
 
@@ -192,7 +192,7 @@ def test_the_book_builds_without_a_warning(build):
     assert index == out / "book" / "index.html"
     chapter = (out / "book" / "notebooks" / "00_primer.html").read_text()
     assert "VAC-902" in chapter and "not reproduced" in chapter       # the comparison table, as HTML
-    assert "fails on purpose" in (out / "book" / "notebooks" / "07_study.html").read_text()
+    assert "fails on purpose" in (out / "book" / "notebooks" / "08_study.html").read_text()
     assert (out / "book" / "_static" / "mathjax" / "tex-chtml.js").is_file()  # MathJax served locally
     assert 'src="../_static/mathjax/tex-chtml.js"' in chapter
     assert not (out / "jupyter_execute").exists()                        # MyST-NB's images stay in book_src

@@ -2,8 +2,8 @@
 
 Builds the book from the committed notebooks (copied into a temporary ``build/notebooks``, as
 ``make run`` would leave them; nothing is executed) with Sphinx warnings as errors, opens it
-from ``file://`` and checks that every chapter loads, that notebook 02's equations are typeset
-by MathJax (and no ``$`` of the markdown is left in the text), that notebook 03's figures are
+from ``file://`` and checks that every chapter loads, that notebook 03's equations are typeset
+by MathJax (and no ``$`` of the markdown is left in the text), that notebook 04's figures are
 images that decoded, that the ledger page has one row per ledger row, that no page logs a console
 error, and that no request leaves the machine (every request that is not ``file://`` is refused
 and fails the test). Screenshots go to ``build/book_e2e_*.png``. Chromium comes from Debian and

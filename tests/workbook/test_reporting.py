@@ -36,8 +36,8 @@ def test_comparison_rows_of_the_session_are_stored_for_the_report(tmp_path):
     from helpers.workbook.ledger import SourceCheck
 
     ledger = pd.DataFrame([dict(id="VAC-901", source="000_355ea6f26af76eed.txt", lines="398", item="accuracy",
-                                printed="0.939", reading="", correction="", notebook="03", key="acc", scope="")])
-    check = SourceCheck("03", ledger=ledger)
+                                printed="0.939", reading="", correction="", notebook="04", key="acc", scope="")])
+    check = SourceCheck("04", ledger=ledger)
     check.number("acc", 0.9386)
     check.number("acc", 0.9386)                    # a re-run cell replaces its row
     data = json.loads(save_results({"k": 1}, tmp_path / "r.json").read_text())
@@ -83,19 +83,19 @@ def test_checks_describe_what_they_allow_and_sort_type_from_value_problems():
 def test_check_parameters_names_the_parameter_its_value_and_the_allowed_values():
     from helpers.workbook.parameters import check_parameters, parameter_spec
 
-    spec, relations = parameter_spec("notebooks/05_reuters_mahalanobis_knn.ipynb")
+    spec, relations = parameter_spec("notebooks/06_reuters_mahalanobis_knn.ipynb")
     assert spec["tfidf"].describe() == "one of 'paper', 'sklearn'" and relations[0][0] == "k_min <= k_max"
     assert parameter_spec("scratch.ipynb") == ({}, [])
     with pytest.raises(ValueError, match=r"^Parameter n_images = 0 \(int\) is not allowed: n_images takes an integer "
                                          r"in \[2, 10000\]\. Set it in the parameters cell \(papermill: -p n_images "
                                          r"VALUE\)\.$"):
         check_parameters({"n_images": 0, "threshold": 0.3, "n_resamples": 200, "random_state": 0,
-                          "results_path": None}, "06")
+                          "results_path": None}, "07")
     with pytest.raises(TypeError, match=r"^Parameter verbose = 'yes' is not allowed: verbose takes one of True, "
                                         r"False\. Set it in papermill -p \(papermill: -p verbose VALUE\)\.$"):
         check_parameters({"verbose": "yes"}, {"verbose": spec["verbose"]}, where="papermill -p")
     check_parameters({"n_images": 10_000, "threshold": 0.0, "n_resamples": 1, "random_state": 2**32 - 1,
-                      "results_path": "r.json"}, "06")  # every bound that is allowed
+                      "results_path": "r.json"}, "07")  # every bound that is allowed
 
 
 def test_save_results_reports_the_key_of_a_value_json_cannot_hold(tmp_path):
