@@ -28,7 +28,7 @@ from sklearn.base import (
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import row_sq_norms
+from ._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
 from ._io import progress_bar
 from ._validation import as_float_array, check_finite
 
@@ -612,10 +612,10 @@ class ResidualCovariance:
         G_qp : ndarray (n_q, n_p)
             Their inner products.
         """
-        eu2 = np.asarray(q_sq)[:, None] + np.asarray(p_sq)[None, :] - 2.0 * np.asarray(G_qp)
+        # |q - p|^2 - |t(q) - t(p)|^2, each by the expanded formula, clipped once at the end
+        eu2 = sq_distances_from_inner(q_sq, p_sq, G_qp, clip=False)
         if T_q.shape[1]:
-            t2 = (T_q**2).sum(axis=1)[:, None] + (T_p**2).sum(axis=1)[None, :] - 2.0 * (T_q @ T_p.T)
-            eu2 = eu2 - t2
+            eu2 = eu2 - sq_euclidean(T_q, T_p, clip=False)
         return np.maximum(eu2, 0.0) / self.a_
 
     def sq_distances_to_means(self, C, q_sq) -> np.ndarray:
