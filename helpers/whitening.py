@@ -35,6 +35,7 @@ from ._validation import (
     check_option,
     check_square_matrix,
     check_symmetric,
+    plain,
 )
 
 __all__ = [
@@ -376,11 +377,6 @@ def _check_labels(X, y):
     return X, y
 
 
-def _plain(label):
-    """A numpy scalar label as a plain Python value, for readable messages and dict keys."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
 def class_priors(y) -> dict:
     """Class proportions ``p_k = n_k / n`` in sorted label order.
 
@@ -390,7 +386,7 @@ def class_priors(y) -> dict:
     {0: 0.4, 1: 0.6}
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
-    return {_plain(label): count / counts.sum() for label, count in zip(labels, counts)}
+    return {plain(label): count / counts.sum() for label, count in zip(labels, counts)}
 
 
 def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample") -> dict:
@@ -425,7 +421,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
     n_features = X.shape[1]
     labels, counts = np.unique(y, return_counts=True)
     for label, count in zip(labels, counts):
-        label = _plain(label)
+        label = plain(label)
         if count < 2:
             raise ValueError(
                 f"Class {label!r} has {count} sample; a class covariance needs at least 2. "
@@ -439,7 +435,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
                 "covariance='ledoit_wolf' (or 'oas', or a float shrinkage) or reduce the dimension first."
             )
     mats = {}
-    for label in map(_plain, labels):
+    for label in map(plain, labels):
         rows = X[y == label]
         sigma = estimate_covariance(rows, covariance)
         try:
