@@ -29,8 +29,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows
-from ._validation import as_float_array, check_finite, check_option
+from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, sq_euclidean, unit_rows
+from ._validation import as_float_array, check_finite, check_int, check_option, check_positive_ints, plain
 from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
     METHODS,
@@ -335,8 +335,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         """Smaller is nearer: minus the cosine, or the Euclidean distance in the whitened space."""
         if self.metric == "cosine":
             return -(Q @ Z.T)
-        d2 = (Q**2).sum(1)[:, None] + (Z**2).sum(1)[None, :] - 2.0 * Q @ Z.T
-        return np.sqrt(np.maximum(d2, 0.0))
+        return np.sqrt(sq_euclidean(Q, Z))
 
     def _votes(self, X):
         """Votes of the ``n_neighbors`` nearest training points, each measured in its class's space."""
@@ -440,21 +439,24 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        inner_folds = check_int(self.inner_folds, "inner_folds", 2, "inner_folds=3")
+        requested = check_positive_ints(self.ks, "ks", "(1, 3, 5, 7)", scalar=True)
+        X, y = _validate(self, X, y)
         check_classification_targets(y)
-        if not (isinstance(self.inner_folds, (int, np.integer)) and self.inner_folds >= 2):
-            raise ValueError(f"inner_folds must be an integer >= 2; got {self.inner_folds!r}.")
         self.classes_, counts = np.unique(y, return_counts=True)
-        if counts.min() < self.inner_folds:
+        if counts.min() < inner_folds:
+            smallest = counts.min()
             raise ValueError(
-                f"the smallest class has {counts.min()} training rows, fewer than inner_folds={self.inner_folds}; "
-                "lower inner_folds or drop classes that small."
+                f"the smallest class ({plain(self.classes_[counts.argmin()])!r}) has {smallest} "
+                f"sample{'' if smallest == 1 else 's'}, fewer than inner_folds={inner_folds}: stratified inner "
+                "folds need every class in every fold. Lower inner_folds or drop classes that small."
             )
-        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
+        cv = StratifiedKFold(inner_folds, shuffle=True, random_state=self.random_state)
         smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
-        ks = sorted({int(k) for k in self.ks if 1 <= int(k) <= smallest_fold})
+        ks = sorted({k for k in requested if k <= smallest_fold})
         if not ks:
-            raise ValueError(f"no k in ks={tuple(self.ks)} fits the {smallest_fold} rows of an inner training fold.")
+            raise ValueError(f"no k in ks={tuple(requested)} fits the {smallest_fold} rows of an inner training fold; "
+                             f"include a k <= {smallest_fold}.")
         transformer = "passthrough" if self.transformer is None else clone(self.transformer)
         if self.nested or self.transformer is None:
             search_X, inner_transformer = X, self.transformer
@@ -479,11 +481,9 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Labels from the kNN with the chosen ``k``, on the transformed rows."""
         check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict(X)
+        return self.pipeline_.predict(_validate(self, X, reset=False))
 
     def predict_proba(self, X):
         """Vote shares of the ``best_k_`` nearest training rows (columns in ``classes_`` order)."""
         check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict_proba(X)
+        return self.pipeline_.predict_proba(_validate(self, X, reset=False))
