@@ -34,8 +34,6 @@ from ._validation import as_float_array, check_finite, check_int, check_option, 
 from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
     METHODS,
-    check_covariance,
-    check_covariance_choice,
     class_whitening_matrices,
     estimate_covariance,
     whitening_matrix,
@@ -142,11 +140,9 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
         check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X = _validate(self, X, ensure_min_samples=2)
-        self.covariance_ = estimate_covariance(X, self.covariance)
-        check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
-        self.components_ = whitening_matrix(self.covariance_, self.method)
+        self.covariance_ = estimate_covariance(X, self.covariance)  # which checks the covariance choice first
+        self.components_ = whitening_matrix(self.covariance_, self.method, "training covariance", n_samples=X.shape[0])
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         return self
 
@@ -199,12 +195,11 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
                 "per-class whitening matrices, so call fit(X, y) with the training labels "
                 "(in a Pipeline, pipe.fit(X, y))."
             )
-        check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.priors_ = counts / counts.sum()
+        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(X, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self.components_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
@@ -285,14 +280,13 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Store each class's whitening matrix and whitened training points."""
         check_option(self.metric, ("cosine", "euclidean"), "metric")
-        check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self._check_n_neighbors(X.shape[0])
         self.classes_ = np.unique(y)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         Xc = X - self.mean_
+        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(Xc, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self._train = [
@@ -306,16 +300,14 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
 
     def _check_n_neighbors(self, n_samples_fit: int) -> int:
         """``n_neighbors`` as an int in ``[1, n_samples_fit]`` (also after ``set_params``)."""
-        k = self.n_neighbors
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"n_neighbors must be a positive integer, e.g. 5; got {k!r}.")
+        k = check_int(self.n_neighbors, "n_neighbors", 1, "n_neighbors=5")
         if k > n_samples_fit:
             raise ValueError(
                 f"Expected n_neighbors <= n_samples_fit, but n_neighbors = {k}, n_samples_fit = "
                 f"{n_samples_fit}: there are not that many training samples to vote. Lower n_neighbors "
                 f"(set_params(n_neighbors={n_samples_fit}) at most) or fit on more samples."
             )
-        return int(k)
+        return k
 
     def _embed(self, X, W):
         if self.metric != "cosine":
