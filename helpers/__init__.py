@@ -6,12 +6,15 @@
   :mod:`~helpers.estimators` (scikit-learn estimators), :mod:`~helpers.gram` (PCA and shrunk
   covariances from inner products), :mod:`~helpers.text` (the text pipeline),
   :mod:`~helpers.mds`, :mod:`~helpers.clustering`, :mod:`~helpers.svm`,
-  :mod:`~helpers.evaluation` (resampling protocols and paired tests), :mod:`~helpers.plotting`;
+  :mod:`~helpers.evaluation` (resampling protocols), :mod:`~helpers.significance` (paired
+  tests, ranks), :mod:`~helpers.plotting`; shared plumbing in ``_arrays`` (chunks, scalings,
+  squared distances from inner products) and ``_validation`` (the checks and their words);
 * :mod:`helpers.data`: the data folder and every loader;
-* :mod:`helpers.papers`: what one source needs beyond the maths;
+* :mod:`helpers.studies`: what one source (or own study) needs beyond the maths, and the
+  notebooks' manifest;
 * :mod:`helpers.workbook`: the source ledger, results files, sweeps, notebook execution.
 
-The maths imports none of the other three; data imports neither papers nor workbook; papers
+The maths imports none of the other three; data imports neither studies nor workbook; studies
 do not import the workbook. The public maths and loaders are importable from here.
 """
 

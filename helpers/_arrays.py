@@ -1,5 +1,6 @@
 """Array plumbing shared by the maths modules: memory-bounded chunks, unit rows, scalar results,
-and the scaling that keeps products of very large or very small numbers finite.
+squared distances from inner products, and the scaling that keeps products of very large or
+very small numbers finite.
 
 Internal to the package (imported by the maths modules only); it imports nothing from it.
 """
@@ -17,6 +18,8 @@ __all__ = [
     "row_pow2_exponents",
     "row_sq_norms",
     "scalar_or_matrix",
+    "sq_distances_from_inner",
+    "sq_euclidean",
     "unit_rows",
     "warn_overflow",
 ]
@@ -122,3 +125,60 @@ def row_sq_norms(Z: np.ndarray) -> np.ndarray:
     [25.0, 1.0]
     """
     return np.einsum("ij,ij->i", Z, Z)
+
+
+def sq_distances_from_inner(sq_a, sq_b, inner, clip: bool = True) -> np.ndarray:
+    """Squared Euclidean distances ``|a_i|^2 + |b_j|^2 - 2 a_i'b_j`` from squared norms and inner products.
+
+    The one place the expanded formula is written. It needs only inner products, so it serves
+    the Gram-matrix and Woodbury routes (where the points themselves are never formed) and
+    sums accumulated block by block. The subtraction cancels for near neighbours: a point's
+    distance to itself comes out as a rounding error of either sign, so the result is clipped
+    at 0 (``clip=False`` keeps the raw difference, for a caller that subtracts a correction
+    term before clipping). The operations and their order are fixed: the kNN readings order
+    neighbours by these numbers and break ties by index, so a change in the last bits could
+    change a prediction.
+
+    Parameters
+    ----------
+    sq_a : ndarray of shape (n_a,)
+        Squared norms of the rows ``a_i``.
+    sq_b : ndarray of shape (n_b,)
+        Squared norms of the rows ``b_j``.
+    inner : ndarray of shape (n_a, n_b)
+        Inner products ``a_i'b_j``.
+    clip : bool, default=True
+        Replace negative results (rounding error) by 0.
+
+    Returns
+    -------
+    ndarray of shape (n_a, n_b)
+
+    Examples
+    --------
+    >>> a, b = np.array([[0.0, 0.0], [3.0, 4.0]]), np.array([[3.0, 0.0]])
+    >>> sq_distances_from_inner(row_sq_norms(a), row_sq_norms(b), a @ b.T).tolist()
+    [[9.0], [16.0]]
+    """
+    d2 = np.asarray(sq_a)[:, None] + np.asarray(sq_b)[None, :] - 2.0 * np.asarray(inner)
+    return np.maximum(d2, 0.0) if clip else d2
+
+
+def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, clip: bool = True) -> np.ndarray:
+    """Squared Euclidean distances between the rows of ``A`` and of ``B``, by the expanded formula.
+
+    :func:`sq_distances_from_inner` with the squared norms of :func:`row_sq_norms` and the
+    inner products ``A @ B.T`` (or ``inner``, when the caller has them already). One matrix
+    product instead of the ``(n_a, n_b, d)`` differences; agrees with
+    ``sklearn.metrics.pairwise.euclidean_distances(A, B, squared=True)`` to rounding (not to
+    the last bit: scikit-learn adds the terms in another order).
+
+    Examples
+    --------
+    >>> from sklearn.metrics.pairwise import euclidean_distances
+    >>> rng = np.random.default_rng(0)
+    >>> A, B = rng.normal(size=(4, 3)), rng.normal(size=(5, 3))
+    >>> bool(np.allclose(sq_euclidean(A, B), euclidean_distances(A, B, squared=True)))
+    True
+    """
+    return sq_distances_from_inner(row_sq_norms(A), row_sq_norms(B), A @ B.T if inner is None else inner, clip)

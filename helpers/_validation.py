@@ -70,6 +70,17 @@ def _position(index: tuple) -> str:
     return f"index {index}"
 
 
+def plain(label):
+    """A numpy scalar (a label, a count) as the plain Python value, for readable messages and dict keys.
+
+    Examples
+    --------
+    >>> plain(np.int64(3)), plain(np.str_("earn")), plain("a")
+    (3, 'earn', 'a')
+    """
+    return label.item() if isinstance(label, np.generic) else label
+
+
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Raise if ``arr`` holds NaN or inf, naming the first offending position and the fix.
 
@@ -175,8 +186,38 @@ def check_estimator(model, name: str = "model"):
     return model
 
 
-def check_int(value, name: str, minimum: int, example: str, maximum: int | None = None) -> int:
+def _must_be(name: str, what: str, value, example: str | None, why: str | None) -> str:
+    """The one wording of a refused value: what it must be, why, an example, and what was given."""
+    because = f" ({why})" if why else ""
+    for_example = f", e.g. {example}" if example else ""
+    return f"{name} must be {what}{because}{for_example}; got {value!r}."
+
+
+def check_value(value, allowed: Check, name: str, example: str | None = None, why: str | None = None):
+    """``value`` unchanged if ``allowed`` accepts it, else a ``ValueError`` saying what it must be.
+
+    The check behind :func:`check_int` and :func:`check_real`; use it directly for a union,
+    e.g. ``Integer(1) | OneOf([None])``.
+
+    Examples
+    --------
+    >>> check_value(None, Integer(1) | OneOf([None]), "max_components") is None
+    True
+    >>> check_value(0, Integer(1) | OneOf([None]), "max_components", "100")
+    Traceback (most recent call last):
+    ...
+    ValueError: max_components must be an integer >= 1 or None, e.g. 100; got 0.
+    """
+    if allowed.problem(value) is not None:
+        raise ValueError(_must_be(name, allowed.describe(), value, example, why))
+    return value
+
+
+def check_int(value, name: str, minimum: int = 1, example: str | None = None, maximum: int | None = None,
+              why: str | None = None) -> int:
     """``value`` as an int in ``[minimum, maximum]``; bools, floats and text are refused with an example.
+
+    ``why`` says in brackets where a bound comes from (e.g. "the rows of y").
 
     Examples
     --------
@@ -186,11 +227,37 @@ def check_int(value, name: str, minimum: int, example: str, maximum: int | None 
     Traceback (most recent call last):
     ...
     ValueError: k must be an integer >= 1, e.g. k=5; got True.
+    >>> check_int(41, "k", 1, maximum=40, why="the rows of y")
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer in [1, 40] (the rows of y); got 41.
     """
-    allowed = Integer(minimum, maximum)
+    return int(check_value(value, Integer(minimum, maximum), name, example, why))
+
+
+def check_real(value, name: str, example: str | None = None, low: float | None = None, high: float | None = None,
+               closed: str = "both", why: str | None = None) -> float:
+    """``value`` as a float between ``low`` and ``high``; NaN, inf, bools and text are refused with an example.
+
+    ``closed`` says which bounds are allowed, as in :class:`Real`. Without an upper or a
+    lower bound the message says "finite", which is then the part that can fail.
+
+    Examples
+    --------
+    >>> check_real(0.5, "level", "0.9", 0, 1, closed="neither")
+    0.5
+    >>> check_real(float("inf"), "C", "C=1.0", low=0, closed="neither")
+    Traceback (most recent call last):
+    ...
+    ValueError: C must be a finite number > 0, e.g. C=1.0; got inf.
+    """
+    allowed = Real(low, high, closed)
+    what = allowed.describe()
+    if low is None or high is None:
+        what = what.replace("a number", "a finite number", 1)
     if allowed.problem(value) is not None:
-        raise ValueError(f"{name} must be {allowed.describe()}, e.g. {example}; got {value!r}.")
-    return int(value)
+        raise ValueError(_must_be(name, what, value, example, why))
+    return float(value)
 
 
 def check_labels(X, y, n_classes: int = 2):
@@ -226,11 +293,13 @@ def split_folds(cv, X, y) -> list:
                          f"{dict(zip(labels.tolist(), counts.tolist()))}): {exc}") from None
 
 
-def check_positive_ints(values, name: str, example: str, maximum: int | None = None, scalar: bool = False) -> list[int]:
+def check_positive_ints(values, name: str, example: str, maximum: int | None = None, scalar: bool = False,
+                        why: str | None = None) -> list[int]:
     """``values`` as a list of integers in ``[1, maximum]``, or an error naming the first bad one.
 
     The one check behind every "numbers of neighbours" or "numbers of components" argument.
-    ``scalar=True`` also accepts a single integer (returned as a one-item list).
+    ``scalar=True`` also accepts a single integer (returned as a one-item list); ``why`` says
+    in brackets where ``maximum`` comes from.
 
     Examples
     --------
@@ -247,10 +316,11 @@ def check_positive_ints(values, name: str, example: str, maximum: int | None = N
     allowed = Integer(1, maximum)
     bad = [] if items is None else [k for k in items if allowed.problem(k) is not None]
     if not items or bad:
-        what, why = ("positive integers", "a positive integer") if maximum is None else \
+        what, in_words = ("positive integers", "a positive integer") if maximum is None else \
             (f"integers in [1, {maximum}]", f"in [1, {maximum}]")
-        raise ValueError(f"{name} must be a non-empty list of {what}, e.g. {example}; got {values!r}"
-                         + (f" ({bad[0]!r} is not {why})." if bad else "."))
+        because = f" ({why})" if why else ""
+        raise ValueError(f"{name} must be a non-empty list of {what}{because}, e.g. {example}; got {values!r}"
+                         + (f" ({bad[0]!r} is not {in_words})." if bad else "."))
     return [int(k) for k in items]
 
 

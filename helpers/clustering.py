@@ -40,13 +40,11 @@ References
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 from sklearn.cluster import KMeans
 
-from ._validation import as_float_array
+from ._validation import as_float_array, check_int
 
 __all__ = [
     "kmeans_inertias",
@@ -63,16 +61,8 @@ __all__ = [
 PHAM_THRESHOLD = 0.85  # Pham et al. (2005): only K with f(K) below this are recommended
 
 
-def _is_whole(value) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer()
-
-
 def _check_k_max(k_max, n_samples: int) -> int:
-    if not _is_whole(k_max) or not 1 <= k_max <= n_samples:
-        raise ValueError(
-            f"k_max must be an integer between 1 and the number of samples ({n_samples}); got {k_max!r}."
-        )
-    return int(k_max)
+    return check_int(k_max, "k_max", 1, maximum=n_samples, why="at most the number of samples")
 
 
 def _check_inertias(inertias) -> np.ndarray:
@@ -221,12 +211,8 @@ def kmeans_alpha_table(X, k_max: int, n_init: int = 10, random_state: int = 0) -
 
 
 def _check_n_features(n_features) -> int:
-    if not _is_whole(n_features) or n_features < 2:
-        raise ValueError(
-            f"alpha_K is defined for data with at least 2 features (Pham et al. 2005: N_d > 1); "
-            f"got n_features={n_features!r}. For one feature, compare the S_K values directly."
-        )
-    return int(n_features)
+    return check_int(n_features, "n_features", 2, why="alpha_K is defined for data with at least 2 features, Pham "
+                     "et al. 2005: N_d > 1; for one feature, compare the S_K values directly")
 
 
 def pham_alpha(k_max: int, n_features: int) -> np.ndarray:
@@ -253,10 +239,9 @@ def pham_alpha(k_max: int, n_features: int) -> np.ndarray:
     nan, 0.6250, 0.6875, 0.7396
     """
     n_features = _check_n_features(n_features)
-    if not _is_whole(k_max) or k_max < 1:
-        raise ValueError(f"k_max must be a positive integer; got {k_max!r}.")
-    alpha = np.full(int(k_max), np.nan)
-    for k in range(2, int(k_max) + 1):
+    k_max = check_int(k_max, "k_max", 1, "k_max=10")
+    alpha = np.full(k_max, np.nan)
+    for k in range(2, k_max + 1):
         alpha[k - 1] = 1.0 - 3.0 / (4.0 * n_features) if k == 2 else alpha[k - 2] + (1.0 - alpha[k - 2]) / 6.0
     return alpha
 

@@ -29,13 +29,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows
-from ._validation import as_float_array, check_finite, check_option
+from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, sq_euclidean, unit_rows
+from ._validation import as_float_array, check_finite, check_int, check_option, check_positive_ints, plain
 from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
     METHODS,
-    check_covariance,
-    check_covariance_choice,
     class_whitening_matrices,
     estimate_covariance,
     whitening_matrix,
@@ -142,11 +140,9 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
         check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X = _validate(self, X, ensure_min_samples=2)
-        self.covariance_ = estimate_covariance(X, self.covariance)
-        check_covariance(self.covariance_, "training covariance", n_samples=X.shape[0])
-        self.components_ = whitening_matrix(self.covariance_, self.method)
+        self.covariance_ = estimate_covariance(X, self.covariance)  # which checks the covariance choice first
+        self.components_ = whitening_matrix(self.covariance_, self.method, "training covariance", n_samples=X.shape[0])
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         return self
 
@@ -199,12 +195,11 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
                 "per-class whitening matrices, so call fit(X, y) with the training labels "
                 "(in a Pipeline, pipe.fit(X, y))."
             )
-        check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.priors_ = counts / counts.sum()
+        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(X, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self.components_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
@@ -285,14 +280,13 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Store each class's whitening matrix and whitened training points."""
         check_option(self.metric, ("cosine", "euclidean"), "metric")
-        check_option(self.method, METHODS, "whitening method")
-        check_covariance_choice(self.covariance)
         X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self._check_n_neighbors(X.shape[0])
         self.classes_ = np.unique(y)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         Xc = X - self.mean_
+        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(Xc, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self._train = [
@@ -306,16 +300,14 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
 
     def _check_n_neighbors(self, n_samples_fit: int) -> int:
         """``n_neighbors`` as an int in ``[1, n_samples_fit]`` (also after ``set_params``)."""
-        k = self.n_neighbors
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"n_neighbors must be a positive integer, e.g. 5; got {k!r}.")
+        k = check_int(self.n_neighbors, "n_neighbors", 1, "n_neighbors=5")
         if k > n_samples_fit:
             raise ValueError(
                 f"Expected n_neighbors <= n_samples_fit, but n_neighbors = {k}, n_samples_fit = "
                 f"{n_samples_fit}: there are not that many training samples to vote. Lower n_neighbors "
                 f"(set_params(n_neighbors={n_samples_fit}) at most) or fit on more samples."
             )
-        return int(k)
+        return k
 
     def _embed(self, X, W):
         if self.metric != "cosine":
@@ -335,8 +327,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         """Smaller is nearer: minus the cosine, or the Euclidean distance in the whitened space."""
         if self.metric == "cosine":
             return -(Q @ Z.T)
-        d2 = (Q**2).sum(1)[:, None] + (Z**2).sum(1)[None, :] - 2.0 * Q @ Z.T
-        return np.sqrt(np.maximum(d2, 0.0))
+        return np.sqrt(sq_euclidean(Q, Z))
 
     def _votes(self, X):
         """Votes of the ``n_neighbors`` nearest training points, each measured in its class's space."""
@@ -440,21 +431,24 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        inner_folds = check_int(self.inner_folds, "inner_folds", 2, "inner_folds=3")
+        requested = check_positive_ints(self.ks, "ks", "(1, 3, 5, 7)", scalar=True)
+        X, y = _validate(self, X, y)
         check_classification_targets(y)
-        if not (isinstance(self.inner_folds, (int, np.integer)) and self.inner_folds >= 2):
-            raise ValueError(f"inner_folds must be an integer >= 2; got {self.inner_folds!r}.")
         self.classes_, counts = np.unique(y, return_counts=True)
-        if counts.min() < self.inner_folds:
+        if counts.min() < inner_folds:
+            smallest = counts.min()
             raise ValueError(
-                f"the smallest class has {counts.min()} training rows, fewer than inner_folds={self.inner_folds}; "
-                "lower inner_folds or drop classes that small."
+                f"the smallest class ({plain(self.classes_[counts.argmin()])!r}) has {smallest} "
+                f"sample{'' if smallest == 1 else 's'}, fewer than inner_folds={inner_folds}: stratified inner "
+                "folds need every class in every fold. Lower inner_folds or drop classes that small."
             )
-        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
+        cv = StratifiedKFold(inner_folds, shuffle=True, random_state=self.random_state)
         smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
-        ks = sorted({int(k) for k in self.ks if 1 <= int(k) <= smallest_fold})
+        ks = sorted({k for k in requested if k <= smallest_fold})
         if not ks:
-            raise ValueError(f"no k in ks={tuple(self.ks)} fits the {smallest_fold} rows of an inner training fold.")
+            raise ValueError(f"no k in ks={tuple(requested)} fits the {smallest_fold} rows of an inner training fold; "
+                             f"include a k <= {smallest_fold}.")
         transformer = "passthrough" if self.transformer is None else clone(self.transformer)
         if self.nested or self.transformer is None:
             search_X, inner_transformer = X, self.transformer
@@ -479,11 +473,9 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Labels from the kNN with the chosen ``k``, on the transformed rows."""
         check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict(X)
+        return self.pipeline_.predict(_validate(self, X, reset=False))
 
     def predict_proba(self, X):
         """Vote shares of the ``best_k_`` nearest training rows (columns in ``classes_`` order)."""
         check_is_fitted(self, "pipeline_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pipeline_.predict_proba(X)
+        return self.pipeline_.predict_proba(_validate(self, X, reset=False))

@@ -34,7 +34,7 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from ._validation import check_estimator, check_int, check_labels
+from ._validation import check_estimator, check_int, check_labels, plain
 
 __all__ = [
     "METRICS",
@@ -98,7 +98,7 @@ def _check_stratified_folds(y, n_folds: int) -> None:
         small = labels[counts.argmin()]
         raise ValueError(
             f"n_folds={n_folds} exceeds the {counts.min()} member(s) of the smallest class "
-            f"({small.item() if isinstance(small, np.generic) else small!r}); stratified folds need every class "
+            f"({plain(small)!r}); stratified folds need every class "
             f"in every fold. Use n_folds <= {counts.min()}, or LeaveOneOut()."
         )
 

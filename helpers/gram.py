@@ -28,9 +28,9 @@ from sklearn.base import (
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import row_sq_norms
+from ._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
 from ._io import progress_bar
-from ._validation import as_float_array, check_finite
+from ._validation import Integer, OneOf, Real, as_float_array, check_finite, check_int, check_real, check_value
 
 __all__ = [
     "GramPCA",
@@ -40,19 +40,9 @@ __all__ = [
 ]
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _is_real(value) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-
-
 def _check_fraction(fraction, name: str = "fraction") -> float:
     """A variance fraction in (0, 1], or a clear error naming the value."""
-    if not (_is_real(fraction) and 0.0 < fraction <= 1.0):
-        raise ValueError(f"{name} must be a number in (0, 1], e.g. 0.9 for 90% of the variance; got {fraction!r}.")
-    return float(fraction)
+    return check_real(fraction, name, "0.9 for 90% of the variance", 0.0, 1.0, closed="right")
 
 
 def _check_finite_matrix(X, name: str) -> None:
@@ -168,16 +158,9 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _check_params(self) -> None:
-        nc = self.n_components
-        is_fraction = isinstance(nc, (float, np.floating)) and 0.0 < nc <= 1.0
-        if not ((_is_int(nc) and nc >= 1) or is_fraction):
-            raise ValueError(
-                "n_components must be a positive integer (components) or a float in (0, 1] "
-                f"(a variance fraction, e.g. 0.9); got {nc!r}."
-            )
-        cap = self.max_components
-        if cap is not None and not (_is_int(cap) and cap >= 1):
-            raise ValueError(f"max_components must be None or a positive integer; got {cap!r}.")
+        check_value(self.n_components, Integer(1) | Real(0.0, 1.0, closed="right"), "n_components",
+                    "100 components or 0.9 for 90% of the variance")
+        check_value(self.max_components, OneOf([None]) | Integer(1), "max_components", "max_components=500")
 
     def fit(self, X, y=None):
         """Fit the principal axes of ``X`` (dense or any scipy sparse format); ``y`` is ignored."""
@@ -302,9 +285,7 @@ def _check_gram(K, name="K") -> np.ndarray:
 
 
 def _check_n_features(n_features) -> int:
-    if not (_is_int(n_features) and n_features >= 1):
-        raise ValueError(f"n_features must be a positive integer (the dimension p of the samples); got {n_features!r}.")
-    return int(n_features)
+    return check_int(n_features, "n_features", 1, why="the dimension p of the samples")
 
 
 def ledoit_wolf_shrinkage_gram(K_centred, n_features: int) -> float:
@@ -400,8 +381,7 @@ def _check_gram_covariance(covariance) -> None:
             "computed here from inner products of the residuals (n x n), and the d x d covariance a "
             "scikit-learn estimator would fit is never formed; for LedoitWolf() pass 'ledoit_wolf'."
         )
-    if not (isinstance(covariance, (float, int, np.floating, np.integer)) and not isinstance(covariance, bool)
-            and 0.0 < covariance <= 1.0):
+    if Real(0.0, 1.0, closed="right").problem(covariance) is not None:
         raise ValueError(
             f"covariance must be {_GRAM_ACCEPTED}; got {covariance!r} (0 would leave the "
             "covariance singular when there are fewer residuals than dimensions)."
@@ -442,8 +422,7 @@ def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", r
     """
     _check_gram_covariance(covariance)
     R = as_float_array(R, "R", ndim=2)
-    if not (_is_int(n_groups) and n_groups >= 1):
-        raise ValueError(f"n_groups must be a positive integer (the group means subtracted from R); got {n_groups!r}.")
+    n_groups = check_int(n_groups, "n_groups", 1, why="the group means subtracted from R")
     n, d = R.shape
     if n - n_groups < 1:
         raise ValueError(f"{n} residual(s) in {n_groups} group(s) leave no degrees of freedom for a covariance.")
@@ -612,10 +591,10 @@ class ResidualCovariance:
         G_qp : ndarray (n_q, n_p)
             Their inner products.
         """
-        eu2 = np.asarray(q_sq)[:, None] + np.asarray(p_sq)[None, :] - 2.0 * np.asarray(G_qp)
+        # |q - p|^2 - |t(q) - t(p)|^2, each by the expanded formula, clipped once at the end
+        eu2 = sq_distances_from_inner(q_sq, p_sq, G_qp, clip=False)
         if T_q.shape[1]:
-            t2 = (T_q**2).sum(axis=1)[:, None] + (T_p**2).sum(axis=1)[None, :] - 2.0 * (T_q @ T_p.T)
-            eu2 = eu2 - t2
+            eu2 = eu2 - sq_euclidean(T_q, T_p, clip=False)
         return np.maximum(eu2, 0.0) / self.a_
 
     def sq_distances_to_means(self, C, q_sq) -> np.ndarray:

@@ -21,7 +21,7 @@ from scipy import linalg
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from scipy.spatial import procrustes
 
-from ._validation import as_float_array, check_square_matrix
+from ._validation import as_float_array, check_int, check_real, check_square_matrix
 
 __all__ = [
     "DISTANCE_RTOL",
@@ -62,8 +62,7 @@ def _square(M, name: str) -> np.ndarray:
 
 def _check_tolerances(atol, rtol) -> None:
     for name, value in (("atol", atol), ("rtol", rtol)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not value >= 0:
-            raise ValueError(f"{name} must be a non-negative number, e.g. {name}=1e-8; got {value!r}.")
+        check_real(value, name, f"{name}=1e-8", low=0.0)
 
 
 def _check_definition_6_4(F, atol: float = 1e-10, labels=None, rtol: float = SIMILARITY_RTOL) -> np.ndarray:
@@ -377,9 +376,7 @@ def classical_mds(
         B = double_center(_check_definition_6_4(F, rtol=SIMILARITY_RTOL if rtol is None else rtol))
     B = (B + B.T) / 2
     n = B.shape[0]
-    if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)) or not 1 <= n_components <= n:
-        raise ValueError(f"n_components must be an integer in [1, {n}]; got {n_components!r}.")
-    k = int(n_components)
+    k = check_int(n_components, "n_components", 1, maximum=n)
     if full_spectrum is None:
         full_spectrum = n <= 3000
     if n > 1000 and k < n // 10:
@@ -500,13 +497,8 @@ def pca_resampling_disparities(
 
     X = as_float_array(X, "X", ndim=2)
     n = X.shape[0]
-    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
-    if not isinstance(n_components, (int, np.integer)) or not 1 <= n_components < min(X.shape):
-        raise ValueError(
-            f"n_components must be an integer in [1, {min(X.shape) - 1}] for X of shape {X.shape}; "
-            f"got {n_components!r}."
-        )
+    n_resamples = check_int(n_resamples, "n_resamples", 1, "n_resamples=100")
+    n_components = check_int(n_components, "n_components", 1, maximum=min(X.shape) - 1, why=f"for X of shape {X.shape}")
     reference = PCA(n_components, svd_solver="full").fit_transform(X)
     rng = np.random.default_rng(random_state)
     out = np.empty(n_resamples)

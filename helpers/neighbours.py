@@ -27,11 +27,11 @@ from sklearn.metrics import pairwise_distances
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows, warn_overflow
 from ._validation import (
     as_float_array,
+    check_int,
     check_labels,
     check_positive_ints,
     check_same_features,
     check_square_matrix,
-    is_int,
     split_folds,
 )
 from .metrics import scaled_precision_factor
@@ -65,9 +65,7 @@ def _check_distances(D, name: str = "D") -> np.ndarray:
 
 
 def _check_k(k, largest: int, what: str, name: str = "k") -> int:
-    if not (is_int(k) and 1 <= k <= largest):
-        raise ValueError(f"{name} must be an integer in [1, {largest}] ({what}); got {k!r}.")
-    return int(k)
+    return check_int(k, name, 1, maximum=largest, why=what)
 
 
 def _smallest(block: np.ndarray, k: int) -> np.ndarray:
@@ -272,8 +270,7 @@ def cumulative_votes(neighbour_labels, n_classes: int) -> np.ndarray:
         raise ValueError(
             f"neighbour_labels must be 2-D (queries x neighbours, nearest first); got shape {L.shape}."
         )
-    if not (is_int(n_classes) and n_classes >= 1):
-        raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
+    n_classes = check_int(n_classes, "n_classes", 1, "n_classes=len(classes)")
     encode = "Encode labels first: classes, codes = np.unique(y, return_inverse=True)."
     if L.dtype.kind not in "iu":
         raise ValueError(f"neighbour_labels must be integer class codes; got dtype {L.dtype}. {encode}")
@@ -478,11 +475,7 @@ def inverse_square_weights(distances):
 
 def _check_knn_inputs(X, y, ks):
     """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
-    X = as_float_array(X, "X")
-    y = np.asarray(y)
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X must be 2-D with one row per label; got X {X.shape} and y {y.shape}.")
-    X, y = check_labels(X, y)
+    X, y = check_labels(as_float_array(X, "X", ndim=2), y)
     ks = check_positive_ints(ks, "ks", "[3] or range(1, 21)")
     classes, y_idx = np.unique(y, return_inverse=True)
     return X, y, ks, classes, y_idx

@@ -13,7 +13,16 @@ from collections.abc import Mapping
 import numpy as np
 from scipy import linalg, stats
 
-from ._validation import as_float_array, check_square_matrix, check_symmetric
+from ._validation import (
+    Integer,
+    OneOf,
+    as_float_array,
+    check_int,
+    check_real,
+    check_square_matrix,
+    check_symmetric,
+    check_value,
+)
 
 __all__ = [
     "box_strip",
@@ -31,16 +40,10 @@ __all__ = [
 
 
 def _check_number(value, name: str, example: str) -> float:
-    """A finite real number, or an error naming the value and an example."""
-    number = None
-    if not isinstance(value, (bool, np.bool_, str, bytes)) and np.ndim(value) == 0:
-        try:
-            number = float(value)  # ints, floats, numpy scalars and 0-d arrays
-        except (TypeError, ValueError):
-            pass
-    if number is None or not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, e.g. {example}; got {value!r}.")
-    return number
+    """A finite real number (a 0-d array too, such as an element of ``ax.get_xlim()``), or an error naming it."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    return check_real(value, name, example)
 
 
 def _check_frame(table, name: str, columns) -> None:
@@ -60,13 +63,8 @@ def _check_frame(table, name: str, columns) -> None:
 
 
 def _check_level(level) -> float:
-    level = _check_number(level, "level", "0.9 for the 90% prediction ellipse")
-    if not 0.0 < level < 1.0:
-        raise ValueError(
-            f"level is a probability and must lie strictly between 0 and 1; got {level}. "
-            "Pass e.g. 0.9 for the 90% prediction ellipse."
-        )
-    return level
+    return check_real(level, "level", "0.9 for the 90% prediction ellipse", 0.0, 1.0, closed="neither",
+                      why="a coverage probability")
 
 
 def prediction_ellipse(mean, cov, level: float = 0.9, n_points: int = 200, start_angle: float = 0.0) -> np.ndarray:
@@ -107,8 +105,7 @@ def prediction_ellipse(mean, cov, level: float = 0.9, n_points: int = 200, start
     check_square_matrix(cov, "cov", 2)
     check_symmetric(cov, "cov")
     level = _check_level(level)
-    if isinstance(n_points, bool) or not isinstance(n_points, (int, np.integer)) or n_points < 3:
-        raise ValueError(f"n_points must be an integer >= 3 to draw a closed curve, e.g. 200; got {n_points!r}.")
+    n_points = check_int(n_points, "n_points", 3, "n_points=200", why="to draw a closed curve")
     try:
         L = linalg.cholesky(cov, lower=True)
     except linalg.LinAlgError:
@@ -241,9 +238,7 @@ def kdtree_splits(X, max_depth: int | None = None) -> list[dict]:
     [(1, 0, 2.0), (0, 1, 5.0), (2, 1, 4.0)]
     """
     X = as_float_array(X, "X", ndim=2)
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer))
-                                  or max_depth < 0):
-        raise ValueError(f"max_depth must be None (split to single instances) or an integer >= 0; got {max_depth!r}.")
+    check_value(max_depth, OneOf([None]) | Integer(0), "max_depth", why="None: split to single instances")
     out: list[dict] = []
 
     def split(rows, depth, lower, upper):

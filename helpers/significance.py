@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import check_int
+from ._validation import check_int, check_real
 from .evaluation import SCORES, indicator_matrix, score_indicators
 
 __all__ = [
@@ -63,13 +63,8 @@ __all__ = [
 def _check_ratio(test_train_ratio):
     if test_train_ratio is None:
         return None
-    if isinstance(test_train_ratio, bool) or not isinstance(test_train_ratio, (int, float, np.integer, np.floating)) \
-            or not (np.isfinite(test_train_ratio) and test_train_ratio >= 0):
-        raise ValueError(
-            f"test_train_ratio must be a finite number n_test / n_train >= 0 (0.25 for 80:20 splits, "
-            f"1 / (n_folds - 1) for k-fold CV) or None; got {test_train_ratio!r}."
-        )
-    return float(test_train_ratio)
+    return check_real(test_train_ratio, "test_train_ratio", "0.25 for 80:20 splits, 1 / (n_folds - 1) for k-fold CV, "
+                      "or None", low=0.0, why="n_test / n_train")
 
 
 def _check_scores(scores, name: str) -> np.ndarray:

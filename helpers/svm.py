@@ -28,7 +28,7 @@ from scipy import optimize
 from scipy.optimize import minimize
 from sklearn.base import clone
 
-from ._validation import as_float_array, check_estimator, check_labels
+from ._validation import as_float_array, check_estimator, check_labels, check_real
 
 __all__ = ["PrimalSVM", "is_linearly_separable", "primal_linear_svm", "svc_loocv_accuracy", "svc_loocv_predict"]
 
@@ -91,8 +91,7 @@ def primal_linear_svm(X, y, C: float = 1.0, P=None, M=None, tol: float = 1e-10) 
             f"labels must be -1 and +1, got {sorted(float(v) for v in np.unique(y))}; map them first, "
             "e.g. y = np.where(y == positive_class, 1, -1)"
         )
-    if isinstance(C, bool) or not isinstance(C, (int, float, np.number)) or not C > 0 or not np.isfinite(C):
-        raise ValueError(f"C must be a positive finite number, e.g. C=1.0; got {C!r}")
+    C = check_real(C, "C", "C=1.0", low=0.0, closed="neither")
     n, d = X.shape
     P = np.eye(d) if P is None else as_float_array(P, "P", ndim=2)
     M = np.eye(d) if M is None else as_float_array(M, "M", ndim=2)

@@ -41,6 +41,7 @@ from sklearn.preprocessing import normalize
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from ._io import progress_bar
+from ._validation import check_int
 
 __all__ = [
     "PaperTfidfTransformer",
@@ -166,8 +167,7 @@ def make_vectorizer(tfidf: str = "paper", min_df: int = 1):
     """
     if tfidf not in ("paper", "sklearn"):
         raise ValueError(f"tfidf must be 'paper' (TF x log2(N/n_j)) or 'sklearn'; got {tfidf!r}.")
-    if isinstance(min_df, bool) or not isinstance(min_df, (int, np.integer)) or min_df < 1:
-        raise ValueError(f"min_df must be a positive integer (documents a word must occur in), e.g. 1; got {min_df!r}.")
+    min_df = check_int(min_df, "min_df", 1, "min_df=1", why="documents a word must occur in")
     weight = PaperTfidfTransformer() if tfidf == "paper" else TfidfTransformer()
     return make_pipeline(CountVectorizer(analyzer=StemmingAnalyzer(), min_df=min_df), weight)
 

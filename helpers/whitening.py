@@ -31,10 +31,12 @@ from sklearn.covariance import OAS, LedoitWolf, shrunk_covariance
 from ._arrays import pow2_exponent
 from ._validation import (
     MAX_CONDITION,
+    Real,
     as_float_array,
     check_option,
     check_square_matrix,
     check_symmetric,
+    plain,
 )
 
 __all__ = [
@@ -78,7 +80,7 @@ def check_covariance_choice(covariance) -> None:
     ValueError: A float covariance is a shrinkage intensity and must lie in [0, 1]; got 1.5.
     """
     if isinstance(covariance, numbers.Real) and not isinstance(covariance, bool):
-        if not 0.0 <= float(covariance) <= 1.0:
+        if Real(0.0, 1.0).problem(float(covariance)) is not None:
             raise ValueError(
                 f"A float covariance is a shrinkage intensity and must lie in [0, 1]; got {covariance}."
             )
@@ -131,7 +133,11 @@ def estimate_covariance(X, covariance="sample") -> np.ndarray:
      [0.75 1.25]]
     """
     check_covariance_choice(covariance)
-    X = as_float_array(X, "X", ndim=2)
+    return _estimate_covariance(as_float_array(X, "X", ndim=2), covariance)
+
+
+def _estimate_covariance(X: np.ndarray, covariance) -> np.ndarray:
+    """:func:`estimate_covariance` of a checked X (finite, 2-D, float) and a checked ``covariance``."""
     n_samples = X.shape[0]
     if n_samples < 2:
         raise ValueError(
@@ -267,7 +273,7 @@ def _sorted_eigh(m: np.ndarray):
     return vals[order], _positive_diagonal(vecs[:, order])
 
 
-def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
+def whitening_matrix(sigma, method: str = "cholesky", name: str = "sigma", n_samples: int | None = None) -> np.ndarray:
     """Whitening matrix ``W`` with ``W @ sigma @ W.T = I``.
 
     Parameters
@@ -290,6 +296,11 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
 
         Sign convention of the PCA variants: each eigenvector column is flipped so that
         the diagonal of ``U`` (or ``G``) is non-negative, as the R package `whitening` does.
+    name : str, default="sigma"
+        What ``sigma`` is called in an error message (e.g. "training covariance").
+    n_samples : int, optional
+        The number of samples ``sigma`` was estimated from, for the message on a singular
+        matrix (as :func:`check_covariance`).
 
     Returns
     -------
@@ -314,8 +325,8 @@ def whitening_matrix(sigma, method: str = "cholesky") -> np.ndarray:
      [0. 1.]]
     """
     check_option(method, METHODS, "whitening method")
-    sigma = as_float_array(sigma, "sigma", ndim=2)
-    eig = check_covariance(sigma, "sigma")
+    sigma = as_float_array(sigma, name, ndim=2)
+    eig = check_covariance(sigma, name, n_samples=n_samples)
     sigma = (sigma + sigma.T) / 2.0
     condition = eig[-1] / eig[0]
     # Advice that would work whatever failed: shrinkage bounds the condition number (a shrinkage
@@ -376,11 +387,6 @@ def _check_labels(X, y):
     return X, y
 
 
-def _plain(label):
-    """A numpy scalar label as a plain Python value, for readable messages and dict keys."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
 def class_priors(y) -> dict:
     """Class proportions ``p_k = n_k / n`` in sorted label order.
 
@@ -390,7 +396,7 @@ def class_priors(y) -> dict:
     {0: 0.4, 1: 0.6}
     """
     labels, counts = np.unique(np.asarray(y), return_counts=True)
-    return {_plain(label): count / counts.sum() for label, count in zip(labels, counts)}
+    return {plain(label): count / counts.sum() for label, count in zip(labels, counts)}
 
 
 def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample") -> dict:
@@ -425,7 +431,7 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
     n_features = X.shape[1]
     labels, counts = np.unique(y, return_counts=True)
     for label, count in zip(labels, counts):
-        label = _plain(label)
+        label = plain(label)
         if count < 2:
             raise ValueError(
                 f"Class {label!r} has {count} sample; a class covariance needs at least 2. "
@@ -439,14 +445,13 @@ def class_whitening_matrices(X, y, method: str = "cholesky", covariance="sample"
                 "covariance='ledoit_wolf' (or 'oas', or a float shrinkage) or reduce the dimension first."
             )
     mats = {}
-    for label in map(_plain, labels):
+    for label in map(plain, labels):
         rows = X[y == label]
-        sigma = estimate_covariance(rows, covariance)
+        sigma = _estimate_covariance(rows, covariance)  # X and covariance are checked above, once
         try:
-            check_covariance(sigma, f"covariance of class {label!r}", n_samples=rows.shape[0])
+            mats[label] = whitening_matrix(sigma, method, f"covariance of class {label!r}", n_samples=rows.shape[0])
         except ValueError as exc:
             raise ValueError(str(exc)) from None
-        mats[label] = whitening_matrix(sigma, method)
     return mats
 
 

@@ -53,6 +53,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from .._io import progress_bar
+from .._validation import check_int
 from ..data.collection import COLLECTION, load_dataset, pooled_within_condition
 from ..estimators import TUNED_KNN_KS, ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
 from ..plotting import plot_critical_difference
@@ -186,8 +187,7 @@ def make_methods(n_features: int, covariance="ledoit_wolf", inner_folds: int = 3
     >>> methods["rbf_svc"].param_grid["svc__gamma"]
     [0.075, 0.25, 0.75]
     """
-    if not (isinstance(n_features, (int, np.integer)) and n_features >= 1):
-        raise ValueError(f"n_features must be a positive integer (the data's columns); got {n_features!r}.")
+    n_features = check_int(n_features, "n_features", 1, why="the data's columns")
     check_covariance_choice(covariance)
     inner = StratifiedKFold(inner_folds, shuffle=True, random_state=random_state)
 
@@ -384,8 +384,7 @@ def summarise_by_dataset(scores: pd.DataFrame, n_splits: int = 10) -> pd.DataFra
     a       m       0.95  0.05   0.754    1.146  3
     """
     scores = _check_scores(scores)
-    if not (isinstance(n_splits, (int, np.integer)) and n_splits >= 2):
-        raise ValueError(f"n_splits must be the number of folds (an integer >= 2); got {n_splits!r}.")
+    n_splits = check_int(n_splits, "n_splits", 2, "n_splits=10", why="the number of folds")
     parts = {}
     for dataset, part in scores.groupby("dataset", sort=False):
         per_method = {m: g["accuracy"].to_numpy() for m, g in part.groupby("method", sort=False)}

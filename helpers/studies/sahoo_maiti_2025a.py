@@ -20,7 +20,7 @@ from sklearn.model_selection import (
     cross_val_predict,
 )
 
-from .._validation import check_cv, check_estimator, check_labels
+from .._validation import check_cv, check_estimator, check_int, check_labels
 from ..evaluation import METRICS, check_scoring
 from ..whitening import class_whitening_matrices, transform_by_class
 
@@ -146,8 +146,7 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
     names, single = check_scoring(scoring)
     check_estimator(model)
-    if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 1:
-        raise ValueError(f"n_splits must be an integer >= 1, e.g. n_splits=50; got {n_splits!r}.")
+    n_splits = check_int(n_splits, "n_splits", 1, "n_splits=50")
     X, y = check_labels(X, y)
     cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
     fit = (X, y) if matrices_from == "all" else (None, None)
@@ -192,8 +191,7 @@ def label_audit_controls(matrices: dict, n_random: int = 3, random_state=0, word
     """
     if set(matrices) != {0, 1}:
         raise ValueError(f"the label audit flips 0/1 labels: matrices must be keyed 0 and 1; got {sorted(matrices)}.")
-    if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) or n_random < 0:
-        raise ValueError(f"n_random must be a non-negative integer; got {n_random!r}.")
+    n_random = check_int(n_random, "n_random", 0, "n_random=3", why="pairs of random Gaussian control matrices")
     rng = np.random.default_rng(random_state)
     eye = np.eye(np.asarray(matrices[0]).shape[0])
     return {

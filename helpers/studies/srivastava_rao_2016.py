@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -50,9 +51,18 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._arrays import row_sq_norms
+from .._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
 from .._io import progress_bar
-from .._validation import check_finite, check_positive_ints
+from .._validation import (
+    OneOf,
+    Real,
+    as_float_array,
+    check_finite,
+    check_int,
+    check_positive_ints,
+    check_value,
+    plain,
+)
 from ..evaluation import prf_scores
 from ..gram import (
     ResidualCovariance,
@@ -121,11 +131,6 @@ class Readings:
     info: dict = field(default_factory=dict)
 
 
-def _plain(label):
-    """A numpy scalar label as a plain Python value, for readable messages."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
 def _accuracy(y_true, y_pred, multi):
     return float(np.mean(np.all(y_true == y_pred, axis=1))) if multi else float(np.mean(y_true == y_pred))
 
@@ -183,31 +188,114 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     >>> [str(out.pred[r][3][0]) for r in ("euclidean", "per_category")]
     ['b', 'a']
     """
-    Z_train, Z_test = np.asarray(Z_train, dtype=np.float64), np.asarray(Z_test, dtype=np.float64)
-    if Z_train.ndim != 2 or Z_test.ndim != 2 or Z_train.shape[1] != Z_test.shape[1]:
+    task = _readings_task(Z_train, y_train, Z_test, sd, ks, readings, covariance, loo)
+    gram = _Gram(task.Z_train, task.Z_test)
+    out = Readings(classes=task.classes, multi_label=task.multi, info={"n_components": task.d})
+    shrinkage = {}
+    for step in progress_bar(_steps(task.wanted), desc=desc, progress=verbose):
+        if step == "categories":
+            _category_readings(task, gram, out, shrinkage)
+        else:
+            _knn_reading(task, out, step, *_DISTANCES[step](task, gram, shrinkage))
+    out.info["shrinkage"] = shrinkage
+    if not task.multi:  # labels, not their indices
+        out.pred = {r: {k: task.classes[p] for k, p in by_k.items()} for r, by_k in out.pred.items()}
+    return out
+
+
+@dataclass
+class _Task:
+    """The checked inputs of :func:`mahalanobis_readings`, shared by every reading."""
+
+    Z_train: np.ndarray
+    Z_test: np.ndarray
+    classes: np.ndarray
+    Y: np.ndarray          # what the neighbours vote with: class codes, or the 0/1 indicator matrix
+    docs: np.ndarray       # (document, category) memberships: the document ...
+    labels: np.ndarray     # ... and the category's code
+    multi: bool
+    ks: list
+    wanted: list
+    sd: np.ndarray | None
+    covariance: object
+    loo: bool
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    @property
+    def d(self) -> int:
+        return self.Z_train.shape[1]
+
+
+class _Gram:
+    """Inner products of the PCA scores, each computed once, when a reading first needs it."""
+
+    def __init__(self, Z_train: np.ndarray, Z_test: np.ndarray):
+        self.Z_train, self.Z_test = Z_train, Z_test
+
+    @cached_property
+    def test_train(self) -> np.ndarray:
+        """``G = Z_test Z_train'``."""
+        return self.Z_test @ self.Z_train.T
+
+    @cached_property
+    def train_train(self) -> np.ndarray:
+        """``K = Z_train Z_train'``."""
+        return self.Z_train @ self.Z_train.T
+
+    @cached_property
+    def test_sq(self) -> np.ndarray:
+        return row_sq_norms(self.Z_test)
+
+    @cached_property
+    def train_sq(self) -> np.ndarray:
+        return row_sq_norms(self.Z_train)
+
+
+def _readings_task(Z_train, y_train, Z_test, sd, ks, readings, covariance, loo) -> _Task:
+    """Check the inputs of :func:`mahalanobis_readings` once, with messages that say what to pass."""
+    Z_train = as_float_array(Z_train, "Z_train", ndim=2)
+    Z_test = as_float_array(Z_test, "Z_test", ndim=2)
+    if Z_train.shape[1] != Z_test.shape[1]:
         raise ValueError(
             f"Z_train and Z_test must be 2-D with the same columns; got {Z_train.shape} and {Z_test.shape}."
         )
-    check_finite(Z_train, "Z_train")
-    check_finite(Z_test, "Z_test")
+    multi, classes, Y, docs, labels = _label_codes(y_train, len(Z_train))
+    n_tr, d = Z_train.shape
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)", maximum=n_tr - 1,
+                                        why="training documents minus one")))
+    wanted = _wanted_readings(readings, multi)
+    if set(wanted) & {"class_blind", "weighted"} and (
+        sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0)
+    ):
+        raise ValueError(f"class_blind and weighted need sd: {d} positive component standard deviations.")
+    counts = np.bincount(labels, minlength=len(classes))
+    if set(wanted) & {"per_category", "nearest_category"} and counts.min() < 2:
+        small = [str(c) for c, n in zip(classes, counts) if n < 2]
+        raise ValueError(f"categories {small} have fewer than two training documents: no covariance of their own.")
+    return _Task(Z_train, Z_test, classes, Y, docs, labels, multi, ks, wanted, sd, covariance, loo)
+
+
+def _label_codes(y_train, n_train: int):
+    """``(multi, classes, Y, docs, labels)``: the votes' codes and the (document, category) memberships."""
     y = np.asarray(y_train)
-    multi = y.ndim == 2
-    if len(y) != len(Z_train):
-        raise ValueError(f"y_train has {len(y)} rows for {len(Z_train)} training documents.")
-    if multi:
-        classes = np.arange(y.shape[1])
+    if len(y) != n_train:
+        raise ValueError(f"y_train has {len(y)} rows for {n_train} training documents.")
+    if y.ndim == 2:
         Y = (y != 0).astype(np.int32)
-        docs, labels = np.nonzero(Y)
         if np.any(Y.sum(axis=1) == 0):
             raise ValueError("every training document needs at least one label (a row of y_train is all zero).")
-    else:
-        classes, Y = np.unique(y, return_inverse=True)
-        docs, labels = np.arange(len(Y)), Y
-    n_classes = len(classes)
-    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
-    n_tr, d = Z_train.shape
-    if not ks or ks[0] < 1 or ks[-1] > n_tr - 1:
-        raise ValueError(f"every k must lie in [1, {n_tr - 1}] (training documents minus one); got {ks}.")
+        docs, labels = np.nonzero(Y)
+        return True, np.arange(y.shape[1]), Y, docs, labels
+    classes, codes = np.unique(y, return_inverse=True)
+    codes = codes.astype(np.intp)
+    return False, classes, codes, np.arange(len(codes)), codes
+
+
+def _wanted_readings(readings, multi: bool) -> list:
+    """The readings asked for (default: all that apply to the labels), each checked against :data:`READINGS`."""
     wanted = list(READINGS) if readings is None else [readings] if isinstance(readings, str) else list(readings)
     unknown = [r for r in wanted if r not in READINGS]
     if unknown:
@@ -216,114 +304,140 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         if readings is not None and set(wanted) & set(_SINGLE_LABEL_ONLY):
             raise ValueError(f"{sorted(set(wanted) & set(_SINGLE_LABEL_ONLY))} need single labels (a 1-D y_train).")
         wanted = [r for r in wanted if r not in _SINGLE_LABEL_ONLY]
-    if set(wanted) & {"class_blind", "weighted"} and (
-        sd is None or np.shape(sd) != (d,) or np.any(np.asarray(sd) <= 0)
-    ):
-        raise ValueError(f"class_blind and weighted need sd: {d} positive component standard deviations.")
-    counts = np.bincount(labels, minlength=n_classes)
-    if set(wanted) & {"per_category", "nearest_category"} and counts.min() < 2:
-        small = [str(c) for c, n in zip(classes, counts) if n < 2]
-        raise ValueError(f"categories {small} have fewer than two training documents: no covariance of their own.")
+    return wanted
 
-    out = Readings(classes=classes, multi_label=multi, info={"n_components": d})
-    Y_vote = Y if multi else Y.astype(np.intp)
 
-    def weighted(idx, D):  # D holds squared distances; the weights are 1 / distance
-        return distance_weighted_proba(idx, np.sqrt(np.take_along_axis(D, idx, axis=1)), Y_vote, ks, n_classes)
+def _steps(wanted) -> list:
+    """The computations the wanted readings need, in order: ``weighted`` comes with ``class_blind``'s
+    neighbours, ``per_category`` and ``nearest_category`` with one pass over the categories."""
+    need = {"euclidean": "euclidean" in wanted,
+            "class_blind": bool({"class_blind", "weighted"} & set(wanted)),
+            "pooled": "pooled" in wanted,
+            "categories": bool({"per_category", "nearest_category"} & set(wanted))}
+    return [step for step, needed in need.items() if needed]
 
-    def knn(name, D_test, D_train=None):
-        k_max = ks[-1]
-        idx = nearest_indices(D_test, k_max)
-        out.pred[name] = majority_votes(idx, Y_vote, ks, n_classes, multi_label=multi)
-        if name == "class_blind" and "weighted" in wanted:
-            out.proba.update(weighted(idx, D_test))
-            out.pred["weighted"] = {k: p.argmax(axis=1) for k, p in out.proba.items()}
-        if D_train is not None:
-            idx_tr = nearest_indices(D_train, k_max, exclude_self=True)
-            truth = Y_vote
-            out.loo_accuracy[name] = {k: _accuracy(truth, p, multi) for k, p in
-                                      majority_votes(idx_tr, Y_vote, ks, n_classes, multi_label=multi).items()}
-            if name == "class_blind" and "weighted" in wanted:
-                P = weighted(idx_tr, D_train)
-                out.loo_accuracy["weighted"] = {k: _accuracy(truth, p.argmax(axis=1), multi) for k, p in P.items()}
 
-    steps = [r for r in ("euclidean", "class_blind", "pooled", "categories") if r in wanted
-             or (r == "class_blind" and "weighted" in wanted)
-             or (r == "categories" and set(wanted) & {"per_category", "nearest_category"})]
-    woodbury_pooled = "pooled" in steps and len(docs) <= d  # fewer residuals than dimensions
-    need_k = "categories" in steps or woodbury_pooled or ("euclidean" in steps and loo)
-    G = Z_test @ Z_train.T if ("euclidean" in steps or need_k) else None
-    K = Z_train @ Z_train.T if need_k else None
-    q_sq, t_sq = row_sq_norms(Z_test), row_sq_norms(Z_train)
-    shrinkage = {}
+def _knn_reading(task: _Task, out: Readings, name: str, D_test, D_train) -> None:
+    """Majority votes of the k nearest under squared distances ``D_test`` (and leave-one-out on ``D_train``).
 
-    def euclid(A, B, AB=None):
-        AB = A @ B.T if AB is None else AB
-        return np.maximum(row_sq_norms(A)[:, None] + row_sq_norms(B)[None, :] - 2.0 * AB, 0.0)
+    ``class_blind`` also gives the ``weighted`` reading: the same neighbours, votes weighted by 1 / distance.
+    """
+    k_max = task.ks[-1]
+    weighted = name == "class_blind" and "weighted" in task.wanted
+    idx = nearest_indices(D_test, k_max)
+    out.pred[name] = majority_votes(idx, task.Y, task.ks, task.n_classes, multi_label=task.multi)
+    if weighted:
+        out.proba.update(_weighted_proba(task, idx, D_test))
+        out.pred["weighted"] = {k: p.argmax(axis=1) for k, p in out.proba.items()}
+    if D_train is None:
+        return
+    idx_tr = nearest_indices(D_train, k_max, exclude_self=True)
+    votes = majority_votes(idx_tr, task.Y, task.ks, task.n_classes, multi_label=task.multi)
+    out.loo_accuracy[name] = {k: _accuracy(task.Y, p, task.multi) for k, p in votes.items()}
+    if weighted:
+        out.loo_accuracy["weighted"] = {k: _accuracy(task.Y, p.argmax(axis=1), task.multi)
+                                        for k, p in _weighted_proba(task, idx_tr, D_train).items()}
 
-    for name in progress_bar(steps, desc=desc, progress=verbose):
-        if name == "euclidean":
-            knn(name, euclid(Z_test, Z_train, G), euclid(Z_train, Z_train, K) if loo else None)
-        elif name == "class_blind":
-            W_tr, W_te = Z_train / sd, Z_test / sd
-            knn(name, euclid(W_te, W_tr), euclid(W_tr, W_tr) if loo else None)
-        elif name == "pooled" and not woodbury_pooled:
-            # more residuals than dimensions: whiten with the Cholesky factor of the d x d covariance
-            means = np.array([Z_train[docs[labels == c]].mean(axis=0) for c in range(n_classes)])
-            S, shrinkage["pooled"] = shrunk_residual_covariance(Z_train[docs] - means[labels], n_classes, covariance,
-                                                                return_shrinkage=True)
-            L = linalg.cholesky(S, lower=True, check_finite=False)
-            W_tr = linalg.solve_triangular(L, Z_train.T, lower=True, check_finite=False).T
-            W_te = linalg.solve_triangular(L, Z_test.T, lower=True, check_finite=False).T
-            knn(name, euclid(W_te, W_tr), euclid(W_tr, W_tr) if loo else None)
-        elif name == "pooled":
-            cov = ResidualCovariance(covariance).fit(K[np.ix_(docs, docs)], labels, d)
-            shrinkage["pooled"] = cov.shrinkage_
-            T_tr = cov.project(K[:, docs])
-            T_te = cov.project(G[:, docs])
-            D_te = cov.sq_distances(T_te, q_sq, T_tr, t_sq, G)
-            D_tr = cov.sq_distances(T_tr, t_sq, T_tr, t_sq, K) if loo else None
-            knn(name, D_te, D_tr)
-        else:  # each category's own covariance: kNN (per_category) and nearest mean (nearest_category)
-            per_cat = "per_category" in wanted
-            D_te = np.empty((len(Z_test), n_tr)) if per_cat else None
-            D_tr = np.empty((n_tr, n_tr)) if per_cat and loo else None
-            D_mean = np.empty((len(Z_test), n_classes))
-            for c in range(n_classes):
-                m = docs[labels == c]
-                if len(m) > d:  # more documents than dimensions: whiten with the d x d Cholesky factor
-                    mu = Z_train[m].mean(axis=0)
-                    S, shrinkage[str(classes[c])] = shrunk_residual_covariance(Z_train[m] - mu, 1, covariance,
-                                                                               return_shrinkage=True)
-                    L = linalg.cholesky(S, lower=True, check_finite=False)
-                    W_te = linalg.solve_triangular(L, (Z_test - mu).T, lower=True, check_finite=False).T
-                    D_mean[:, c] = row_sq_norms(W_te)
-                    if per_cat:
-                        W_all = linalg.solve_triangular(L, (Z_train - mu).T, lower=True, check_finite=False).T
-                        D_te[:, m] = euclid(W_te, W_all[m])
-                        if loo:
-                            D_tr[:, m] = euclid(W_all, W_all[m])
-                    continue
-                cov = ResidualCovariance(covariance).fit(K[np.ix_(m, m)], np.zeros(len(m)), d)
-                shrinkage[str(classes[c])] = cov.shrinkage_
-                T_te = cov.project(G[:, m])
-                D_mean[:, c] = cov.sq_distances(T_te, q_sq, cov.project_means(), cov.means_sq_norms_,
-                                                cov.mean_inner_products(G[:, m]))[:, 0]
-                if per_cat:
-                    T_all = cov.project(K[:, m]) if loo else None  # every training document, members included
-                    T_m = T_all[m] if loo else cov.project(K[np.ix_(m, m)])
-                    D_te[:, m] = cov.sq_distances(T_te, q_sq, T_m, t_sq[m], G[:, m])
-                    if loo:
-                        D_tr[:, m] = cov.sq_distances(T_all, t_sq, T_m, t_sq[m], K[:, m])
-            if per_cat:
-                knn("per_category", D_te, D_tr)
-            if "nearest_category" in wanted:
-                nearest = D_mean.argmin(axis=1)
-                out.pred["nearest_category"] = {0: np.eye(n_classes, dtype=int)[nearest] if multi else nearest}
-    out.info["shrinkage"] = shrinkage
-    if not multi:  # labels, not their indices
-        out.pred = {r: {k: classes[p] for k, p in by_k.items()} for r, by_k in out.pred.items()}
-    return out
+
+def _weighted_proba(task: _Task, idx, D) -> dict:
+    """Class probabilities of the ``k`` nearest, weights 1 / distance (``D`` holds squared distances)."""
+    return distance_weighted_proba(idx, np.sqrt(np.take_along_axis(D, idx, axis=1)), task.Y, task.ks,
+                                   task.n_classes)
+
+
+def _euclidean_distances(task: _Task, gram: _Gram, shrinkage: dict):
+    """Squared Euclidean distances, test-training and (for leave-one-out) training-training."""
+    D_train = sq_euclidean(task.Z_train, task.Z_train, gram.train_train) if task.loo else None
+    return sq_euclidean(task.Z_test, task.Z_train, gram.test_train), D_train
+
+
+def _class_blind_distances(task: _Task, gram: _Gram, shrinkage: dict):
+    """Squared distances after dividing each component by its standard deviation (PCA whitening)."""
+    W_tr, W_te = task.Z_train / task.sd, task.Z_test / task.sd
+    return sq_euclidean(W_te, W_tr), (sq_euclidean(W_tr, W_tr) if task.loo else None)
+
+
+def _whiten(L, Z, centre=None) -> np.ndarray:
+    """Rows of ``Z`` (minus ``centre``) whitened with the lower Cholesky factor ``L`` of a d x d covariance."""
+    Z = Z if centre is None else Z - centre
+    return linalg.solve_triangular(L, Z.T, lower=True, check_finite=False).T
+
+
+def _pooled_distances(task: _Task, gram: _Gram, shrinkage: dict):
+    """Squared Mahalanobis distances under the pooled within-category covariance (its shrinkage into ``shrinkage``)."""
+    docs, labels = task.docs, task.labels
+    if len(docs) > task.d:  # more residuals than dimensions: whiten with the Cholesky factor of the d x d covariance
+        means = np.array([task.Z_train[docs[labels == c]].mean(axis=0) for c in range(task.n_classes)])
+        S, shrinkage["pooled"] = shrunk_residual_covariance(task.Z_train[docs] - means[labels], task.n_classes,
+                                                            task.covariance, return_shrinkage=True)
+        L = linalg.cholesky(S, lower=True, check_finite=False)
+        W_tr, W_te = _whiten(L, task.Z_train), _whiten(L, task.Z_test)
+        return sq_euclidean(W_te, W_tr), (sq_euclidean(W_tr, W_tr) if task.loo else None)
+    G, K = gram.test_train, gram.train_train
+    cov = ResidualCovariance(task.covariance).fit(K[np.ix_(docs, docs)], labels, task.d)
+    shrinkage["pooled"] = cov.shrinkage_
+    T_tr, T_te = cov.project(K[:, docs]), cov.project(G[:, docs])
+    D_train = cov.sq_distances(T_tr, gram.train_sq, T_tr, gram.train_sq, K) if task.loo else None
+    return cov.sq_distances(T_te, gram.test_sq, T_tr, gram.train_sq, G), D_train
+
+
+_DISTANCES = {"euclidean": _euclidean_distances, "class_blind": _class_blind_distances, "pooled": _pooled_distances}
+
+
+def _category_readings(task: _Task, gram: _Gram, out: Readings, shrinkage: dict) -> None:
+    """``per_category`` (kNN, each document measured under its category's covariance) and ``nearest_category``."""
+    n_tr, n_te = len(task.Z_train), len(task.Z_test)
+    per_cat = "per_category" in task.wanted
+    D_te = np.empty((n_te, n_tr)) if per_cat else None
+    D_tr = np.empty((n_tr, n_tr)) if per_cat and task.loo else None
+    D_mean = np.empty((n_te, task.n_classes))
+    for c in range(task.n_classes):
+        m = task.docs[task.labels == c]
+        # more documents than dimensions: whiten with the d x d Cholesky factor; else Woodbury
+        category = _dense_category if len(m) > task.d else _woodbury_category
+        D_mean[:, c], to_members, shrinkage[str(task.classes[c])] = category(task, gram, m, per_cat)
+        if per_cat:
+            D_te[:, m] = to_members[0]
+            if task.loo:
+                D_tr[:, m] = to_members[1]
+    if per_cat:
+        _knn_reading(task, out, "per_category", D_te, D_tr)
+    if "nearest_category" in task.wanted:
+        nearest = D_mean.argmin(axis=1)
+        out.pred["nearest_category"] = {0: np.eye(task.n_classes, dtype=int)[nearest] if task.multi else nearest}
+
+
+def _dense_category(task: _Task, gram: _Gram, m, per_cat: bool):
+    """One category with more documents than dimensions, through the d x d Cholesky factor of its covariance.
+
+    Returns the squared distances of the test documents to its mean; with ``per_cat`` those of
+    the test and (leave-one-out) training documents to its members; and its shrinkage.
+    """
+    mu = task.Z_train[m].mean(axis=0)
+    S, shrink = shrunk_residual_covariance(task.Z_train[m] - mu, 1, task.covariance, return_shrinkage=True)
+    L = linalg.cholesky(S, lower=True, check_finite=False)
+    W_te = _whiten(L, task.Z_test, mu)
+    to_mean = row_sq_norms(W_te)
+    if not per_cat:
+        return to_mean, None, shrink
+    W_all = _whiten(L, task.Z_train, mu)
+    return to_mean, (sq_euclidean(W_te, W_all[m]), sq_euclidean(W_all, W_all[m]) if task.loo else None), shrink
+
+
+def _woodbury_category(task: _Task, gram: _Gram, m, per_cat: bool):
+    """One category with fewer documents than dimensions, through the Woodbury identity (as :func:`_dense_category`)."""
+    G, K = gram.test_train, gram.train_train
+    cov = ResidualCovariance(task.covariance).fit(K[np.ix_(m, m)], np.zeros(len(m)), task.d)
+    T_te = cov.project(G[:, m])
+    to_mean = cov.sq_distances(T_te, gram.test_sq, cov.project_means(), cov.means_sq_norms_,
+                               cov.mean_inner_products(G[:, m]))[:, 0]
+    if not per_cat:
+        return to_mean, None, cov.shrinkage_
+    T_all = cov.project(K[:, m]) if task.loo else None  # every training document, members included
+    T_m = T_all[m] if task.loo else cov.project(K[np.ix_(m, m)])
+    D_te = cov.sq_distances(T_te, gram.test_sq, T_m, gram.train_sq[m], G[:, m])
+    D_tr = cov.sq_distances(T_all, gram.train_sq, T_m, gram.train_sq[m], K[:, m]) if task.loo else None
+    return to_mean, (D_te, D_tr), cov.shrinkage_
 
 
 def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3, 21)):
@@ -361,15 +475,13 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
     if y_train.ndim != 1:
         raise ValueError("component_sweep needs single labels (a 1-D y_train).")
-    components = sorted(set(check_positive_ints(components, "components", "[10, 50, 100]")))
-    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
-    if ks[-1] > len(Z_train):
-        raise ValueError(f"every k must lie in [1, {len(Z_train)}] (training documents); got {ks}.")
     check_finite(Z_train, "Z_train")
     check_finite(Z_test, "Z_test")
     d = min(Z_train.shape[1], len(sd))
-    if not components or components[0] < 1 or components[-1] > d:
-        raise ValueError(f"components must lie in [1, {d}] (the principal components given); got {components}.")
+    components = sorted(set(check_positive_ints(components, "components", "[10, 50, 100]", maximum=d,
+                                                why="the principal components given")))
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)", maximum=len(Z_train),
+                                        why="training documents")))
     classes, Y = np.unique(y_train, return_inverse=True)
     rows, start = [], 0
     acc = {r: [np.zeros((len(Z_test), len(Z_train))), np.zeros(len(Z_test)), np.zeros(len(Z_train))]
@@ -382,7 +494,7 @@ def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3
             G += A @ B.T
             a2 += row_sq_norms(A)
             b2 += row_sq_norms(B)
-            idx = nearest_indices(np.maximum(a2[:, None] + b2[None, :] - 2.0 * G, 0.0), ks[-1])
+            idx = nearest_indices(sq_distances_from_inner(a2, b2, G), ks[-1])
             for k, pred in majority_votes(idx, Y, ks, len(classes)).items():
                 rows.append({"reading": reading, "components": m, "k": k,
                              **prf_scores(y_test, classes[pred], classes)})
@@ -417,9 +529,8 @@ def knn_sweep(X_train, y_train, X_test, ks) -> dict:
     """
     from sklearn.neighbors import NearestNeighbors
 
-    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)")))
-    if ks[-1] > X_train.shape[0]:
-        raise ValueError(f"every k must lie in [1, {X_train.shape[0]}] (training documents); got {ks}.")
+    ks = sorted(set(check_positive_ints(ks, "ks", "[3] or range(3, 21)", maximum=X_train.shape[0],
+                                        why="training documents")))
     classes, Y = np.unique(np.asarray(y_train), return_inverse=True)
     idx = NearestNeighbors(n_neighbors=ks[-1], algorithm="brute").fit(X_train).kneighbors(X_test, return_distance=False)
     return {k: classes[p] for k, p in majority_votes(idx, Y, ks, len(classes)).items()}
@@ -489,9 +600,7 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
 
     y_train = np.asarray(y_train)
     fractions = list(fractions)
-    bad = [f for f in fractions if isinstance(f, bool) or not isinstance(f, (int, float, np.integer, np.floating))
-           or not 0 < f <= 1]
-    if not fractions or bad:
+    if not fractions or any(Real(0, 1, closed="right").problem(f) is not None for f in fractions):
         raise ValueError(f"fractions must be numbers in (0, 1], e.g. [0.25, 0.5, 1.0]; got {fractions}.")
     if readings is not None:
         readings = [readings] if isinstance(readings, str) else list(readings)
@@ -588,17 +697,15 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Each class's mean and (pseudo-)inverse covariance."""
-        if not isinstance(self.min_class_size, (int, np.integer)) or self.min_class_size < 2:
-            raise ValueError(f"min_class_size must be an integer >= 2; got {self.min_class_size!r}.")
-        if self.degenerate_rtol is not None and not self.degenerate_rtol >= 0:
-            raise ValueError(f"degenerate_rtol must be None or a float >= 0; got {self.degenerate_rtol!r}.")
+        check_int(self.min_class_size, "min_class_size", 2, "min_class_size=2", why="a covariance needs two samples")
+        check_value(self.degenerate_rtol, OneOf([None]) | Real(0), "degenerate_rtol", "degenerate_rtol=1e-8")
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(
                 f"MahalanobisCentroidClassifier needs samples of at least 2 classes; y has 1 class "
-                f"({_plain(self.classes_[0])!r}), which would be the nearest to every sample."
+                f"({plain(self.classes_[0])!r}), which would be the nearest to every sample."
             )
         pooled, floor = None, None
         self.means_, self.precisions_, pooled_classes = [], [], []

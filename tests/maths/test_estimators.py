@@ -257,8 +257,14 @@ def test_tuned_knn_drops_ks_larger_than_an_inner_fold_and_says_when_none_fit():
     assert sorted(knn.inner_accuracy_) == [1, 3]
     with pytest.raises(ValueError, match=r"no k in ks=\(99,\) fits the 8 rows"):
         TunedKNN(ks=(99,), inner_folds=3).fit(X, y)
-    with pytest.raises(ValueError, match="smallest class has 2 training rows, fewer than inner_folds=3"):
+    with pytest.raises(ValueError, match=r"the smallest class \(1\.0\) has 2 samples, fewer than inner_folds=3"):
         TunedKNN(inner_folds=3).fit(X[:8], np.r_[np.zeros(6), np.ones(2)])
+    with pytest.raises(ValueError, match=r"inner_folds must be an integer >= 2, e\.g\. inner_folds=3; got 1"):
+        TunedKNN(inner_folds=1).fit(X, y)
+    with pytest.raises(ValueError, match=r"ks must be a non-empty list of positive integers.*\(0 is not a positive"):
+        TunedKNN(ks=(0, 3)).fit(X, y)
+    with pytest.raises(ValueError, match=r"has 1 sample, fewer than inner_folds=3"):  # check_fit2d_1sample's words
+        TunedKNN().fit(X[:1], y[:1])
 
 
 @pytest.mark.parametrize("nested, n_fits", [(True, 4), (False, 1)])

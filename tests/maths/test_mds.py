@@ -240,9 +240,9 @@ def test_pca_resampling_disparities():
     assert_allclose(d, pca_resampling_disparities(X, n_resamples=15, random_state=3))  # seeded
     iso = rng.normal(size=(150, 4))  # no preferred 2-D plane: refits wander far more
     assert np.median(pca_resampling_disparities(iso, n_resamples=15)) > 5 * np.median(d)
-    with pytest.raises(ValueError, match="n_resamples must be a positive integer; got 0"):
+    with pytest.raises(ValueError, match=r"n_resamples must be an integer >= 1, e\.g\. n_resamples=100; got 0"):
         pca_resampling_disparities(X, n_resamples=0)
-    with pytest.raises(ValueError, match=r"n_components must be an integer in \[1, 3\]"):
+    with pytest.raises(ValueError, match=r"n_components must be an integer in \[1, 3\] \(for X of shape \(150, 4\)\)"):
         pca_resampling_disparities(X, n_components=4)
 
 

@@ -37,12 +37,12 @@ def test_ellipse_is_closed_and_diagonal_axes_match():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"level": 1.0}, "strictly between 0 and 1"),
-        ({"level": 0.0}, "strictly between 0 and 1"),
+        ({"level": 1.0}, r"level must be a number in \(0, 1\) \(a coverage probability\)"),
+        ({"level": 0.0}, r"level must be a number in \(0, 1\) \(a coverage probability\)"),
         ({"cov": np.array([[1.0, 2.0], [2.0, 1.0]])}, "positive definite"),
         ({"cov": np.eye(3)}, r"\(2, 2\)"),
         ({"mean": [0.0, 0.0, 0.0]}, r"shape \(2,\)"),
-        ({"n_points": 2}, r"integer >= 3 to draw a closed curve.*got 2"),
+        ({"n_points": 2}, r"integer >= 3 \(to draw a closed curve\).*got 2"),
     ],
 )
 def test_prediction_ellipse_bad_input(kwargs, match):

@@ -52,7 +52,7 @@ def test_hard_margin_on_a_line():
 @pytest.mark.parametrize("kwargs, message", [
     (dict(y=[0, 1]), "labels must be -1 and \\+1"),
     (dict(y=[1]), "one label per row"),
-    (dict(C=0.0), "C must be a positive finite number"),
+    (dict(C=0.0), r"C must be a finite number > 0, e\.g\. C=1\.0; got 0\.0"),
     (dict(P=np.eye(3)), "must be 1 x 1"),
     (dict(P=[[-1.0]]), "symmetric positive definite"),
 ])

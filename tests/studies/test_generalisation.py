@@ -70,7 +70,7 @@ def test_a_whitening_method_holds_the_statistics_of_its_training_rows_only(iris)
 
 
 def test_make_methods_refuses_a_bad_feature_count():
-    with pytest.raises(ValueError, match="n_features must be a positive integer"):
+    with pytest.raises(ValueError, match=r"n_features must be an integer >= 1 \(the data's columns\)"):
         make_methods(0)
 
 

@@ -57,7 +57,7 @@ def test_audit_equals_the_protocol_run_by_hand_on_wdbc():
 def test_bad_inputs_name_the_problem():
     with pytest.raises(ValueError, match=r"keyed 0 and 1; got \['a', 'b'\]"):
         label_audit_controls({"a": np.eye(2), "b": np.eye(2)})
-    with pytest.raises(ValueError, match="n_random must be a non-negative integer; got -1"):
+    with pytest.raises(ValueError, match=r"n_random must be an integer >= 0 \(pairs of random Gaussian.*got -1"):
         label_audit_controls({0: np.eye(2), 1: np.eye(2)}, n_random=-1)
     with pytest.raises(ValueError, match=r"flips 0/1 labels; y_test holds \[1, 2\]"):
         label_audit(KNeighborsClassifier(1), np.eye(2), [0, 1], np.eye(2), [1, 2], {})
