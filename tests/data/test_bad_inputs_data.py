@@ -193,11 +193,17 @@ def mnist(ctx, n=5, **kwargs):
     return M.load_mnist_test(n, **{"verify": False, **kwargs})
 
 
+def mnist_nowhere(ctx, **kwargs):
+    """No MNIST_PATH and nothing in the default places (``data/raw/`` pointed at an empty folder)."""
+    (ctx.tmp / "raw").mkdir()
+    ctx.mp.setattr(M, "RAW_DIR", ctx.tmp / "raw")
+    return mnist(ctx, **kwargs)
+
+
 def real_mnist_elsewhere(ctx):
     """MNIST_PATH names a missing folder while the default places hold the files: an error, not those files."""
     M_default = mnist_folder(ctx, "default")
     ctx.mp.setattr(M, "RAW_DIR", M_default.parent)  # the default places would find files...
-    ctx.mp.setattr(M, "SHARED_DATA_DIR", M_default.parent)
     (M_default.parent / "mnist").mkdir(exist_ok=True)
     for f in M_default.iterdir():
         (M_default.parent / "mnist" / f.name).write_bytes(f.read_bytes())
@@ -376,12 +382,16 @@ CASES = [
          r"is a file, not a folder.*Pass the folder holding .*\(here perhaps .*mnist\)"),
     Case("mnist-one-file-missing", lambda c: ((f := mnist_folder(c)).joinpath("t10k-labels-idx1-ubyte.gz").unlink(),
                                               mnist(c, path=f)),
-         FileNotFoundError, r"does not hold t10k-labels-idx1-ubyte\(\.gz\)\. Copy ../shared/data/mnist/ there"),
-    Case("mnist-truncated-gzip", gz_truncated, ValueError, r"images-idx3-ubyte\.gz is a truncated gzip file.*copy it"),
+         FileNotFoundError, r"does not hold t10k-labels-idx1-ubyte\(\.gz\)\. Download t10k-images.* from Yann "
+                            r"LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) or a mirror and put them in "
+                            r".*mnist, or pass"),
+    Case("mnist-truncated-gzip", gz_truncated, ValueError,
+         r"images-idx3-ubyte\.gz is a truncated gzip file.*download it again from Yann LeCun's MNIST page"),
     Case("mnist-gzip-crc-broken", gz_crc_broken, ValueError,
-         r"labels-idx1-ubyte\.gz is a corrupt gzip file \(BadGzipFile: CRC check failed.*copy it again"),
+         r"labels-idx1-ubyte\.gz is a corrupt gzip file \(BadGzipFile: CRC check failed.*download it again from"),
     Case("mnist-wrong-checksum", lambda c: mnist(c, path=mnist_folder(c), verify=True), ValueError,
-         r"SHA-256 [0-9a-f]{12}\.\.\. does not match the published .*Copy it again, or pass verify=False"),
+         r"SHA-256 [0-9a-f]{12}\.\.\. does not match the published .*Download it again from Yann LeCun's MNIST "
+         r"page .* or a mirror, or pass verify=False"),
     Case("mnist-n-too-large", lambda c: mnist(c, 13, path=mnist_folder(c)), ValueError,
          r"n = 13 exceeds the 12 images available in .*mnist; pass n <= 12"),
     Case("mnist-n-float", lambda c: mnist(c, 2.5), TypeError, r"n must be a positive integer .*got float 2\.5"),
@@ -402,6 +412,15 @@ CASES = [
          r"announces shape \(4294967295, 4294967295, 4294967295, 4294967295\) "
          r"\(340282366604025813516997721482669850625 bytes of data\) but the file holds 16; it is truncated"),
     Case("mnist-read-idx-not-a-path", lambda c: M.read_idx(123), TypeError, r"path must be the path of an IDX file"),
+    Case("mnist-nowhere-without-fallback", lambda c: mnist_nowhere(c, fallback=False), FileNotFoundError,
+         r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\)\. Download t10k-images-idx3-ubyte\(\.gz\) "
+         r"and t10k-labels-idx1-ubyte\(\.gz\) from Yann LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) "
+         r"or a mirror and put them in \S*raw/mnist, or set MNIST_PATH"),
+    Case("mnist-nowhere-falls-back", lambda c: mnist_nowhere(c),
+         check=lambda r, c: r[2] == "sklearn-digits" and r[0].shape == (5, 64),
+         warns=r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\); falling back to scikit-learn's "
+               r"8x8 digits .*from Yann LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) or a mirror "
+               r"and put them in \S*raw/mnist for the real data"),
     Case("mnist-right-answer", lambda c: mnist(c, 12, path=mnist_folder(c, gz=False)),
          check=lambda r, c: (r[2] == "mnist" and r[0].shape == (12, 784) and r[1].tolist() == [*range(10), 0, 1])),
     # typed-in tables
