@@ -111,9 +111,17 @@ class _Stop(Exception):
         self.error, self.stage = error, stage
 
 
+def _import_pooch():
+    """pooch, without the "IProgress not found" warning its ``tqdm.auto`` gives in a kernel lacking ipywidgets."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import pooch
+    return pooch
+
+
 def _pooch_downloader(url: str, timeout: float, bar):
     """pooch's HTTP or FTP downloader with ``timeout`` and our progress bar (``False`` when hidden)."""
-    import pooch
+    pooch = _import_pooch()
 
     progress = False if bar.disable else bar
     if urllib.parse.urlsplit(url).scheme == "ftp":
@@ -146,7 +154,7 @@ def _worth_retrying(exc: BaseException) -> bool:
 @contextmanager
 def _quiet_pooch():
     """Silence pooch's log lines ("Downloading file ...") while we fetch: our progress bar and errors speak."""
-    import pooch
+    pooch = _import_pooch()
 
     logger = pooch.get_logger()
     level = logger.level
@@ -195,8 +203,12 @@ def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float
     our downloader returns, that is when the file passed the checks of a load: a readable
     archive (a body cut short fails here even without a Content-Length), SGML files present,
     and their SHA-256 (``checksums``). Any failure, or Ctrl-C, deletes the temporary file.
+
+    The store has no ``env=``: pooch's variable would name the folder to download into, while
+    ``REUTERS21578_PATH`` names the archive itself (or its unpacked folder) and is read before
+    this is called; ``raw_dir=`` chooses the folder.
     """
-    import pooch
+    pooch = _import_pooch()
 
     manual = (
         f"Download {ARCHIVE_NAME} on a machine with network access from {REUTERS_URL} and put it at "
