@@ -68,9 +68,6 @@ SGML_SHA256 = {
     "reut2-021.sgm": "3f5196d32869723c9042aa5756805b4e90360f1f45ea17f4594fa0e2b3630b18",
 }
 
-#: The columns of the parsed table, in order (``file``, the SGML file of the record, is added by the loader).
-COLUMNS = ["id", "date", "lewissplit", "cgisplit", "topics_attr", "topics", "topics_listed", "title", "body", "file"]
-
 _SGML_NAME = re.compile(r"reut2-\d{3}\.sgm")
 _RECORD_START = re.compile(r"<REUTERS\b([^>]*)>")
 _RECORD_END = "</REUTERS>"
