@@ -1,10 +1,13 @@
 """The data layer: one data folder (:mod:`helpers.data.paths`) and every loader.
 
 :mod:`~helpers.data.tables` (WDBC, LFW faces, the tables typed in from the sources and their
-query points), :mod:`~helpers.data.reuters` (Reuters-21578: checksummed download, parse
-cache, ModApte and top-k splits), :mod:`~helpers.data.mnist` (the MNIST test images),
+query points), :mod:`~helpers.data.reuters` (Reuters-21578: finding the archive, its
+checksummed download through pooch, the parse cache; it re-exports the names of its two
+neighbours), :mod:`~helpers.data.reuters_sgml` (the distribution's files: checksums, SGML
+records, archive members), :mod:`~helpers.data.reuters_splits` (ModApte, top-k and
+single-label splits), :mod:`~helpers.data.mnist` (the MNIST test images),
 :mod:`~helpers.data.collection` (the twenty real classification data sets of notebook 08).
-The data layer imports only the maths layer's private utilities, never the papers or the
+The data layer imports only the maths layer's private utilities, never the studies or the
 workbook.
 """
 

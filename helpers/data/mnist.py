@@ -1,9 +1,10 @@
 """MNIST test-set loader: IDX parsing with checksum verification, and a load_digits fallback.
 
-The files are ``t10k-images-idx3-ubyte.gz`` and ``t10k-labels-idx1-ubyte.gz`` (gzipped or not).
-They are looked for, in order, in an explicit ``path``, the environment variable ``MNIST_PATH``,
-``data/raw/mnist/`` and ``data/raw/`` of the repository, and ``../shared/data/mnist``. SHA-256 of
-the *uncompressed* files are from ``/work/shared/data/README.md``.
+The files are ``t10k-images-idx3-ubyte.gz`` and ``t10k-labels-idx1-ubyte.gz`` (gzipped or not),
+from Yann LeCun's MNIST page (:data:`MNIST_URL`) or a mirror. They are looked for in an explicit
+``path``, else in the folder named by the environment variable ``MNIST_PATH``, else in
+``data/raw/mnist/`` and ``data/raw/`` of the repository. :data:`MNIST_SHA256` holds the SHA-256
+of the *uncompressed* files.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .paths import RAW_DIR, SHARED_DATA_DIR
+from .paths import RAW_DIR
 
-__all__ = ["load_mnist_test", "read_idx", "MNIST_SHA256"]
+__all__ = ["load_mnist_test", "read_idx", "MNIST_SHA256", "MNIST_URL"]
+
+#: Where the files come from (or a mirror of it).
+MNIST_URL = "http://yann.lecun.com/exdb/mnist/"
 
 MNIST_SHA256 = {
     "t10k-images-idx3-ubyte": "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
@@ -32,6 +36,13 @@ _DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
 _GZIP_MAGIC = b"\x1f\x8b"
 _STEMS = ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
 _FILES = "t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz)"
+_SOURCE = f"Yann LeCun's MNIST page ({MNIST_URL}) or a mirror"
+_AGAIN = f"download it again from {_SOURCE}."
+
+
+def _get_them(folder: Path, verb: str = "Download") -> str:
+    """Where to download the two files and where to put them."""
+    return f"{verb} {_FILES} from {_SOURCE} and put them in {folder}"
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -52,11 +63,9 @@ def _read_bytes(path: Path) -> bytes:
     try:
         return gzip.decompress(raw)
     except EOFError as err:
-        raise ValueError(f"{path} is a truncated gzip file ({err}); copy it again from the source "
-                         "(../shared/data/mnist/).") from err
+        raise ValueError(f"{path} is a truncated gzip file ({err}); {_AGAIN}") from err
     except (OSError, zlib.error) as err:  # gzip.BadGzipFile (a CRC or header error) is an OSError
-        raise ValueError(f"{path} is a corrupt gzip file ({type(err).__name__}: {err}); copy it again from the "
-                         "source (../shared/data/mnist/).") from err
+        raise ValueError(f"{path} is a corrupt gzip file ({type(err).__name__}: {err}); {_AGAIN}") from err
 
 
 def read_idx(path) -> np.ndarray:
@@ -81,7 +90,7 @@ def read_idx(path) -> np.ndarray:
 
 def _parse_idx(raw: bytes, path: Path) -> np.ndarray:
     if len(raw) < 4:
-        raise ValueError(f"{path} is too short to be an IDX file ({len(raw)} bytes); copy it again from the source.")
+        raise ValueError(f"{path} is too short to be an IDX file ({len(raw)} bytes); {_AGAIN}")
     if raw[0] != 0 or raw[1] != 0 or raw[2] not in _DTYPES:
         raise ValueError(
             f"{path} is not an IDX file: bad magic number {raw[:4].hex()} (expected 0000 + type code 08-0e + ndim); "
@@ -92,7 +101,7 @@ def _parse_idx(raw: bytes, path: Path) -> np.ndarray:
     if ndim == 0 or len(raw) < header:
         raise ValueError(
             f"{path}: IDX header announces {ndim} dimensions but the file is too short for them; it is truncated "
-            "or corrupt: copy it again from the source."
+            f"or corrupt: {_AGAIN}"
         )
     dims = tuple(int(x) for x in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
     dtype = np.dtype(_DTYPES[raw[2]])
@@ -100,7 +109,7 @@ def _parse_idx(raw: bytes, path: Path) -> np.ndarray:
     if len(raw) - header != expected:
         raise ValueError(
             f"{path}: IDX header announces shape {dims} ({expected} bytes of data) but the file holds "
-            f"{len(raw) - header}; it is truncated or corrupt: copy it again from the source."
+            f"{len(raw) - header}; it is truncated or corrupt: {_AGAIN}"
         )
     return np.frombuffer(raw, dtype=dtype, offset=header).reshape(dims)
 
@@ -115,7 +124,7 @@ def _folder(value, what: str, fix: str) -> Path:
     if folder.exists():
         raise ValueError(f"{what} is a file, not a folder: {folder}. {fix} (here perhaps {folder.parent}).")
     raise FileNotFoundError(f"{what} does not hold {_FILES}: the folder {folder} does not exist. {fix}; "
-                            "copy ../shared/data/mnist/ to data/raw/mnist/ for the real files.")
+                            f"{_get_them(RAW_DIR / 'mnist', 'download')} for the real files.")
 
 
 def _candidates(path):
@@ -126,7 +135,7 @@ def _candidates(path):
     if env:  # the variable says where the files are: never look elsewhere behind its back
         return [_folder(env, f"MNIST_PATH={env}",
                         f"Set MNIST_PATH to the folder holding {_FILES}, or unset it to use data/raw/mnist/")]
-    return [RAW_DIR / "mnist", RAW_DIR, SHARED_DATA_DIR / "mnist"]
+    return [RAW_DIR / "mnist", RAW_DIR]
 
 
 def _find(folder: Path, stem: str):
@@ -136,7 +145,7 @@ def _find(folder: Path, stem: str):
             return candidate
         if candidate.exists():
             raise ValueError(f"{candidate} is a folder (or not a regular file) where the IDX file {name} is expected; "
-                             "remove or rename it and copy the file there.")
+                             "remove or rename it and put the file there.")
     return None
 
 
@@ -152,7 +161,7 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
         Without it, the folder named by the environment variable ``MNIST_PATH`` is used
         (and only it: a missing folder, or one without the files, is an error naming the
         variable, never a reason to read another folder); when that is unset,
-        ``data/raw/mnist/``, ``data/raw/`` and ``../shared/data/mnist`` are searched.
+        ``data/raw/mnist/`` and ``data/raw/`` are searched.
     verify : bool, default=True
         Compare the SHA-256 of the uncompressed files with the published checksums.
     fallback : bool, default=True
@@ -203,7 +212,7 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
                 what = f"path={str(path)!r}" if path is not None else f"MNIST_PATH={os.environ['MNIST_PATH']}"
                 missing = " and ".join(f"{stem}(.gz)" for stem, f in zip(_STEMS, (img, lab)) if f is None)
                 raise FileNotFoundError(
-                    f"{what}: the folder {folder} does not hold {missing}. Copy ../shared/data/mnist/ there, or "
+                    f"{what}: the folder {folder} does not hold {missing}. {_get_them(folder)}, or "
                     f"{'pass' if path is not None else 'set MNIST_PATH to'} the folder holding {_FILES}"
                     f"{'' if path is not None else ' (or unset it to use data/raw/mnist/)'}."
                 )
@@ -216,8 +225,8 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
                 if digest != MNIST_SHA256[stem]:
                     raise ValueError(
                         f"{file}: SHA-256 {digest[:12]}... does not match the published {MNIST_SHA256[stem][:12]}...; "
-                        "the file is corrupt or a different version. Copy it again, or pass verify=False for "
-                        "test files."
+                        f"the file is corrupt or a different version. Download it again from {_SOURCE}, or pass "
+                        "verify=False for test files."
                     )
             arrays[stem] = _parse_idx(raw, file)
         X, y = arrays[_STEMS[0]], arrays[_STEMS[1]]
@@ -226,18 +235,17 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
         if n > X.shape[0]:
             raise ValueError(f"n = {n} exceeds the {X.shape[0]} images available in {folder}; pass n <= {X.shape[0]}.")
         return X[:n].reshape(n, -1).astype(np.float64) / 255.0, y[:n].astype(np.int64), "mnist"
-    where = "MNIST_PATH, data/raw/mnist/, data/raw/, ../shared/data/mnist"
+    where = "MNIST_PATH, data/raw/mnist/, data/raw/"
     if not fallback:
         raise FileNotFoundError(
             f"MNIST IDX files {_FILES} not found (looked in {where}). "
-            "Copy ../shared/data/mnist/ to data/raw/mnist/ or set MNIST_PATH to the folder holding them."
+            f"{_get_them(RAW_DIR / 'mnist')}, or set MNIST_PATH to the folder holding them."
         )
     from sklearn.datasets import load_digits
 
     warnings.warn(
-        "MNIST IDX files not found (looked in MNIST_PATH, data/raw/mnist/, data/raw/, ../shared/data/mnist); "
-        "falling back to scikit-learn's 8x8 digits (load_digits). Copy the MNIST files to data/raw/mnist/ "
-        "for the real data.",
+        f"MNIST IDX files not found (looked in {where}); falling back to scikit-learn's 8x8 digits "
+        f"(load_digits). {_get_them(RAW_DIR / 'mnist')} for the real data.",
         UserWarning,
         stacklevel=2,
     )
@@ -245,6 +253,7 @@ def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: boo
     if n > digits.data.shape[0]:
         raise ValueError(
             f"n = {n} exceeds the {digits.data.shape[0]} images of the load_digits fallback; pass "
-            f"n <= {digits.data.shape[0]}, or copy the MNIST files to data/raw/mnist/ (10,000 images)."
+            f"n <= {digits.data.shape[0]}, or put the MNIST files in {RAW_DIR / 'mnist'} (10,000 images; "
+            f"from {MNIST_URL} or a mirror)."
         )
     return digits.data[:n] / 16.0, digits.target[:n].astype(np.int64), "sklearn-digits"

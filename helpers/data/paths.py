@@ -2,18 +2,17 @@
 
 ``DATA_DIR`` is the repository's ``data/`` folder (the small tables typed in from the
 sources, with their provenance in ``data/README.md``); ``RAW_DIR`` (``data/raw/``, never
-committed) holds the large corpora; ``PROCESSED_DIR`` (``data/processed/``) the parse caches;
-``SHARED_DATA_DIR`` is ``../shared/data`` beside the repository, read when present.
+committed) holds the large corpora a loader downloads or is given; ``PROCESSED_DIR``
+(``data/processed/``) the parse caches.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["ROOT", "DATA_DIR", "RAW_DIR", "PROCESSED_DIR", "SHARED_DATA_DIR"]
+__all__ = ["ROOT", "DATA_DIR", "RAW_DIR", "PROCESSED_DIR"]
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = ROOT / "data"
 RAW_DIR = DATA_DIR / "raw"
 PROCESSED_DIR = DATA_DIR / "processed"
-SHARED_DATA_DIR = ROOT.parent / "shared" / "data"

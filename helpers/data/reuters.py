@@ -1,51 +1,63 @@
-"""Reuters-21578 (Distribution 1.0): find or download the archive, parse its SGML, split it.
+"""Reuters-21578 (Distribution 1.0): find the archive, or download it through pooch, and load it as a table.
 
-The collection ships as ``reuters21578.tar.gz`` with 22 SGML files ``reut2-000.sgm`` ...
-``reut2-021.sgm`` (21,578 ``<REUTERS>`` records). The files are Latin-1 and not valid XML
-(bodies hold character references such as ``&#3;``), so they are parsed leniently with
-regular expressions, record by record, and every record must be complete.
+:func:`load_reuters21578` looks for ``reuters21578.tar.gz`` (an explicit path, then the
+environment variable ``REUTERS21578_PATH``, then ``data/raw/``). When it is absent it is
+downloaded from the UCI KDD archive by a :func:`pooch.create` store on ``data/raw/``
+(``retry_if_failed``: timeouts, refused or broken connections and server errors are tried
+again; every request has a timeout). pooch streams the file into a temporary file beside its
+place; there the SHA-256 of each of its 22 SGML files is checked, and pooch moves it into
+place only when they pass, so a failed, rejected or interrupted download leaves nothing
+behind. The parsed table is cached under ``data/processed/``, keyed by the archive's checksum,
+the checksum table it passed and the parser's cache version; a bad cache is reported, deleted
+and rebuilt. :func:`read_archive_member` reads any other file of the distribution.
 
-:func:`load_reuters21578` looks for the archive (an explicit path, then the environment
-variable ``REUTERS21578_PATH``, then ``data/raw/``), downloads it from the UCI KDD archive
-when it is absent (pooch's downloader, with a timeout and retries; the file is checked in a
-temporary file and moved into ``data/raw/`` only when it passes), checks the SHA-256 of every
-SGML file, and caches the parsed table under ``data/processed/`` keyed by the archive's
-checksum, the checksum table it passed and the parser's cache version. A truncated or
-corrupt archive is an error naming the file; a bad cache is reported, deleted and rebuilt.
-The split helpers give the ModApte split, the top-k categories, the 90 categories with a
-training and a test document, and single-label subsets (R8).
-
-References
-----------
-.. [1] D. D. Lewis (1997), Reuters-21578 text categorization test collection, Distribution
-   1.0, README.txt (the ModApte split: LEWISSPLIT and TOPICS="YES").
-.. [2] Y. Yang & X. Liu (1999), A re-examination of text categorization methods, SIGIR
-   (the 90 categories with at least one training and one test document).
+The files themselves (names, checksums, SGML parsing, the archive's members) are
+:mod:`helpers.data.reuters_sgml`'s; the splits (ModApte, top-k categories, the 90 categories
+with a training and a test document, single-label subsets) are
+:mod:`helpers.data.reuters_splits`'s. Both are re-exported here.
 """
 
 from __future__ import annotations
 
 import errno
 import hashlib
-import html
+import logging
 import os
-import re
-import tarfile
-import time
 import urllib.parse
 import warnings
-import zlib
-from collections import Counter
-from pathlib import Path, PurePosixPath
+from contextlib import contextmanager
+from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .._io import atomic_path, progress_bar
 from .paths import PROCESSED_DIR, RAW_DIR
+from .reuters_sgml import (
+    ARCHIVE_NAME,
+    ARCHIVE_SHA256,
+    REUTERS_URL,
+    SGML_SHA256,
+    archive_key,
+    check_sgml_files,
+    parse_sgml,
+    read_member,
+    read_sgml_files,
+)
+from .reuters_splits import (
+    SETTINGS,
+    categories_with_train_and_test,
+    class_counts,
+    make_setting,
+    modapte_split,
+    restrict_to_categories,
+    single_label,
+    top_categories,
+)
 
 __all__ = [
+    "ARCHIVE_NAME",
     "ARCHIVE_SHA256",
+    "COLUMNS",
     "ENV_VAR",
     "REUTERS_URL",
     "SGML_SHA256",
@@ -63,285 +75,53 @@ __all__ = [
     "SETTINGS",
 ]
 
-REUTERS_URL = "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"
-ARCHIVE_NAME = "reuters21578.tar.gz"
 ENV_VAR = "REUTERS21578_PATH"
 # 3: topics is each document's topic set (first appearance order), topics_listed as printed;
 # 4: the cache file holds a dict repeating the version, the archive's SHA-256 and the checksum tag.
 _CACHE_VERSION = 4
 
-#: SHA-256 of ``reuters21578.tar.gz`` as copied to ``../shared/data`` (its 22 SGML files match
-#: SGML_SHA256). The archive served by the UCI KDD site may be packed differently (another
-#: gzip header gives other bytes for the same files), so a download is accepted on the SGML
-#: checksums, not on this one.
-ARCHIVE_SHA256 = "fbf670c73658e98eb7b6fb939b2264e92749c5dd8038776427040fbdb8a02177"
-
-#: SHA-256 of each SGML file of the distribution (``../shared/data/README.md``).
-SGML_SHA256 = {
-    "reut2-000.sgm": "9ff9bb40624ef992a03f62aace12e697dca1087abfd9b4d06aa787a6ad3e0687",
-    "reut2-001.sgm": "1528e7e82d110d88d0234eb9619eadb7f9fd805711971df05975b92277dfdf4d",
-    "reut2-002.sgm": "99f18068d0518952987dedd78c622e5c2a584e357d264d3754696c815f3e6628",
-    "reut2-003.sgm": "78a3a8d7e04bc9d42c4614d5d5c60a4293dbe3f708df6fb5a71d9ef31f4b3fa3",
-    "reut2-004.sgm": "726342c19a65873330b412378cd6a3f0d512035f5223146ddd60930c62eb6ff0",
-    "reut2-005.sgm": "d09de619b6dd2d047d5124681f6df90550abaf592020d1c1ce338ae9b91522e7",
-    "reut2-006.sgm": "b5535c0d66b01f4976f84621a4a795afbc00d2c4bd0a1b7ae426df6630fb361d",
-    "reut2-007.sgm": "aa706007ec84a03537a3921ca976d60e11b3f99e4b9e9b2d5c81dd384d2c2062",
-    "reut2-008.sgm": "a3994583694a00b7c744097c1d7eabfcf90f2e6650cc21663e46828035a336cb",
-    "reut2-009.sgm": "29995f606dd1a9bdf907eacc9d879846c716860d9d9141676979474aaea39c7d",
-    "reut2-010.sgm": "996df6008089bd09fa5b28a4d2eb0ee5f7b9d4601cde566fed3926ac82960fa3",
-    "reut2-011.sgm": "d3a2782015247d9c2bffb8926267827fdd449c70d619435ef01a25a1c56a53ca",
-    "reut2-012.sgm": "da31035d483851f2aebce5b66d779e5e2c0ac9dcfe098596c6d544e81c5604ab",
-    "reut2-013.sgm": "8f7700bc0455fac3fcc12377ced4807b7df8aba1f21ecad059b9cc2b1cf0b8be",
-    "reut2-014.sgm": "ef936bd3e0f36cf722afa9a6957563549775af32e9e28b4f539c8737ceda83ab",
-    "reut2-015.sgm": "6d3bcec73eff871b8a5403588af814c4e50a0de6bc25707480522ab836f74026",
-    "reut2-016.sgm": "be2f03a185fff70131f3b4fdbd6229b7ee2be077eba9691eaa597c8cfbda8812",
-    "reut2-017.sgm": "f370e610b4b1342e41a98e0c426a08541044bd1d7e539674f32372a6060b73b5",
-    "reut2-018.sgm": "a5f971bf25448e915781962309e669359a35fbcaf3017a806eca0590897f209a",
-    "reut2-019.sgm": "d3b07097fba2633d130b4914aceba671645985248943ce9e39c289315339dffb",
-    "reut2-020.sgm": "f6ad1b724125c202566c63b35ea0b5ee23881f8b7ed47a32829d5af05d8e860d",
-    "reut2-021.sgm": "3f5196d32869723c9042aa5756805b4e90360f1f45ea17f4594fa0e2b3630b18",
-}
-
+#: The columns of the table :func:`load_reuters21578` returns.
 COLUMNS = ["id", "date", "lewissplit", "cgisplit", "topics_attr", "topics", "topics_listed", "title", "body", "file"]
-
-_SGML_NAME = re.compile(r"reut2-\d{3}\.sgm")
-_RECORD_START = re.compile(r"<REUTERS\b([^>]*)>")
-_RECORD_END = "</REUTERS>"
-_ATTR = re.compile(r'(\w+)="([^"]*)"')
-_TOPICS = re.compile(r"<TOPICS>(.*?)</TOPICS>", re.S)
-_D = re.compile(r"<D>(.*?)</D>", re.S)
-_TAGS = {name: re.compile(rf"<{name}>(.*?)</{name}>", re.S) for name in ("DATE", "TITLE", "BODY")}
-_TEXT = re.compile(r"<TEXT\b[^>]*>(.*?)</TEXT>", re.S)
-_ANY_TAG = re.compile(r"<[^>]+>")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class ReutersNotFoundError(FileNotFoundError, ValueError):
     """The archive is neither where we looked nor downloadable (offline)."""
 
 
-# --------------------------------------------------------------------------- parsing
-def _clean(text: str) -> str:
-    """Resolve character references (``&#3;``, ``&lt;``) and drop the control codes they encode."""
-    return _CONTROL.sub(" ", html.unescape(text)).strip()
-
-
-def parse_sgml(text: str, source: str = "<string>") -> list[dict]:
-    """Parse the ``<REUTERS>`` records of one SGML file into dicts.
-
-    Parameters
-    ----------
-    text : str
-        The file's content, decoded as Latin-1.
-    source : str
-        The file name, quoted in error messages.
-
-    Returns
-    -------
-    list of dict
-        One per record, with keys ``id`` (NEWID), ``date``, ``lewissplit``, ``cgisplit``,
-        ``topics_attr`` (the TOPICS attribute: YES, NO or BYPASS), ``topics`` (the
-        document's topics, each once, in the order first listed), ``topics_listed`` (the
-        ``<D>`` entries as printed: two records list a topic twice, NEWID 5467 ``corn`` and
-        NEWID 19918 ``trade``), ``title`` and ``body``. Records without a ``<BODY>``
-        (briefs, unprocessed texts) get the text of ``<TEXT>`` with tags removed, minus the
-        title.
-
-    Raises
-    ------
-    ValueError
-        A record without a closing ``</REUTERS>`` (truncated file) or without a numeric
-        NEWID attribute; the message names the file and the record.
-
-    Examples
-    --------
-    >>> sgml = ('<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" NEWID="7">'
-    ...         '<DATE>26-FEB-1987</DATE><TOPICS><D>earn</D><D>acq</D><D>earn</D></TOPICS>'
-    ...         '<TEXT><TITLE>A &amp; B</TITLE><BODY>Profit up&#3;</BODY></TEXT></REUTERS>')
-    >>> rec = parse_sgml(sgml)[0]
-    >>> rec["id"], rec["topics"], rec["topics_listed"], rec["title"], rec["body"]
-    (7, ['earn', 'acq'], ['earn', 'acq', 'earn'], 'A & B', 'Profit up')
-    """
-    records = []
-    pos = 0
-    while True:
-        start = _RECORD_START.search(text, pos)
-        if start is None:
-            break
-        attrs = dict(_ATTR.findall(start.group(1)))
-        newid = attrs.get("NEWID", "")
-        end = text.find(_RECORD_END, start.end())
-        nxt = _RECORD_START.search(text, start.end())
-        if end < 0 or (nxt is not None and nxt.start() < end):
-            raise ValueError(
-                f"{source}: record NEWID={newid or '?'} (character {start.start()}) has no closing "
-                "</REUTERS>: the file is truncated or corrupt. Replace it with an intact copy of "
-                f"the archive (checksums in SGML_SHA256; source {REUTERS_URL})."
-            )
-        if not newid.isdigit():
-            raise ValueError(
-                f"{source}: the record at character {start.start()} has no numeric NEWID attribute "
-                f"(attributes: {attrs}); the file is not a Reuters-21578 SGML file or is corrupt."
-            )
-        inner = text[start.end() : end]
-        topics_block = _TOPICS.search(inner)
-        listed = [_clean(t) for t in _D.findall(topics_block.group(1))] if topics_block else []
-        topics = list(dict.fromkeys(listed))  # a topic listed twice is still one topic of the document
-        fields = {name: (m.group(1) if (m := rx.search(inner)) else "") for name, rx in _TAGS.items()}
-        body = fields["BODY"]
-        if not body and (m := _TEXT.search(inner)):
-            body = _TAGS["TITLE"].sub(" ", m.group(1))
-            body = _ANY_TAG.sub(" ", body)
-        records.append(
-            {
-                "id": int(newid),
-                "date": _clean(fields["DATE"]),
-                "lewissplit": attrs.get("LEWISSPLIT", ""),
-                "cgisplit": attrs.get("CGISPLIT", ""),
-                "topics_attr": attrs.get("TOPICS", ""),
-                "topics": topics,
-                "topics_listed": listed,
-                "title": _clean(fields["TITLE"]),
-                "body": _clean(body),
-            }
-        )
-        pos = end + len(_RECORD_END)
-    return records
-
-
-# --------------------------------------------------------------------------- the archive
-def _sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _check_member_name(name: str, archive: Path) -> None:
-    p = PurePosixPath(name)
-    if p.is_absolute() or ".." in p.parts or "\\" in name or (p.parts and ":" in p.parts[0]):
-        raise ValueError(
-            f"{archive}: member {name!r} points outside the archive's folder (absolute path or '..'); "
-            "refusing to read an archive built for path traversal. Download the original from "
-            f"{REUTERS_URL}."
-        )
-
-
-#: What a damaged archive raises while its members are read, not only when it is opened: a
-#: gzip stream cut short (EOFError, tarfile.ReadError), corrupt deflate data (zlib.error), a bad
-#: gzip CRC (gzip.BadGzipFile, an OSError), an unreadable file (PermissionError, an OSError).
-_ARCHIVE_ERRORS = (tarfile.TarError, EOFError, zlib.error, OSError)
-
-
-def _unreadable(path, exc: BaseException) -> Exception:
-    """The error to raise for ``exc`` met while reading ``path``: the file, the cause, the way out."""
-    if isinstance(exc, PermissionError):
-        return PermissionError(
-            f"{path} cannot be read ({exc.strerror or exc}). Give your user read access to it "
-            "(chmod u+r), or copy it to a folder you own and pass that path."
-        )
-    return ValueError(
-        f"{path} is truncated or corrupt: reading it failed ({type(exc).__name__}: {exc}). Replace it "
-        f"with an intact copy of {ARCHIVE_NAME} from {REUTERS_URL} (checksums of its SGML files in "
-        f"SGML_SHA256); an archive in data/raw/ that you delete is downloaded again on the next load."
-    )
-
-
-def _sgml_files_in_folder(folder: Path) -> list[Path]:
-    found: dict[str, Path] = {}
-    for f in sorted(folder.rglob("reut2-*.sgm")):
-        if not (f.is_file() and _SGML_NAME.fullmatch(f.name)):
-            continue
-        if f.name in found:
-            raise ValueError(
-                f"{folder} holds {f.name} twice ({found[f.name]} and {f}); keep one copy of the collection "
-                "in the folder, or pass the folder of the copy you mean."
-            )
-        found[f.name] = f
-    return list(found.values())
-
-
-def _read_sgml_files(path: Path, label=None) -> dict[str, bytes]:
-    """Raw bytes of every ``reut2-NNN.sgm`` in an archive or a folder, by base name.
-
-    ``label`` is the name errors give the file (the final name of a download still in its
-    temporary file).
-    """
-    label = label or path
-    files: dict[str, bytes] = {}
-    if path.is_dir():
-        for f in _sgml_files_in_folder(path):
-            try:
-                files[f.name] = f.read_bytes()
-            except OSError as exc:
-                raise _unreadable(f, exc) from exc
-        return files
-    try:
-        tar = tarfile.open(path, "r:*")
-    except PermissionError as exc:
-        raise _unreadable(label, exc) from exc
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-        raise ValueError(
-            f"{label} is not a readable tar archive ({type(exc).__name__}: {exc}): it is truncated, corrupt "
-            f"or another file (an HTML error page?). Delete it and download it again from {REUTERS_URL}."
-        ) from exc
-    try:
-        with tar:
-            members = tar.getmembers()  # reads the whole stream: a truncated archive fails here
-            for m in members:  # check every name before reading anything
-                _check_member_name(m.name, label)
-                if (m.issym() or m.islnk()) and _SGML_NAME.fullmatch(PurePosixPath(m.name).name):
-                    raise ValueError(f"{label}: member {m.name!r} is a link, not a file; refusing to follow it.")
-            for m in members:
-                base = PurePosixPath(m.name).name
-                if m.isfile() and _SGML_NAME.fullmatch(base):
-                    if base in files:
-                        raise ValueError(
-                            f"{label} holds {base} twice; it is not the Reuters-21578 distribution. "
-                            f"Get the original from {REUTERS_URL}."
-                        )
-                    files[base] = tar.extractfile(m).read()
-    except _ARCHIVE_ERRORS as exc:
-        raise _unreadable(label, exc) from exc
-    return files
-
-
-def _verify(files: dict[str, bytes], checksums: dict[str, str] | None, source: Path) -> None:
-    if not files:
-        raise ValueError(
-            f"{source} holds no reut2-NNN.sgm file; it is not the Reuters-21578 distribution "
-            f"({REUTERS_URL})."
-        )
-    if checksums is None:
-        return
-    missing = sorted(set(checksums) - set(files))
-    if missing:
-        raise ValueError(
-            f"{source} lacks {len(missing)} of the {len(checksums)} SGML files ({', '.join(missing[:3])}"
-            f"{', ...' if len(missing) > 3 else ''}); get the complete archive from {REUTERS_URL}."
-        )
-    for name, expected in checksums.items():
-        got = _sha256_bytes(files[name])
-        if got != expected:
-            raise ValueError(
-                f"{source}: SHA-256 of {name} is {got}, expected {expected}; the file is corrupt or "
-                f"edited. Replace the archive with the original from {REUTERS_URL}."
-            )
-
-
 # --------------------------------------------------------------------------- the download
 _SCHEMES = ("http", "https", "ftp")
-_RETRY_WAIT = 1.0  # seconds before the first retry, doubled before each further one
+
+#: errors of the local disk, never of the network: not retried, reported as the folder's
+_LOCAL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+class _Retry(ValueError):
+    """A failed attempt worth another: pooch's ``retry_if_failed`` loop tries again on a ValueError."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Stop(Exception):
+    """A failure no further attempt can mend (a 404, a full disk, a file failing its checks); pooch lets it through."""
+
+    def __init__(self, error: BaseException, stage: str):
+        super().__init__(str(error))
+        self.error, self.stage = error, stage
+
+
+def _import_pooch():
+    """pooch, without the "IProgress not found" warning its ``tqdm.auto`` gives in a kernel lacking ipywidgets."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import pooch
+    return pooch
 
 
 def _pooch_downloader(url: str, timeout: float, bar):
     """pooch's HTTP or FTP downloader with ``timeout`` and our progress bar (``False`` when hidden)."""
-    import pooch
+    pooch = _import_pooch()
 
     progress = False if bar.disable else bar
     if urllib.parse.urlsplit(url).scheme == "ftp":
@@ -362,62 +142,115 @@ def _why(exc: BaseException, timeout: float) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-#: errors of the local disk, never of the network: not retried, reported as the folder's
-_LOCAL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
-
-
 def _worth_retrying(exc: BaseException) -> bool:
     """Timeouts, refused or reset connections and bodies cut short may pass next time; a 4xx answer will not."""
     import requests
 
     if isinstance(exc, requests.HTTPError):
         return exc.response is None or exc.response.status_code >= 500
-    return True
+    return getattr(exc, "errno", None) not in _LOCAL_ERRNOS
+
+
+@contextmanager
+def _quiet_pooch():
+    """Silence pooch's log lines ("Downloading file ...") while we fetch: our progress bar and errors speak."""
+    pooch = _import_pooch()
+
+    logger = pooch.get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _downloader(checksums, verbose, downloader, timeout: float, label: str, state: dict):
+    """The downloader handed to pooch: one attempt, then the checks of a load on pooch's temporary file.
+
+    It sorts failures for pooch's retry loop: a :class:`_Retry` (a ValueError) is tried again, a
+    :class:`_Stop` goes straight through. The SGML files of an archive that passes are kept in
+    ``state["files"]``, so the load does not read them a second time.
+    """
+
+    def fetch(url, output_file, pup):
+        state["attempts"] += 1
+        try:
+            with progress_bar(total=1, unit="B", unit_scale=True, desc=ARCHIVE_NAME, progress=verbose) as bar:
+                get = downloader if downloader is not None else _pooch_downloader(url, timeout, bar)
+                get(url, output_file, pup)
+        except OSError as exc:  # requests' errors are OSErrors
+            raise (_Retry(exc) if _worth_retrying(exc) else _Stop(exc, "download")) from exc
+        except ValueError as exc:  # a downloader's own error: not pooch's to retry
+            raise _Stop(exc, "download") from exc
+        try:
+            files = read_sgml_files(output_file, label=label)
+            check_sgml_files(files, checksums, label)
+        except ValueError as exc:
+            raise _Stop(exc, "check") from exc
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(output_file, 0o666 & ~umask)  # the mode open() would give, not the temporary file's 0600
+        state["files"] = files
+
+    return fetch
 
 
 def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float, retries: int) -> dict[str, bytes]:
-    """Download ``url`` into a temporary file beside ``dest``; move it onto ``dest`` only when it passes the checks.
+    """Fetch ``url`` onto ``dest`` through a :func:`pooch.create` store on ``dest``'s folder; the SGML files read.
 
-    The checks are those of a load: a readable archive (a body cut short fails here even
-    without a Content-Length), SGML files present, and their SHA-256 (``checksums``). Returns
-    the SGML files read from it. Any failure, or Ctrl-C, deletes the temporary file.
+    pooch downloads into a temporary file beside ``dest`` and moves it onto ``dest`` only when
+    our downloader returns, that is when the file passed the checks of a load: a readable
+    archive (a body cut short fails here even without a Content-Length), SGML files present,
+    and their SHA-256 (``checksums``). Any failure, or Ctrl-C, deletes the temporary file.
+
+    The store has no ``env=``: pooch's variable would name the folder to download into, while
+    ``REUTERS21578_PATH`` names the archive itself (or its unpacked folder) and is read before
+    this is called; ``raw_dir=`` chooses the folder.
     """
+    pooch = _import_pooch()
+
     manual = (
         f"Download {ARCHIVE_NAME} on a machine with network access from {REUTERS_URL} and put it at "
         f"{dest}, or set {ENV_VAR} to its path."
     )
+    label = f"the archive downloaded from {url}"
+    state = {"attempts": 0, "files": None}
+    store = pooch.create(
+        path=dest.parent,
+        base_url=url.rsplit("/", 1)[0],
+        registry={dest.name: None},  # no archive hash: a mirror may pack the same SGML files differently
+        urls={dest.name: url},
+        retry_if_failed=retries,
+    )
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_path(dest, suffix=".part") as tmp:
-            for attempt in range(retries + 1):
-                try:
-                    with progress_bar(total=1, unit="B", unit_scale=True, desc=dest.name, progress=verbose) as bar:
-                        get = downloader if downloader is not None else _pooch_downloader(url, timeout, bar)
-                        get(url, str(tmp), None)
-                    break
-                except OSError as exc:  # requests' errors are OSErrors
-                    if getattr(exc, "errno", None) in _LOCAL_ERRNOS:
-                        raise  # the folder, not the network: reported below
-                    if attempt == retries or not _worth_retrying(exc):
-                        raise ReutersNotFoundError(
-                            f"{ARCHIVE_NAME} is not at {dest} and downloading it from {url} failed "
-                            f"({attempt + 1} attempt{'s' if attempt else ''}; {_why(exc, timeout)}). {manual}"
-                        ) from exc
-                    time.sleep(_RETRY_WAIT * 2**attempt)
-            try:
-                files = _read_sgml_files(tmp, label=f"the archive downloaded from {url}")
-                _verify(files, checksums, f"the archive downloaded from {url}")
-            except ValueError as exc:
-                raise ValueError(f"{exc} It was not kept (nothing was written to {dest.parent}). {manual}") from exc
-    except (ReutersNotFoundError, ValueError):
-        raise
+        with _quiet_pooch():
+            store.fetch(dest.name, downloader=_downloader(checksums, verbose, downloader, timeout, label, state))
+    except (_Retry, _Stop) as failed:
+        exc, attempts = failed.error, state["attempts"]
+        if isinstance(failed, _Stop) and failed.stage == "check":
+            raise ValueError(f"{exc} It was not kept (nothing was written to {dest.parent}). {manual}") from exc
+        if getattr(exc, "errno", None) in _LOCAL_ERRNOS:
+            raise _folder_error(exc, dest, manual) from exc
+        if not isinstance(exc, OSError):
+            raise exc from None
+        raise ReutersNotFoundError(
+            f"{ARCHIVE_NAME} is not at {dest} and downloading it from {url} failed "
+            f"({attempts} attempt{'s' if attempts > 1 else ''}; {_why(exc, timeout)}). {manual}"
+        ) from exc
     except OSError as exc:  # the folder: missing rights, a file in its place, a full disk
-        full = getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
-        fix = "Free space there" if full else "Make the folder writable"
-        message = (f"Cannot write the download to {dest.parent} ({type(exc).__name__}: {exc}). {fix}, pass raw_dir= "
-                   f"a writable folder with room for it, or {manual[0].lower()}{manual[1:]}")
-        raise (OSError(exc.errno, message) if full else PermissionError(message)) from exc
-    return files
+        raise _folder_error(exc, dest, manual) from exc
+    return state["files"]
+
+
+def _folder_error(exc: OSError, dest: Path, manual: str) -> OSError:
+    """A folder that cannot take the download: a full disk keeps its errno, the rest becomes a PermissionError."""
+    full = getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
+    fix = "Free space there" if full else "Make the folder writable"
+    message = (f"Cannot write the download to {dest.parent} ({type(exc).__name__}: {exc}). {fix}, pass raw_dir= "
+               f"a writable folder with room for it, or {manual[0].lower()}{manual[1:]}")
+    return OSError(exc.errno, message) if full else PermissionError(message)
 
 
 # --------------------------------------------------------------------------- finding it
@@ -462,19 +295,6 @@ def _verification_tag(checksums: dict[str, str] | None) -> str:
         return "unverified"
     table = "".join(f"{name}={digest};" for name, digest in sorted(checksums.items()))
     return "sha" + hashlib.sha256(table.encode()).hexdigest()[:8]
-
-
-def _source_key(source: Path) -> str:
-    """SHA-256 of the archive, or of the SGML files' names and checksums of a folder."""
-    try:
-        if not source.is_dir():
-            return _sha256_file(source)
-        key_hash = hashlib.sha256()
-        for f in _sgml_files_in_folder(source):
-            key_hash.update(f.name.encode() + _sha256_file(f).encode())
-        return key_hash.hexdigest()
-    except OSError as exc:
-        raise _unreadable(getattr(exc, "filename", None) or source, exc) from exc
 
 
 # --------------------------------------------------------------------------- the parse cache
@@ -613,12 +433,13 @@ def load_reuters21578(
     downloader : callable, optional
         ``downloader(url, output_file, pooch)``, pooch's protocol (e.g.
         ``pooch.HTTPDownloader(headers=...)``). Default: pooch's HTTP or FTP downloader
-        with ``timeout``.
+        with ``timeout``. Either is called by the :func:`pooch.create` store on ``raw_dir``.
     timeout : float, default=60
         Seconds to wait for the server to connect or to send the next bytes.
     retries : int, default=2
-        Further attempts after a timeout, a refused or broken connection or a server error
-        (5xx), 1 s, then 2 s, ... apart; a 404 is not retried.
+        Further attempts (pooch's ``retry_if_failed``) after a timeout, a refused or broken
+        connection or a server error (5xx), 1 s, then 2 s, ... apart (pooch's schedule, at
+        most 10 s); a 404, a full disk or a file failing its checks is not retried.
 
     Returns
     -------
@@ -672,7 +493,7 @@ def load_reuters21578(
                           timeout=timeout, retries=retries)
 
     try:
-        key = _source_key(source)
+        key = archive_key(source)
     except (ValueError, PermissionError) as exc:
         if origin == "env":
             raise _with_env(exc) from exc
@@ -684,8 +505,8 @@ def load_reuters21578(
 
     if files is None:
         try:
-            files = _read_sgml_files(source)
-            _verify(files, checksums, source)
+            files = read_sgml_files(source)
+            check_sgml_files(files, checksums, source)
         except (ValueError, PermissionError) as exc:
             if origin == "env":
                 raise _with_env(exc) from exc
@@ -741,246 +562,9 @@ def read_archive_member(name: str, path=None, raw_dir=None) -> bytes:
             f"{ARCHIVE_NAME} not found. Put it at {raw_dir / ARCHIVE_NAME} (or set {ENV_VAR} to its path); "
             f"get it from {REUTERS_URL}, or run load_reuters21578(), which downloads it."
         )
-    base = PurePosixPath(name).name
     try:
-        if source.is_dir():
-            matches = [f for f in source.rglob(base) if f.is_file()]
-            if not matches:
-                raise ValueError(
-                    f"{name} is not in {source}; it holds {sorted(f.name for f in source.iterdir())[:8]} ..."
-                )
-            try:
-                return matches[0].read_bytes()
-            except OSError as exc:
-                raise _unreadable(matches[0], exc) from exc
-        try:
-            tar = tarfile.open(source, "r:*")
-        except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-            raise _unreadable(source, exc) from exc
-        try:
-            with tar:
-                members = tar.getmembers()
-                for m in members:
-                    _check_member_name(m.name, source)
-                for m in members:
-                    if m.isfile() and PurePosixPath(m.name).name == base:
-                        return tar.extractfile(m).read()
-        except _ARCHIVE_ERRORS as exc:
-            raise _unreadable(source, exc) from exc
-        names = sorted(PurePosixPath(m.name).name for m in members if m.isfile())
-        raise ValueError(f"{name} is not in {source}; its files are {names[:8]} ...")
+        return read_member(source, name)
     except (ValueError, PermissionError) as exc:
         if origin == "env":
             raise _with_env(exc) from exc
         raise
-
-
-# --------------------------------------------------------------------------- splits
-def _unique(topics) -> list:
-    """A document's topics, each once, in the order first listed (tables built by hand may repeat one)."""
-    return list(dict.fromkeys(topics))
-
-
-def _check_table(df) -> None:
-    if not isinstance(df, pd.DataFrame) or not {"lewissplit", "topics_attr", "topics"} <= set(df.columns):
-        raise ValueError(
-            "Expected the table returned by load_reuters21578 (columns lewissplit, topics_attr, topics); "
-            f"got {type(df).__name__}."
-        )
-
-
-def modapte_split(df: pd.DataFrame, keep_without_topics: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The ModApte training and test sets (Lewis's README, section VIII.B).
-
-    Training: ``LEWISSPLIT="TRAIN"``, ``TOPICS="YES"``; test: ``LEWISSPLIT="TEST"``,
-    ``TOPICS="YES"``. By default documents without any topic are dropped (7,775 / 3,019
-    on the full collection, the usual ModApte setting); ``keep_without_topics=True`` keeps
-    them (9,603 / 3,299).
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"lewissplit": ["TRAIN", "TRAIN", "TEST", "NOT-USED"],
-    ...                    "topics_attr": ["YES", "YES", "YES", "YES"],
-    ...                    "topics": [["earn"], [], ["acq"], ["earn"]]})
-    >>> [len(s) for s in modapte_split(df)], [len(s) for s in modapte_split(df, True)]
-    ([1, 1], [2, 1])
-    """
-    _check_table(df)
-    yes = df["topics_attr"] == "YES"
-    if not keep_without_topics:
-        yes &= df["topics"].map(len) > 0
-    train = df[yes & (df["lewissplit"] == "TRAIN")].reset_index(drop=True)
-    test = df[yes & (df["lewissplit"] == "TEST")].reset_index(drop=True)
-    return train, test
-
-
-def class_counts(train: pd.DataFrame, test: pd.DataFrame, by: str = "document") -> pd.DataFrame:
-    """Documents per topic in training and test, sorted by training count (descending), then name.
-
-    Parameters
-    ----------
-    train, test : DataFrame
-        Tables from :func:`modapte_split` (a ``topics`` column of lists).
-    by : {"document", "listing"}
-        ``"document"``: a document counts once for each of its topics, however often its
-        ``<TOPICS>`` lists one (multi-label: a document about earn and acq counts for both).
-        ``"listing"``: every ``<D>`` entry counts (column ``topics_listed``), so a topic
-        printed twice in one record counts twice; only for comparing with counts made
-        that way.
-
-    Examples
-    --------
-    >>> tr = pd.DataFrame({"topics": [["earn"], ["earn", "acq"]],
-    ...                    "topics_listed": [["earn"], ["earn", "acq", "earn"]]})
-    >>> te = pd.DataFrame({"topics": [["acq"]], "topics_listed": [["acq"]]})
-    >>> class_counts(tr, te).values.tolist()
-    [[2, 0], [1, 1]]
-    >>> class_counts(tr, te, by="listing").loc["earn"].tolist()
-    [3, 0]
-    """
-    if by not in ("document", "listing"):
-        raise ValueError(
-            f"by must be 'document' (each document once per topic) or 'listing' (every <D> entry); got {by!r}."
-        )
-
-    def count(df):
-        if by == "listing":
-            if "topics_listed" not in df.columns:
-                raise ValueError("by='listing' needs the topics_listed column of load_reuters21578's table.")
-            return Counter(t for ts in df["topics_listed"] for t in ts)
-        return Counter(t for ts in df["topics"] for t in set(ts))
-
-    tr, te = count(train), count(test)
-    names = sorted(set(tr) | set(te), key=lambda c: (-tr[c], c))
-    return pd.DataFrame({"train": [tr[c] for c in names], "test": [te[c] for c in names]},
-                        index=pd.Index(names, name="category"))
-
-
-def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
-    """The ``k`` topics with most training documents (each document once per topic; ties by name).
-
-    Examples
-    --------
-    >>> top_categories(pd.DataFrame({"topics": [["b"], ["a", "b"], ["c"]]}), 2)
-    ['b', 'a']
-    """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer number of categories; got {k!r}.")
-    counts = Counter(t for ts in train["topics"] for t in set(ts))
-    return sorted(counts, key=lambda c: (-counts[c], c))[:k]
-
-
-def categories_with_train_and_test(train: pd.DataFrame, test: pd.DataFrame) -> list[str]:
-    """Topics with at least one training and one test document (90 under ModApte).
-
-    Examples
-    --------
-    >>> categories_with_train_and_test(pd.DataFrame({"topics": [["a"], ["b"]]}),
-    ...                                pd.DataFrame({"topics": [["b", "c"]]}))
-    ['b']
-    """
-    tr = {t for ts in train["topics"] for t in ts}
-    te = {t for ts in test["topics"] for t in ts}
-    return sorted(tr & te)
-
-
-def restrict_to_categories(df: pd.DataFrame, categories) -> pd.DataFrame:
-    """Keep only ``categories`` in each topic list and drop documents left without one.
-
-    The multi-label setting: a document about ``earn`` and ``gold`` stays, labelled
-    ``['earn']``, when ``gold`` is not among ``categories``.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"topics": [["earn", "gold"], ["gold"], ["acq"]]})
-    >>> restrict_to_categories(df, ["earn", "acq"])["topics"].tolist()
-    [['earn'], ['acq']]
-    """
-    cats = set(categories)
-    if not cats:
-        raise ValueError("categories is empty; pass e.g. top_categories(train, 10).")
-    out = df.assign(topics=df["topics"].map(lambda ts: _unique(t for t in ts if t in cats)))
-    return out[out["topics"].map(len) > 0].reset_index(drop=True)
-
-
-def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFrame:
-    """Single-label subset with a ``label`` column.
-
-    ``among="all"``: documents with exactly one topic overall, that topic in
-    ``categories`` (the R8 / R52 convention of Cardoso-Cachopo: with the ten largest
-    topics only 8 keep documents, because ``wheat`` and ``corn`` always come with
-    ``grain``). ``among="categories"``: documents with exactly one of ``categories``,
-    whatever other topics they have. That does not bring the ten classes back: with the
-    ten largest ModApte topics, ``corn`` never and ``wheat`` once (in training) occurs
-    without ``grain``, so 9 classes keep training documents and 8 keep test documents.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"topics": [["earn"], ["grain", "wheat"], ["wheat", "gold"]]})
-    >>> single_label(df, ["earn", "grain", "wheat"])["label"].tolist()
-    ['earn']
-    >>> single_label(df, ["earn", "grain", "wheat"], among="categories")["label"].tolist()
-    ['earn', 'wheat']
-    """
-    if among not in ("all", "categories"):
-        raise ValueError(f"among must be 'all' (R8 convention) or 'categories'; got {among!r}.")
-    cats = set(categories)
-    kept = df["topics"].map(lambda ts: _unique(ts) if among == "all" else _unique(t for t in ts if t in cats))
-    mask = kept.map(lambda ts: len(ts) == 1 and ts[0] in cats)
-    out = df[mask].copy()
-    out["label"] = kept[mask].map(lambda ts: ts[0])
-    return out.reset_index(drop=True)
-
-
-SETTINGS = ("single_label", "multi_label", "all_90")
-
-
-def make_setting(train: pd.DataFrame, test: pd.DataFrame, setting: str = "single_label", categories: int = 10):
-    """Rows and labels of one evaluation setting on the ModApte split.
-
-    ``"single_label"``: documents with exactly one topic, among the ``categories`` largest
-    (R8 for 10: wheat and corn never occur alone); ``"multi_label"``: documents with at
-    least one of the ``categories`` largest topics, labelled with those; ``"all_90"``: the
-    topics with a training and a test document (90), multi-label.
-
-    Returns
-    -------
-    train_rows, test_rows : ndarray of int
-        Positions in ``train`` and ``test``.
-    y_train, y_test : ndarray
-        Labels (1-D, single-label) or binary indicator matrices (2-D, multi-label).
-    classes : list of str
-
-    Examples
-    --------
-    >>> tr = pd.DataFrame({"topics": [["a"], ["a", "b"], ["b"], ["c"]]})
-    >>> te = pd.DataFrame({"topics": [["b"], ["a", "c"]]})
-    >>> rows, _, y, _, classes = make_setting(tr, te, "single_label", 2)
-    >>> rows.tolist(), y.tolist(), classes
-    ([0, 2], ['a', 'b'], ['a', 'b'])
-    >>> make_setting(tr, te, "all_90")[2].tolist()
-    [[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1]]
-    """
-    from sklearn.preprocessing import MultiLabelBinarizer
-
-    if setting not in SETTINGS:
-        raise ValueError(f"setting must be one of {SETTINGS}; got {setting!r}.")
-    if setting == "all_90":
-        cats = categories_with_train_and_test(train, test)
-    else:
-        cats = top_categories(train, categories)
-    if setting == "single_label":
-        t_tr, t_te = train["topics"].map(_unique), test["topics"].map(_unique)
-        ok_tr = t_tr.map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
-        ok_te = t_te.map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()
-        y_tr = t_tr[ok_tr].map(lambda ts: ts[0]).to_numpy()
-        y_te = t_te[ok_te].map(lambda ts: ts[0]).to_numpy()
-        classes = sorted(set(y_tr))
-        return np.flatnonzero(ok_tr), np.flatnonzero(ok_te), y_tr, y_te, classes
-    keep = set(cats)
-    t_tr = train["topics"].map(lambda ts: [t for t in ts if t in keep])
-    t_te = test["topics"].map(lambda ts: [t for t in ts if t in keep])
-    ok_tr, ok_te = (t_tr.map(len) > 0).to_numpy(), (t_te.map(len) > 0).to_numpy()
-    mlb = MultiLabelBinarizer(classes=sorted(cats)).fit([])
-    return (np.flatnonzero(ok_tr), np.flatnonzero(ok_te), mlb.transform(t_tr[ok_tr]),
-            mlb.transform(t_te[ok_te]), sorted(cats))

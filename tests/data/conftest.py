@@ -1,9 +1,11 @@
-"""Fixtures of the data-layer tests: a small Reuters archive and a local HTTP server to download from."""
+"""Fixtures of the data-layer tests: a small Reuters archive, a local HTTP server to download from, pooch's waits."""
 
 import threading
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
 
+import pooch.core
 import pytest
 
 from tests.support import small_files, write_tar
@@ -76,3 +78,11 @@ def archive_server():
         server.release.set()
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def pooch_waits(monkeypatch):
+    """The pauses pooch's ``retry_if_failed`` loop takes between attempts, recorded instead of slept."""
+    waits = []
+    monkeypatch.setattr(pooch.core, "time", SimpleNamespace(sleep=waits.append))
+    return waits

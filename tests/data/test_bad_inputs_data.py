@@ -21,6 +21,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tarfile
 import time
 import warnings
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pooch.core
 import pytest
 
 from helpers.data import mnist as M
@@ -162,7 +164,7 @@ def refused_open(ctx, path: Path) -> Path:
     def refuse(name, *args, **kwargs):
         raise PermissionError(13, "Permission denied", str(name))
 
-    ctx.mp.setattr(R.tarfile, "open", refuse)
+    ctx.mp.setattr(tarfile, "open", refuse)
     return path
 
 
@@ -191,11 +193,17 @@ def mnist(ctx, n=5, **kwargs):
     return M.load_mnist_test(n, **{"verify": False, **kwargs})
 
 
+def mnist_nowhere(ctx, **kwargs):
+    """No MNIST_PATH and nothing in the default places (``data/raw/`` pointed at an empty folder)."""
+    (ctx.tmp / "raw").mkdir()
+    ctx.mp.setattr(M, "RAW_DIR", ctx.tmp / "raw")
+    return mnist(ctx, **kwargs)
+
+
 def real_mnist_elsewhere(ctx):
     """MNIST_PATH names a missing folder while the default places hold the files: an error, not those files."""
     M_default = mnist_folder(ctx, "default")
     ctx.mp.setattr(M, "RAW_DIR", M_default.parent)  # the default places would find files...
-    ctx.mp.setattr(M, "SHARED_DATA_DIR", M_default.parent)
     (M_default.parent / "mnist").mkdir(exist_ok=True)
     for f in M_default.iterdir():
         (M_default.parent / "mnist" / f.name).write_bytes(f.read_bytes())
@@ -348,14 +356,14 @@ CASES = [
     Case("download-connection-refused", lambda c: load(c, url=refused_url(), retries=0), R.ReutersNotFoundError,
          r"failed \(1 attempt; ConnectionError.*(refused|Max retries).*" + URL_FIX),
     Case("download-dropped-then-retried", lambda c: download(c, "flaky", retries=1),
-         check=lambda df, c: downloaded_and_kept(df, c) or c.server.hits["/r.tar.gz"] == 2),
+         check=lambda df, c: downloaded_and_kept(df, c) or (c.server.hits["/r.tar.gz"] == 2 and c.waits == [1])),
     Case("download-server-error-then-retried", lambda c: download(c, "error-once", retries=1),
-         check=lambda df, c: downloaded_and_kept(df, c) or c.server.hits["/r.tar.gz"] == 2),
+         check=lambda df, c: downloaded_and_kept(df, c) or (c.server.hits["/r.tar.gz"] == 2 and c.waits == [1])),
     Case("download-raw-dir-is-a-file", lambda c: (c.tmp.joinpath("raw").write_text("x"), download(c, "ok"))[1],
          PermissionError, r"Cannot write the download to .*raw \(FileExistsError.*raw_dir= a writable folder",
          clean=()),
-    Case("download-stalled-with-retries",  # with a real pause between the attempts
-         lambda c: (c.mp.setattr(R, "_RETRY_WAIT", 0.5), download(c, "stall", timeout=0.3, retries=1))[1],
+    Case("download-stalled-with-retries",  # with pooch's real pause (1 s) between the attempts
+         lambda c: (c.mp.setattr(pooch.core, "time", time), download(c, "stall", timeout=0.3, retries=1))[1],
          R.ReutersNotFoundError, r"failed \(2 attempts; the server sent nothing for 0\.3 s", slow=True),
     # MNIST
     Case("mnist-env-missing-folder-not-replaced", real_mnist_elsewhere, FileNotFoundError,
@@ -374,12 +382,16 @@ CASES = [
          r"is a file, not a folder.*Pass the folder holding .*\(here perhaps .*mnist\)"),
     Case("mnist-one-file-missing", lambda c: ((f := mnist_folder(c)).joinpath("t10k-labels-idx1-ubyte.gz").unlink(),
                                               mnist(c, path=f)),
-         FileNotFoundError, r"does not hold t10k-labels-idx1-ubyte\(\.gz\)\. Copy ../shared/data/mnist/ there"),
-    Case("mnist-truncated-gzip", gz_truncated, ValueError, r"images-idx3-ubyte\.gz is a truncated gzip file.*copy it"),
+         FileNotFoundError, r"does not hold t10k-labels-idx1-ubyte\(\.gz\)\. Download t10k-images.* from Yann "
+                            r"LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) or a mirror and put them in "
+                            r".*mnist, or pass"),
+    Case("mnist-truncated-gzip", gz_truncated, ValueError,
+         r"images-idx3-ubyte\.gz is a truncated gzip file.*download it again from Yann LeCun's MNIST page"),
     Case("mnist-gzip-crc-broken", gz_crc_broken, ValueError,
-         r"labels-idx1-ubyte\.gz is a corrupt gzip file \(BadGzipFile: CRC check failed.*copy it again"),
+         r"labels-idx1-ubyte\.gz is a corrupt gzip file \(BadGzipFile: CRC check failed.*download it again from"),
     Case("mnist-wrong-checksum", lambda c: mnist(c, path=mnist_folder(c), verify=True), ValueError,
-         r"SHA-256 [0-9a-f]{12}\.\.\. does not match the published .*Copy it again, or pass verify=False"),
+         r"SHA-256 [0-9a-f]{12}\.\.\. does not match the published .*Download it again from Yann LeCun's MNIST "
+         r"page .* or a mirror, or pass verify=False"),
     Case("mnist-n-too-large", lambda c: mnist(c, 13, path=mnist_folder(c)), ValueError,
          r"n = 13 exceeds the 12 images available in .*mnist; pass n <= 12"),
     Case("mnist-n-float", lambda c: mnist(c, 2.5), TypeError, r"n must be a positive integer .*got float 2\.5"),
@@ -400,6 +412,15 @@ CASES = [
          r"announces shape \(4294967295, 4294967295, 4294967295, 4294967295\) "
          r"\(340282366604025813516997721482669850625 bytes of data\) but the file holds 16; it is truncated"),
     Case("mnist-read-idx-not-a-path", lambda c: M.read_idx(123), TypeError, r"path must be the path of an IDX file"),
+    Case("mnist-nowhere-without-fallback", lambda c: mnist_nowhere(c, fallback=False), FileNotFoundError,
+         r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\)\. Download t10k-images-idx3-ubyte\(\.gz\) "
+         r"and t10k-labels-idx1-ubyte\(\.gz\) from Yann LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) "
+         r"or a mirror and put them in \S*raw/mnist, or set MNIST_PATH"),
+    Case("mnist-nowhere-falls-back", lambda c: mnist_nowhere(c),
+         check=lambda r, c: r[2] == "sklearn-digits" and r[0].shape == (5, 64),
+         warns=r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\); falling back to scikit-learn's "
+               r"8x8 digits .*from Yann LeCun's MNIST page \(http://yann\.lecun\.com/exdb/mnist/\) or a mirror "
+               r"and put them in \S*raw/mnist for the real data"),
     Case("mnist-right-answer", lambda c: mnist(c, 12, path=mnist_folder(c, gz=False)),
          check=lambda r, c: (r[2] == "mnist" and r[0].shape == (12, 784) and r[1].tolist() == [*range(10), 0, 1])),
     # typed-in tables
@@ -438,18 +459,19 @@ def _params():
 
 
 def leftovers(folder: Path) -> list[str]:
-    """Files a failed or interrupted write could leave: temporary files, partial downloads."""
+    """Files a failed or interrupted write could leave: temporary files (ours start with a dot, pooch's with
+    ``tmp``), partial downloads."""
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".") or p.suffix in (".part", ".tmp"))
+    return sorted(p.name for p in folder.iterdir()
+                  if p.name.startswith((".", "tmp")) or p.suffix in (".part", ".tmp"))
 
 
 @pytest.fixture
-def ctx(tmp_path, monkeypatch, archive_server):
+def ctx(tmp_path, monkeypatch, archive_server, pooch_waits):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     monkeypatch.delenv("MNIST_PATH", raising=False)
-    monkeypatch.setattr(R, "_RETRY_WAIT", 0.0)
-    return SimpleNamespace(tmp=tmp_path, mp=monkeypatch, server=archive_server)
+    return SimpleNamespace(tmp=tmp_path, mp=monkeypatch, server=archive_server, waits=pooch_waits)
 
 
 @pytest.mark.parametrize("case", list(_params()))
@@ -502,7 +524,7 @@ def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server)
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 30
-        while archive_server.hits["/r.tar.gz"] == 0 or not any(raw.glob(".*.part")):
+        while archive_server.hits["/r.tar.gz"] == 0 or not raw.is_dir() or not any(raw.iterdir()):
             assert time.monotonic() < deadline and proc.poll() is None, "the download never started"
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
@@ -511,4 +533,4 @@ def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server)
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode != 0 and b"KeyboardInterrupt" in err
-    assert list(raw.iterdir()) == []  # the temporary file went with the interrupted download
+    assert list(raw.iterdir()) == []  # pooch's temporary file went with the interrupted download

@@ -454,7 +454,7 @@ def test_mnist_reads_idx_files(fake_mnist):
 
 
 def test_mnist_checksum_mismatch_is_an_error(fake_mnist):
-    with pytest.raises(ValueError, match=r"SHA-256 .* does not match the published .*Copy it again"):
+    with pytest.raises(ValueError, match=r"SHA-256 .* does not match the published .*Download it again from Yann LeCun's MNIST page"):
         load_mnist_test(5, path=fake_mnist[0])
 
 
@@ -497,9 +497,8 @@ def test_mnist_without_fallback_says_where_to_put_the_files(monkeypatch, tmp_pat
     monkeypatch.setattr("helpers.data.mnist._candidates", lambda path: [tmp_path])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no warning, no digits: an error naming the folders and the fix
-        with pytest.raises(
-            FileNotFoundError, match=r"not found \(looked in MNIST_PATH.*Copy ../shared/data/mnist/ to data/raw/mnist/"
-        ):
+        with pytest.raises(FileNotFoundError, match=r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\)\. "
+                           r"Download .* from Yann LeCun's MNIST page .* and put them in \S*data/raw/mnist"):
             load_mnist_test(20, fallback=False)
 
 
@@ -509,7 +508,7 @@ def test_mnist_real_files_when_present():
     except UserWarning:  # pragma: no cover - warnings are not errors here
         raise
     if source != "mnist":
-        pytest.skip("MNIST IDX files absent (CI copies them from ../shared/data)")
+        pytest.skip("MNIST IDX files absent from data/raw/mnist/ (see README, Data)")
     assert y.tolist() == [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]  # the shared README's first labels
     assert set(MNIST_SHA256) == {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}
 
