@@ -454,8 +454,8 @@ def test_mnist_reads_idx_files(fake_mnist):
 
 
 def test_mnist_checksum_mismatch_is_an_error(fake_mnist):
-    with pytest.raises(ValueError,
-                       match=r"SHA-256 .* does not match the published .*Download it again from Yann LeCun's MNIST page"):
+    words = r"SHA-256 .* does not match the published .*Download it again from Yann LeCun's MNIST page"
+    with pytest.raises(ValueError, match=words):
         load_mnist_test(5, path=fake_mnist[0])
 
 
