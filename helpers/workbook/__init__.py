@@ -1,24 +1,35 @@
 """Workbook tooling: the source ledger and comparisons, results files, sweeps, execution, the book.
 
-:mod:`~helpers.workbook.ledger` (the ledger and :class:`SourceCheck`),
-:mod:`~helpers.workbook.results` (results JSON, notebook setup),
+The ledger room, one concept a module:
+:mod:`~helpers.workbook.ledger` (``data/source_ledger.csv``, read and validated),
+:mod:`~helpers.workbook.verdicts` (printed values and every rule that turns evidence into a verdict),
+:mod:`~helpers.workbook.checks` (:class:`SourceCheck`: a notebook's comparison rows, their tables),
+:mod:`~helpers.workbook.coverage` (coverage per source, the README block).
+Then :mod:`~helpers.workbook.cells` (what a notebook's cells call: :func:`notebook_setup`,
+:func:`findings`, versions),
+:mod:`~helpers.workbook.results` (the results JSON, with the check's rows),
 :mod:`~helpers.workbook.parameters` (what each notebook's parameters may be),
 :mod:`~helpers.workbook.sweep`,
 :mod:`~helpers.workbook.execute` (the one papermill wrapper),
 :mod:`~helpers.workbook.book` (the executed notebooks, the ledger and the sweeps as a static site).
 """
 
-from .ledger import SourceCheck, coverage, load_ledger, notebook_rows
+from .cells import Findings, findings, nb_setup, notebook_setup, package_versions
+from .checks import SourceCheck
+from .coverage import notebook_rows  # the module, not its function, is helpers.workbook.coverage
+from .ledger import load_ledger
 from .parameters import check_parameters
-from .results import nb_setup, package_versions, save_results
+from .results import save_results
 
 __all__ = [
+    "Findings",
     "SourceCheck",
     "check_parameters",
-    "coverage",
+    "findings",
     "load_ledger",
     "nb_setup",
     "notebook_rows",
+    "notebook_setup",
     "package_versions",
     "save_results",
 ]

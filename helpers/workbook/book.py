@@ -38,7 +38,10 @@ import pandas as pd
 from .._io import atomic_open
 from ..studies import SOURCES as STUDY_SOURCES
 from ..studies import notebook
-from .ledger import MIME, SOURCES, VERDICTS, coverage, load_ledger, notebook_rows
+from .checks import MIME
+from .coverage import coverage, notebook_rows
+from .ledger import SOURCES, load_ledger
+from .verdicts import VERDICTS
 
 __all__ = [
     "BOOK_DIR",
@@ -405,7 +408,7 @@ def _book_notebook(path: Path) -> str:
     """An executed notebook as the book shows it: the comparison tables' JSON payload dropped.
 
     The tables keep their ``text/html`` (what the chapter shows) and ``text/plain``; the JSON
-    payload (:data:`helpers.workbook.ledger.MIME`, read by the tests and the ledger) has no
+    payload (:data:`helpers.workbook.checks.MIME`, read by the tests and the ledger) has no
     renderer in MyST-NB, which would warn once per table.
     """
     nb = json.loads(path.read_text(encoding="utf-8"))

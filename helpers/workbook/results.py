@@ -1,4 +1,8 @@
-"""Results JSON, display settings and versions (comparisons: :mod:`.ledger`; parameter checks: :mod:`.parameters`)."""
+"""The results JSON a notebook writes last: its headline numbers and its check's comparison rows.
+
+The sweeps (:mod:`.sweep`) and the book (:mod:`.book`) read it; the comparison rows come from
+the notebook's :class:`~helpers.workbook.checks.SourceCheck`, passed explicitly.
+"""
 
 from __future__ import annotations
 
@@ -12,17 +16,9 @@ import numpy as np
 import pandas as pd
 
 from .._io import atomic_open
+from .checks import SourceCheck
 
-__all__ = [
-    "nb_setup",
-    "package_versions",
-    "save_results",
-    "to_jsonable",
-]
-
-
-# --------------------------------------------------------------------------------------
-# The results JSON
+__all__ = ["save_results", "to_jsonable"]
 
 
 def to_jsonable(value, where: str = "results"):
@@ -70,20 +66,31 @@ def to_jsonable(value, where: str = "results"):
     )
 
 
-def save_results(results: dict, path) -> Path | None:
-    """Write ``results`` as JSON to ``path`` (atomically); do nothing when ``path`` is None.
+def save_results(results: dict, path, check: SourceCheck | None = None) -> Path | None:
+    """Write ``results`` and ``check``'s comparison rows as JSON to ``path`` (atomically); nothing when it is None.
 
     Numbers become plain floats and ints, arrays become lists, NaN becomes ``null``. A missing
-    folder of ``path`` is created. Notebooks call this last with their ``results_path``
-    parameter, which papermill sets and interactive use leaves ``None``. Unless ``results``
-    already has a ``"comparison"`` key, the comparison rows of this session's
-    :class:`~helpers.workbook.SourceCheck` (one per notebook) are added under it, for the
-    book's ledger page (:mod:`helpers.workbook.book`).
+    folder of ``path`` is created. Notebooks call this last, with their ``results_path``
+    parameter (which papermill sets and interactive use leaves ``None``) and their check:
+    ``save_results(results, results_path, check)``. The check's rows are stored under
+    ``"comparison"``, for the book's ledger page (:mod:`helpers.workbook.book`).
+
+    Parameters
+    ----------
+    results : dict
+        The notebook's headline numbers.
+    path : str, path-like or None
+        The JSON file to write.
+    check : SourceCheck, optional
+        The notebook's check; without it, only ``results`` is written.
 
     Raises
     ------
     TypeError
-        ``results`` is not a dict, ``path`` is not a path, or a value cannot be stored in JSON.
+        ``results`` is not a dict, ``path`` is not a path, ``check`` is not a
+        :class:`~helpers.workbook.checks.SourceCheck`, or a value cannot be stored in JSON.
+    ValueError
+        ``results`` has a ``"comparison"`` of its own and a check is given too.
     OSError
         ``path`` cannot be written (its message names the path and the cause); nothing is left
         behind, and an older file at ``path`` is kept as it was.
@@ -93,16 +100,20 @@ def save_results(results: dict, path) -> Path | None:
     >>> save_results({"accuracy": np.float64(0.5)}, None) is None
     True
     """
+    if check is not None and not isinstance(check, SourceCheck):
+        raise TypeError(f"check must be the notebook's SourceCheck (check = notebook_setup(globals(), 'NN')) "
+                        f"or None, not a {type(check).__name__}.")
     if path is None:
         return None
     if not isinstance(path, (str, os.PathLike)) or str(path) == "":
         raise TypeError(f"results_path must be a file path (str) or None, not {path!r}.")
     if not isinstance(results, Mapping):
         raise TypeError(f"results must be a dict of headline numbers, not a {type(results).__name__}.")
-    from .ledger import session_rows
-
-    if "comparison" not in results and session_rows():
-        results = {**results, "comparison": session_rows()}
+    if check is not None:
+        if "comparison" in results:
+            raise ValueError("results has a 'comparison' of its own and a check was given too: the check's rows "
+                             "go under 'comparison', so rename that key of results or leave out the check.")
+        results = {**results, "comparison": check.rows}
     path = Path(path)
     text = json.dumps(to_jsonable(dict(results)), indent=2, sort_keys=True)  # before touching the disk
     if path.is_dir():
@@ -118,57 +129,3 @@ def save_results(results: dict, path) -> Path | None:
                    "in a folder you can write to (or None to write nothing).")
         raise (type(exc)(exc.errno, message) if exc.errno is not None else type(exc)(message)) from exc
     return path
-
-
-# --------------------------------------------------------------------------------------
-# Display settings and versions
-
-
-def nb_setup(precision: int = 4) -> None:
-    """Display settings every notebook calls first: rounded numpy/pandas/IPython output, plot style."""
-    import matplotlib as mpl
-
-    np.set_printoptions(precision=precision, suppress=True)
-    pd.set_option("display.precision", precision)
-    pd.set_option("display.width", 120)
-    pd.set_option("display.max_columns", 20)
-    mpl.rcParams.update({"figure.figsize": (6.0, 4.0), "figure.dpi": 80, "axes.grid": True, "grid.alpha": 0.3})
-    try:
-        from IPython import get_ipython
-
-        ip = get_ipython()
-        if ip is not None:
-            ip.run_line_magic("precision", str(precision))
-    except ImportError:  # pragma: no cover - IPython is a notebook dependency
-        pass
-
-
-def package_versions(*distributions: str) -> str:
-    """One line naming the installed version of each package, for a notebook's last cell.
-
-    Parameters
-    ----------
-    *distributions : str
-        Distribution names as installed (``"numpy"``, ``"scikit-learn"``, ``"scikit-image"``).
-
-    Returns
-    -------
-    str
-        ``"numpy 2.3.1, scikit-learn 1.9.1, ..."`` (``not installed`` for a missing one).
-
-    Examples
-    --------
-    >>> package_versions("numpy").startswith("numpy ")
-    True
-    >>> package_versions("no-such-package-here")
-    'no-such-package-here not installed'
-    """
-    from importlib.metadata import PackageNotFoundError, version
-
-    def one(name):
-        try:
-            return f"{name} {version(name)}"
-        except PackageNotFoundError:
-            return f"{name} not installed"
-
-    return ", ".join(one(name) for name in distributions)

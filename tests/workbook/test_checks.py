@@ -1,0 +1,232 @@
+"""SourceCheck: a notebook's answers to its ledger rows, one at a time and in batches, and their tables."""
+
+import pandas as pd
+import pytest
+
+from helpers.workbook.checks import MIME, ComparisonTable, SourceCheck
+
+SRC = "000_355ea6f26af76eed.txt"
+
+
+def row(key, printed, reading="", correction="", rid=None, notebook="99", scope=""):
+    return dict(id=rid or f"VAC-{abs(hash(key)) % 10**6}", source=SRC, lines="1", item=f"item {key}",
+                printed=printed, reading=reading, correction=correction, notebook=notebook, key=key, scope=scope)
+
+
+@pytest.fixture
+def check():
+    led = pd.DataFrame([
+        row("acc", "0.939"), row("loocv", "0.971"), row("one", "1.0"), row("third", "1/3"),
+        row("prec", "9.921", "0.921", "extraction: the leading 0 is read as 9"),
+        row("smc", "1/2", "1/3", "typo: the notes' R output prints 0.3333333 and the entry below is 1/3"),
+        row("table", "2.50; 6.00; No"), row("count", "2,877"), row("pct", "91"),
+        row("claim", "E(W^-1) beats raw cosine"), row("fig", "Fig. 2 numbers"),
+    ])
+    return SourceCheck("99", ledger=led)
+
+
+
+# ---------------------------------------------------------------------------- one answer at a time
+
+def test_number_verdicts(check):
+    assert check.number("acc", 107 / 114).verdict == "reproduced"
+    assert check.number("acc", 0.95).verdict == "not reproduced"
+    assert check.number("loocv", 553 / 569, how="LOOCV on all 569").verdict == "reproduced differently"
+    assert check.number("prec", 0.9211).verdict == "extraction error"
+    assert check.number("smc", 1 / 3).verdict == "source typo"
+    assert check.number("smc", 1 / 4).verdict == "not reproduced"       # neither printed nor the reading
+    assert check.number("smc", 1 / 2).verdict == "reproduced"
+    assert check.number("table", [2.5, 6.0, "no"]).verdict == "reproduced"
+    assert check.number("table", [2.5, 6.1, "No"]).verdict == "not reproduced"
+    assert check.number("count", 2877).verdict == "reproduced"
+    assert check.number("count", 2877.4).verdict == "reproduced"
+    assert check.number("count", 2877.4, exact=True).verdict == "not reproduced"
+    assert check.number("pct", 0.9061, percent=True).verdict == "reproduced"
+    assert check.number("pct", 0.81, percent=True).verdict == "not reproduced"
+
+
+def test_matches_tests_a_value_against_the_print_without_recording(check):
+    assert check.matches("acc", 107 / 114) and not check.matches("acc", 0.95)
+    assert check.matches("loocv", 553 / 569)                       # 0.97188 printed truncated
+    assert check.matches("pct", 0.9061, percent=True) and not check.matches("pct", 0.9061)
+    assert not check.matches("prec", 0.9211) and check.matches("prec", 0.9211, reading=True)
+    assert check.matches("table", [2.5, 6.0, "No"])
+    with pytest.raises(ValueError, match="give one per printed value"):
+        check.matches("table", [2.5, 6.0])
+    assert check.rows == []
+
+
+def test_a_re_answered_key_replaces_its_row(check):
+    check.number("acc", 0.95)
+    check.number("acc", 107 / 114)
+    assert [(r["key"], r["verdict"]) for r in check.rows] == [("acc", "reproduced")]
+
+
+def test_rows_carry_the_difference_and_notes(check):
+    r = check.number("prec", 0.9211).record
+    assert r["difference"] == pytest.approx(0.0001) and "read 0.921" in r["note"]
+    r = check.number("prec", 0.93).record                  # neither printed nor read: measured from the reading
+    assert r["verdict"] == "not reproduced" and r["difference"] == pytest.approx(0.009)
+    assert "read 0.921" in r["note"] and "0.93000 vs read 0.921" in r["note"]
+    r = check.number("acc", 0.95).record
+    assert r["difference"] == pytest.approx(0.011) and "0.95000 vs printed 0.939" in r["note"]
+
+
+@pytest.mark.parametrize("effect, p, verdict", [
+    (0.02, 0.001, "reproduced"), (0.001, 0.91, "small, not significant"),
+    (-0.004, 0.6, "not supported"), (-0.03, 0.01, "refuted"),
+])
+def test_claims_with_an_effect(check, effect, p, verdict):
+    assert check.claim("claim", effect=effect, p=p, evidence="50 splits").verdict == verdict
+
+
+def test_claims_and_untestable_items(check):
+    assert check.claim("claim", True, evidence="x").verdict == "reproduced"
+    assert check.claim("claim", False, evidence="x").verdict == "refuted"
+    assert check.claim("claim", True, evidence="x", how="LOOCV").verdict == "reproduced differently"
+    not_testable = check.not_testable("fig", "Figs 2-7 are images; the text holds none of their numbers")
+    assert not_testable.verdict == "not testable"
+    with pytest.raises(ValueError, match="say why"):
+        check.not_testable("fig", "")
+    with pytest.raises(ValueError, match="either holds"):
+        check.claim("claim", True, effect=0.1, p=0.5, evidence="x")
+    with pytest.raises(ValueError, match="p-value"):
+        check.claim("claim", effect=0.1, evidence="x")
+
+
+def test_bad_answers_are_refused_with_the_fix(check):
+    with pytest.raises(KeyError, match="no ledger row of notebook 99 has key 'acc.typo'.*add it"):
+        check.number("acc.typo", 1.0)
+    with pytest.raises(ValueError, match="2 value.*for 3 printed value"):
+        check.number("table", [2.5, 6.0])
+    with pytest.raises(ValueError, match="prints no value but .*answer it with claim"):
+        check.number("claim", 1.0)
+    with pytest.raises(ValueError, match="two-digit"):
+        SourceCheck("3", ledger=check.ledger)
+
+
+def test_summary_names_unanswered_rows_and_counts_verdicts(check):
+    check.number("acc", 107 / 114)
+    with pytest.raises(ValueError, match="10 ledger row.*have no comparison row: loocv"):
+        check.summary()
+    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct"):
+        check.number(key, check.printed(key)[0].value if len(check.printed(key)) == 1 else [2.5, 6.0, "No"])
+    check.claim("claim", effect=0.001, p=0.9, evidence="x")
+    check.not_testable("fig", "image only")
+    assert check.summary() == "11 source items answered: 9 reproduced, 1 small, not significant, 1 not testable"
+
+
+def test_done_stores_every_row_and_refuses_gaps(check):
+    check.number("acc", 107 / 114)
+    with pytest.raises(ValueError, match="have no comparison row"):
+        check.done()
+    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct"):
+        check.number(key, [2.5, 6.0, "No"] if key == "table" else check.printed(key)[0].value)
+    check.claim("claim", True, evidence="x")
+    check.not_testable("fig", "image only")
+    bundle = check.done()._repr_mimebundle_()
+    assert len(bundle[MIME]["rows"]) == 11 and "10 reproduced" in bundle["text/plain"]
+
+
+def test_table_shows_new_rows_and_stores_json(check):
+    check.number("acc", 107 / 114)
+    first = check.table()
+    check.number("one", 1.0)
+    second = check.table()
+    assert len(first) == 1 and len(second) == 1 and len(check.table(all=True)) == 2
+    bundle = second._repr_mimebundle_()
+    assert bundle[MIME]["rows"] == [{"id": check.item("one")["id"], "key": "one", "notebook": "99",
+                                       "ours": 1.0, "verdict": "reproduced"}]
+    assert "reproduced" in bundle["text/plain"] and "<table" in bundle["text/html"]
+
+
+
+
+
+def test_a_check_knows_its_notebook(check):
+    assert repr(check) == "SourceCheck('99'): 0 of 11 ledger rows answered"
+    assert check.item("acc")["printed"] == "0.939" and [p.value for p in check.printed("table")] == [2.5, 6.0, "No"]
+
+
+# ---------------------------------------------------------------------------- many answers at once
+
+NUMBERS = {"acc": 107 / 114, "loocv": 553 / 569, "prec": 0.9211, "smc": 1 / 3, "table": [2.5, 6.0, "no"],
+           "count": 2877, "pct": 0.9061}
+
+
+def records(rows):
+    return [{k: v for k, v in r.items()} for r in rows]
+
+
+def test_numbers_adds_the_rows_the_single_calls_add(check):
+    from helpers.workbook.checks import SourceCheck as Fresh
+
+    single = Fresh("99", ledger=check.ledger)
+    for key, ours in NUMBERS.items():
+        single.number(key, ours, note="fold noise", percent=(key == "pct"))
+    options = {k: (v, {"percent": True}) if k == "pct" else v for k, v in NUMBERS.items()}
+    table = check.numbers(options, note="fold noise")
+    assert isinstance(table, ComparisonTable) and records(table.rows) == records(check.rows) == records(single.rows)
+    assert [r["verdict"] for r in table.rows] == ["reproduced", "reproduced", "extraction error", "source typo",
+                                                  "reproduced", "reproduced", "reproduced"]
+
+
+def test_a_keys_own_options_take_precedence_over_the_shared_ones(check):
+    table = check.numbers({"acc": (0.95, {"tol": 0.02, "note": "two fold sds"}), "one": 1.0}, note="shared",
+                          how="LOOCV")
+    acc, one = table.rows
+    assert (acc["verdict"], acc["note"]) == ("reproduced differently",
+                                             "by LOOCV; within the stated tolerance 0.02; two fold sds")
+    assert (one["verdict"], one["note"]) == ("reproduced differently", "by LOOCV; shared")
+
+
+def test_a_tuple_of_keys_shares_one_answer(check):
+    table = check.numbers({("one", "count"): 1.0})
+    assert [(r["key"], r["verdict"]) for r in table.rows] == [("one", "reproduced"), ("count", "not reproduced")]
+    values = check.numbers({"table": (2.5, 6.0, "No")})          # a tuple of values is ours, not options
+    assert values.rows[0]["verdict"] == "reproduced"
+
+
+def test_claims_add_the_rows_the_single_calls_add(check):
+    single = SourceCheck("99", ledger=check.ledger)
+    single.claim("claim", True, evidence="A A' = S", how="LOOCV")
+    single.claim("fig", effect=-0.01, p=0.4, evidence="50 splits", how="LOOCV")
+    single.claim("one", False, evidence="A A' = S", how="LOOCV")
+    single.claim("third", False, evidence="none", how="LOOCV")
+    batch = check.claims({("claim", "one"): {"holds": True, "evidence": "A A' = S"},
+                          "fig": {"effect": -0.01, "p": 0.4, "evidence": "50 splits"},
+                          "third": (False, "none")}, how="LOOCV")
+    check.claims({"one": False}, evidence="A A' = S", how="LOOCV")   # a re-answered key replaces its row
+    assert [(r["key"], r["verdict"]) for r in batch.rows] == [
+        ("claim", "reproduced differently"), ("one", "reproduced differently"), ("fig", "not supported"),
+        ("third", "refuted")]
+    by_key = lambda rows: sorted(records(rows), key=lambda r: r["key"])  # noqa: E731
+    assert by_key(check.rows) == by_key(single.rows)
+
+
+def test_batch_calls_refuse_bad_input_with_the_fix(check):
+    with pytest.raises(TypeError, match=r"numbers\(\) takes a dict \{key: answer\}, not a list"):
+        check.numbers([("acc", 0.939)])
+    with pytest.raises(ValueError, match="no answers"):
+        check.numbers({})
+    with pytest.raises(TypeError, match=r"numbers\(\): unknown option\(s\) \['tolerance'\]; the options are"):
+        check.numbers({"acc": 0.939}, tolerance=0.1)
+    with pytest.raises(TypeError, match=r"'acc' has unknown option\(s\) \['evidence'\]"):
+        check.numbers({"acc": (0.939, {"evidence": "x"})})
+    with pytest.raises(TypeError, match="a key must be a ledger key"):
+        check.numbers({1: 0.939})
+    with pytest.raises(TypeError, match=r"claims\(\): 'claim' has no evidence"):
+        check.claims({"claim": True})
+    with pytest.raises(KeyError, match="no ledger row of notebook 99 has key 'nope'"):
+        check.numbers({"acc": 0.939, "nope": 1.0})
+    assert [r["key"] for r in check.rows] == ["acc"]             # rows before the bad key are kept
+
+
+def test_batch_tables_are_not_shown_again_by_table(check):
+    check.claim("claim", True, evidence="x")                   # pending, shown by the next table()
+    batch = check.numbers({"acc": 107 / 114, "one": 1.0})
+    assert [r["key"] for r in batch.rows] == ["acc", "one"]
+    assert [r["key"] for r in check.table().rows] == ["claim"]
+    assert len(check.table()) == 0 and len(check.table(all=True)) == 3
+    bundle = batch._repr_mimebundle_()
+    assert [r["key"] for r in bundle[MIME]["rows"]] == ["acc", "one"]

@@ -1,0 +1,105 @@
+"""Ledger coverage: rows read back from notebooks, counted per source, and the README's block."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from helpers.workbook import coverage as C
+from helpers.workbook.checks import MIME, SourceCheck
+from helpers.workbook.ledger import SOURCES, load_ledger
+from helpers.workbook.verdicts import VERDICTS
+
+ROOT = Path(__file__).resolve().parents[2]
+FILE = {prefix: file for file, (prefix, _) in SOURCES.items()}
+VAC, SVM = FILE["VAC"], FILE["SVM"]
+
+
+def ledger_rows():
+    rows = [("VAC-1", "acc", "0.939"), ("VAC-2", "n", "569"), ("VAC-3", "", "Fig. 2"), ("VAC-4", "claim", "a claim")]
+    return pd.DataFrame([dict(id=i, source=VAC, lines="1", item=i, printed=p, reading="", correction="",
+                              notebook="99" if k else "", key=k, scope="" if k else "an image")
+                         for i, k, p in rows])
+
+
+def stored_notebook(tmp_path, outputs):
+    nb = {"cells": [{"cell_type": "code", "outputs": [{"data": o} for o in outputs]}], "nbformat": 4}
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def test_notebook_rows_reads_the_json_of_every_table_and_the_last_answer_wins(tmp_path):
+    check = SourceCheck("99", ledger=ledger_rows())
+    check.number("acc", 0.95)
+    first = check.table()._repr_mimebundle_()
+    check.number("acc", 107 / 114)
+    check.number("n", 569)
+    check.claim("claim", False, evidence="x")
+    last = check.done()._repr_mimebundle_()
+    as_text = {MIME: json.dumps(check.table(all=True)._repr_mimebundle_()[MIME])}   # some writers store a string
+    path = stored_notebook(tmp_path, [first, {"text/plain": "no rows here"}, as_text, last])
+    rows = C.notebook_rows(path)
+    assert [(r["key"], r["verdict"]) for r in rows] == [("acc", "reproduced"), ("n", "reproduced"),
+                                                        ("claim", "refuted")]
+    assert C.committed_rows(tmp_path) == rows
+
+
+def test_coverage_counts_each_verdict_per_source():
+    ledger = ledger_rows()
+    rows = [{"id": "VAC-1", "verdict": "reproduced"}, {"id": "VAC-4", "verdict": "refuted"}]
+    table = C.coverage(ledger, rows)
+    assert list(table.columns) == ["rows", "out of scope", *VERDICTS, "unanswered"]
+    vac = table.loc[f"VAC: {SOURCES[VAC][1]}"]
+    assert (vac["rows"], vac["out of scope"], vac["reproduced"], vac["refuted"], vac["unanswered"]) == (4, 1, 1, 1, 1)
+    assert table.loc[f"SVM: {SOURCES[SVM][1]}", "rows"] == 0 and table.loc["all sources"].equals(vac)
+    head = "| source | rows | out of scope | reproduced | refuted | unanswered |"
+    assert C.coverage_markdown(table).splitlines()[0] == head
+
+
+def test_readme_block_is_rewritten_between_its_markers(tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{C.README_START}\nold\n{C.README_END}\n\nafter\n")
+    monkeypatch.setattr(C, "readme_section", lambda: f"{C.README_START}\nnew\n{C.README_END}")
+    assert C.update_readme(readme) and not C.update_readme(readme)
+    assert readme.read_text() == f"# x\n\n{C.README_START}\nnew\n{C.README_END}\n\nafter\n"
+    readme.write_text("# no block\n")
+    with pytest.raises(ValueError, match="has no coverage block: put the lines"):
+        C.update_readme(readme)
+
+
+def test_main_prints_the_coverage_of_the_committed_notebooks(capsys):
+    assert C.main(["coverage"]) == 0
+    assert capsys.readouterr().out.strip() == C.coverage_markdown(C.coverage(load_ledger(), C.committed_rows()))
+    with pytest.raises(SystemExit):
+        C.main(["bogus"])
+
+
+# ---------------------------------------------------------------------------- the committed notebooks
+
+def test_every_ledger_key_is_answered_by_its_notebook():
+    ledger = load_ledger()
+    answered = {(r["notebook"], r["key"]) for r in C.committed_rows()}
+    keyed = ledger[ledger["key"] != ""]
+    missing = [f"{r.id} ({r.notebook}: {r.key})" for r in keyed.itertuples() if (r.notebook, r.key) not in answered]
+    assert not missing, f"{len(missing)} ledger rows name a key no notebook result holds: {missing[:20]}"
+
+
+def test_every_comparison_row_names_a_ledger_row():
+    ledger = load_ledger().set_index("id")
+    bad = []
+    for r in C.committed_rows():
+        if r["id"] not in ledger.index:
+            bad.append(f"{r['notebook']}:{r['key']} names {r['id']}, which is not in the ledger")
+        elif (ledger.loc[r["id"], "notebook"], ledger.loc[r["id"], "key"]) != (r["notebook"], r["key"]):
+            bad.append(f"{r['notebook']}:{r['key']} names {r['id']}, whose row is "
+                       f"{ledger.loc[r['id'], 'notebook']}:{ledger.loc[r['id'], 'key']}")
+        elif r["verdict"] not in VERDICTS:
+            bad.append(f"{r['id']}: verdict {r['verdict']!r}")
+    assert not bad, bad[:20]
+
+
+def test_readme_coverage_matches_the_committed_notebooks():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert C.readme_section() in text, "README's ledger coverage is stale: run `make ledger`"
