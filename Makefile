@@ -43,30 +43,30 @@ $(STAMP): pyproject.toml
 setup: $(STAMP) ## create .venv, install the package and its tools, register the Jupyter kernel
 
 run: $(STAMP) ## execute every notebook into build/, two at a time (notebooks, results JSON), then the book
-	@$(PY) scripts/run_notebooks.py run --out build $(RUN_FLAGS)
+	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
-	@$(PY) -m helpers.workbook.book --out build
+	@$(PY) -m helpers.workbook book --out build
 
 # pytest exits with 5 when it collected nothing; make would report that as a plain failure,
 # so say what happened (CI must never pass, or fail silently, on an empty run).
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
 test: $(STAMP) ## everything: notebook check, unit + integration tests, doctests, nbval (each notebook once)
-	$(PY) scripts/run_notebooks.py check
+	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 
 unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration")
 	$(PY) -m pytest tests helpers --doctest-modules -m "not integration"; $(NO_TESTS)
 
-lint: $(STAMP) ## ruff over helpers, tests, scripts, benchmarks and notebooks (settings in pyproject.toml)
+lint: $(STAMP) ## ruff over helpers, tests, benchmarks and notebooks (settings in pyproject.toml)
 	$(VENV)/bin/ruff check .
 
 lab: $(STAMP) ## JupyterLab on the workbook's kernel
 	$(VENV)/bin/jupyter lab notebooks
 
 notebooks: $(STAMP) ## re-execute notebooks in place to refresh stored outputs (review the diff)
-	$(PY) scripts/run_notebooks.py refresh $(NB)
+	$(PY) -m helpers.workbook refresh $(NB)
 
 ledger: $(STAMP) ## check data/source_ledger.csv against the source texts; refresh README's coverage table
 	@if [ -f ../shared/tools/check_ledger.py ]; then $(PY) ../shared/tools/check_ledger.py; \

@@ -67,7 +67,7 @@ def fresh_clone(parent: Path) -> Path:
 
 def summary(target: str, output: str) -> list[str]:
     """The lines worth repeating from a command's output."""
-    if target == "run":  # scripts/run_notebooks.py prints "<notebook>  <seconds> s  <status>"
+    if target == "run":  # `python -m helpers.workbook run` prints "<notebook>  <seconds> s  <status>"
         return [f"{name:<45} {float(secs):7.1f} s  {status}"
                 for name, secs, status in re.findall(r"^(\d\d_\S+\.ipynb)\s+([\d.]+) s  (.*)$", output, flags=re.M)]
     found = [line.strip("= ") for line in output.splitlines() if re.search(r"\d+ (passed|failed)", line)]

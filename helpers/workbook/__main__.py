@@ -1,5 +1,9 @@
-"""``python -m helpers.workbook coverage|readme``: the source-ledger coverage of the committed notebooks."""
+"""``python -m helpers.workbook COMMAND``: the workbook's command line (:mod:`helpers.workbook.cli`).
 
-from .ledger import main
+Kept to an import and a guarded call: worker processes of ``run`` import this module again.
+"""
 
-raise SystemExit(main())
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

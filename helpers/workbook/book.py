@@ -17,19 +17,17 @@ builds it again from what is there, executing nothing. :func:`write_sources` fil
 and Sphinx (MyST-NB, sphinx-book-theme, sphinxcontrib-bibtex, MathJax served from the site itself)
 writes ``build/book/``: open ``build/book/index.html``, no network needed.
 
-Command line: ``python -m helpers.workbook.book [--out build] [--strict]``.
+Command line: ``python -m helpers.workbook book [--out build] [--strict]`` (:mod:`helpers.workbook.cli`).
 """
 
 from __future__ import annotations
 
-import argparse
 import errno
 import io
 import json
 import re
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -49,7 +47,6 @@ __all__ = [
     "build_book",
     "intro_page",
     "ledger_page",
-    "main",
     "notebook_status",
     "sweeps_page",
     "write_sources",
@@ -221,7 +218,7 @@ make test   # unit tests, doctests, and every notebook checked against its store
 `make run` writes the executed notebooks to `build/notebooks/`, their headline numbers to
 `build/results/NN_*.json` and their status to `build/run.json`; the book is
 `build/book/index.html` and reads offline. Parameter sweeps
-(`python -m helpers.workbook.sweep`, written under `build/sweeps/`) appear on the
+(`python -m helpers.workbook sweep`, written under `build/sweeps/`) appear on the
 [sweeps](sweeps.md) page.
 
 {toctrees}
@@ -344,7 +341,7 @@ def sweeps_page(out, src) -> str:
     parts = ["# Parameter sweeps", ""]
     if not folders:
         parts.append(
-            "No parameter sweep in this build. `python -m helpers.workbook.sweep NOTEBOOK -p NAME VALUES "
+            "No parameter sweep in this build. `python -m helpers.workbook sweep NOTEBOOK -p NAME VALUES "
             "--out build/sweeps/NAME` runs a notebook over a grid of its parameters (for example "
             "`-p random_state 0:50` over 50 random splits); the book then shows each sweep here."
         )
@@ -493,23 +490,3 @@ def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path
               file=sys.stderr)
     return html / "index.html"
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m helpers.workbook.book``: build the book from ``--out`` (default ``build``)."""
-    parser = argparse.ArgumentParser(prog="python -m helpers.workbook.book", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("build"),
-                        help="the folder `make run` wrote (default: %(default)s)")
-    parser.add_argument("--strict", action="store_true", help="fail on any Sphinx warning")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    try:
-        index = build_book(args.out, strict=args.strict)
-    except (FileNotFoundError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"book: {index.resolve()} ({time.perf_counter() - start:.1f} s)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

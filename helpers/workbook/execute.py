@@ -1,6 +1,6 @@
 """One way to execute a notebook: papermill on this interpreter's kernel, over ipc sockets.
 
-Used by ``scripts/run_notebooks.py`` (``make run``, ``make notebooks``), by the parameter
+Used by :mod:`helpers.workbook.run` (``make run``, ``make notebooks``), by the parameter
 sweep and by the tests, so every execution sees the same kernel, transport and options.
 """
 
@@ -150,7 +150,7 @@ def describe_failure(exc: BaseException) -> str:
 def execute_for_run(src, dst, results=None) -> dict:
     """Execute ``src`` into ``dst``: what ``make run`` does per notebook (the book shows ``dst``).
 
-    Runs in a worker process of ``scripts/run_notebooks.py run`` and never raises for a
+    Runs in a worker process of ``python -m helpers.workbook run`` and never raises for a
     failing notebook: a failed run still writes its notebook (which shows where it broke; the
     book renders it), and the failure comes back as text.
 

@@ -1,11 +1,10 @@
 """Every numbered notebook: a title, one literal parameters cell, python3 kernel, clean outputs, run by CI.
 
-Also tests ``normalize``, ``check`` and ``run`` of scripts/run_notebooks.py, and what
+Also tests ``normalize``, ``check`` and ``run`` of :mod:`helpers.workbook.run`, and what
 ``papermill --help-notebook`` shows of every notebook's parameters.
 """
 
 import ast
-import importlib.util
 import json
 import re
 import shlex
@@ -14,12 +13,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from helpers.workbook import cli
+from helpers.workbook import run as runner
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-
-_spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-run_notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run_notebooks)
 
 
 def test_there_are_notebooks():
@@ -131,7 +129,7 @@ def test_executed_by_ci(path):
             break
     else:
         pytest.fail(f"`make test` does not run `pytest --nbval` over {rel} (or ignores/deselects it)")
-    assert any("run_notebooks.py" in w and "check" in words for words in make_test_commands() for w in words)
+    assert any(words[-3:] == ["-m", "helpers.workbook", "check"] for words in make_test_commands())
     assert "make test" in (ROOT / ".ci" / "run").read_text(), ".ci/run does not call `make test`"
 
 
@@ -158,7 +156,7 @@ def papermill_output() -> nbformat.NotebookNode:
 def test_normalize_drops_run_metadata_and_injected_cells():
     nb = papermill_output()
     before = nbformat.writes(nb)
-    out = run_notebooks.normalize(nb)
+    out = runner.normalize(nb)
     assert nbformat.writes(nb) == before, "normalize must not modify its argument"
     assert "papermill" not in out.metadata
     assert out.metadata["kernelspec"] == {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -171,18 +169,18 @@ def test_normalize_drops_run_metadata_and_injected_cells():
 
 
 def test_normalize_is_idempotent():
-    once = run_notebooks.normalize(papermill_output())
-    assert run_notebooks.normalize(once) == once
+    once = runner.normalize(papermill_output())
+    assert runner.normalize(once) == once
 
 
 def test_check_flags_problems(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
-    nb.metadata["kernelspec"] = dict(run_notebooks.KERNELSPEC)
+    nb.metadata["kernelspec"] = dict(runner.KERNELSPEC)
     path = tmp_path / "00_x.ipynb"
 
     def problems_of(nb):
         nbformat.write(nb, path)
-        return run_notebooks.problems(path)
+        return runner.problems(path)
 
     assert problems_of(nb) == ["code cells [0] (indices among all cells) were not executed"]
     nb.cells[0].execution_count = 1
@@ -193,8 +191,8 @@ def test_check_flags_problems(tmp_path):
     nb.cells[0].outputs = []
     assert problems_of(papermill_output())  # out of order, injected cell, not normalized
     assert problems_of(nb) == []
-    assert run_notebooks.main(["--notebooks-dir", str(tmp_path), "check"]) == 0
-    assert run_notebooks.main(["--notebooks-dir", str(tmp_path / "empty"), "check"]) == 1
+    assert cli.main(["check", "--notebooks-dir", str(tmp_path)]) == 0
+    assert cli.main(["check", "--notebooks-dir", str(tmp_path / "empty")]) == 1
 
 
 # Reader-facing text speaks of the sources and the evidence, never of how the work was organised.
@@ -259,7 +257,7 @@ def tiny_notebook(folder: Path, name: str, source: str, parameters: str | None =
         cells.append(nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}))
     cells.append(nbformat.v4.new_code_cell(source))
     nb = nbformat.v4.new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = dict(run_notebooks.KERNELSPEC)
+    nb.metadata["kernelspec"] = dict(runner.KERNELSPEC)
     path = folder / name
     nbformat.write(nb, path)
     return path
@@ -274,7 +272,7 @@ def test_run_executes_two_at_a_time_and_prints_one_line_each_in_name_order(tmp_p
     tiny_notebook(folder, "01_fails.ipynb", "raise RuntimeError('fails on purpose')")
     tiny_notebook(folder, "02_no_results.ipynb", "print('no results file')",
                   parameters="results_path: str = None  # where the results go")
-    code = run_notebooks.main(["--notebooks-dir", str(folder), "run", "--out", str(out), "--no-progress"])
+    code = cli.main(["run", "--notebooks-dir", str(folder), "--out", str(out), "--no-progress"])
     stdout, stderr = capfd.readouterr()
     assert code == 1
     lines = stdout.splitlines()

@@ -3,8 +3,8 @@
 A catalogue: each case is a row (id, what is called, the expected error type or answer, the
 words that must name the problem and the fix). Three tables:
 
-- ``CLI_CASES``: a command line (``python -m helpers.workbook.sweep`` or
-  ``scripts/run_notebooks.py``) run in process; it must exit with 2 before any work, print
+- ``CLI_CASES``: a command line (``python -m helpers.workbook sweep``, ``run`` or ``refresh``)
+  run in process; it must exit with 2 before any work, print
   the words on stderr and leave no output folder behind.
 - ``ERROR_CASES``: a call that must raise the given type with the words in its message.
 - ``ANSWER_CASES``: a call that must give the right answer (checked value) instead of failing.
@@ -13,7 +13,6 @@ Corrupt run files, the final table after Ctrl-C and a notebook executed with a b
 follow; tests that execute notebooks or stop a live sweep are marked ``integration``.
 """
 
-import importlib.util
 import json
 import os
 import re
@@ -31,7 +30,7 @@ import pandas as pd
 import pytest
 
 from helpers.studies import NOTEBOOKS as MANIFEST
-from helpers.workbook import sweep
+from helpers.workbook import cli, sweep
 from helpers.workbook.execute import execute_notebook
 from helpers.workbook.parameters import (
     Integer,
@@ -44,9 +43,6 @@ from helpers.workbook.results import save_results, to_jsonable
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-_spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-run_notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(run_notebooks)
 
 COVARIANCE = MANIFEST["04"].parameters["covariance"]
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -98,11 +94,16 @@ def grid(t, text, name="grid.json"):
 
 
 def sweep_cli(*argv):
-    return lambda t: (sweep.main, [a(t) if callable(a) else a for a in argv] + ["--out", str(t / "out")])
+    return lambda t: (cli.main, ["sweep", *(a(t) if callable(a) else a for a in argv), "--out", str(t / "out")])
+
+
+def sweep_to(out, *argv):
+    """``sweep`` with an ``--out`` of its own (a function of the case's folder)."""
+    return lambda t: (cli.main, ["sweep", *(a(t) if callable(a) else a for a in argv), "--out", str(out(t))])
 
 
 def runner_cli(*argv):
-    return lambda t: (run_notebooks.main, [a(t) if callable(a) else a for a in argv])
+    return lambda t: (cli.main, [a(t) if callable(a) else a for a in argv])
 
 
 def out_file(t):
@@ -163,11 +164,11 @@ CLI_CASES = [
      sweep_cli(lambda t: str(write_notebook(t / "nores.ipynb", parameters="seed = 0")), "-p", "seed", "0"),
      r"nores\.ipynb declares no results_path parameter, so its runs would record no results; add "
      r"`results_path: str = None`"),
-    ("out-is-a-file", lambda t: (sweep.main, [out_file(t), "-p", "seed", "0", "--out", str(t / "out")]),
+    ("out-is-a-file", sweep_to(lambda t: t / "out", out_file, "-p", "seed", "0"),
      r"Output folder .*out is a file, not a folder\. Choose another --out"),
-    ("out-under-a-file", lambda t: (sweep.main, [out_file(t), "-p", "seed", "0", "--out", str(t / "out" / "sub")]),
+    ("out-under-a-file", sweep_to(lambda t: t / "out" / "sub", out_file, "-p", "seed", "0"),
      r"Output folder .*out/sub cannot be made: .*out is a file, not a folder\. Choose another --out"),
-    ("out-unwritable", lambda t: (sweep.main, [tiny(t), "-p", "seed", "0", "--out", str(unwritable_dir(t) / "o")]),
+    ("out-unwritable", sweep_to(lambda t: unwritable_dir(t) / "o", tiny, "-p", "seed", "0"),
      r"Output folder .*o (is not writable|cannot be made)"),
     ("jobs-zero", sweep_cli(tiny, "-p", "seed", "0", "--jobs", "0"),
      r"--jobs must be a whole number >= 1 \(runs at a time\), not 0"),
@@ -195,7 +196,7 @@ CLI_CASES = [
     ("nb-k-range-inverted", sweep_cli(nb05, "-p", "k_min", "20", "-p", "k_max", "3"),
      r"The grid has a run with k_min = 20, k_max = 3, which breaks 06_reuters_mahalanobis_knn\.ipynb's condition "
      r"k_min <= k_max"),
-    # scripts/run_notebooks.py
+    # python -m helpers.workbook run / refresh (helpers.workbook.run)
     ("runner-only-unknown", runner_cli("run", "--only", "99", "--out", lambda t: str(t / "out")),
      r"no notebook in .*notebooks matches '99'; --only takes file names, stems or numbers: 00_similarity_primer"),
     ("runner-only-one-unknown", runner_cli("run", "--only", "04", "nope", "--out", lambda t: str(t / "out")),
@@ -205,7 +206,7 @@ CLI_CASES = [
     ("runner-out-is-a-file", runner_cli("run", "--only", "03", "--out", lambda t: out_file(t) and str(t / "out")),
      r"cannot write into --out .*out: .*out is a file, not a folder; choose another --out"),
     ("runner-notebooks-dir-missing",
-     runner_cli("--notebooks-dir", lambda t: str(t / "nowhere"), "run", "--out", lambda t: str(t / "out")),
+     runner_cli("run", "--notebooks-dir", lambda t: str(t / "nowhere"), "--out", lambda t: str(t / "out")),
      r"notebook folder .*nowhere does not exist; give --notebooks-dir a folder"),
     ("runner-refresh-unknown", runner_cli("refresh", "nope"),
      r"no such notebook: nope; give a path, or a name or stem in .*notebooks \(there: 00_similarity_primer"),
@@ -405,7 +406,7 @@ def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, cap
     assert sorted(table.loc[table["key"] == "score", "value"]) == [0.0, 2.0]     # the others are intact
 
     argv = [str(notebook), "-p", "seed", "0:3", "--out", str(out)]
-    assert sweep.main(argv) == 1                            # the sweep runs to its summary, the run counts as failed
+    assert cli.main(["sweep", *argv]) == 1                  # the sweep runs to its summary, the run counts as failed
     captured = capsys.readouterr()
     assert f"warning: {bad_file}" in captured.err and "Traceback" not in captured.err
     assert "3 runs of this grid" in captured.out and "1 failed (1 with unreadable run files" in captured.out
@@ -419,8 +420,8 @@ def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, cap
         Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
         return record
 
-    monkeypatch.setattr(sweep, "execute_run", run_again)
-    assert sweep.main([*argv, "--retry-failed"]) == 0
+    monkeypatch.setattr(sweep.runner, "execute_run", run_again)
+    assert cli.main(["sweep", *argv, "--retry-failed"]) == 0
     final = pd.read_csv(out / "results.csv")
     assert sorted(final["value"]) == [0.0, 1.0, 2.0] and (final["status"] == "ok").all()
 
@@ -434,7 +435,7 @@ def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeyp
         time.sleep(0.05)
         return real(path)
 
-    monkeypatch.setattr(sweep, "write_table", interrupted_write)
+    monkeypatch.setattr(sweep.runner, "write_table", interrupted_write)
     with pytest.raises(KeyboardInterrupt):  # raised once the table is on disk, not in the middle of it
         sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
     table = pd.read_csv(out / "results.csv")
@@ -450,7 +451,7 @@ SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
 def test_double_ctrl_c_leaves_a_table_of_every_finished_run(tmp_path):
     notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "helpers.workbook.sweep", str(notebook), "-p", "seed", "0:8", "--jobs", "2",
+    cmd = [sys.executable, "-m", "helpers.workbook", "sweep", str(notebook), "-p", "seed", "0:8", "--jobs", "2",
            "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 180
@@ -513,7 +514,7 @@ def test_every_notebook_default_passes_its_checks():
         declared = pm.inspect_notebook(str(path))
         spec = MANIFEST[path.name[:2]].parameters
         assert set(spec) == set(declared), f"{path.name}: checks for {sorted(spec)}, parameters {sorted(declared)}"
-        check_parameters({name: sweep._literal(p["default"]) for name, p in declared.items()}, path.name[:2])
+        check_parameters({name: sweep.parse_literal(p["default"]) for name, p in declared.items()}, path.name[:2])
 
 
 def test_catalogue_size():

@@ -123,7 +123,7 @@ def test_ledger_page_has_every_row_with_its_verdict(build):
 def test_sweeps_page_without_a_sweep_says_how_to_run_one(build):
     out, _ = build
     page = book.sweeps_page(out, out / "book_src")
-    assert "No parameter sweep in this build" in page and "python -m helpers.workbook.sweep" in page
+    assert "No parameter sweep in this build" in page and "python -m helpers.workbook sweep" in page
 
 
 def _sweep(out, name="03-seeds"):

@@ -18,7 +18,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from helpers.workbook import sweep
+from helpers.workbook import cli, sweep
 
 TINY = [
     nbformat.v4.new_markdown_cell("# tiny sweep notebook"),
@@ -159,13 +159,13 @@ def test_output_under_a_file_is_reported(notebook, tmp_path):
 @pytest.mark.integration
 def test_cli_exit_codes(notebook, tmp_path, capsys):
     out = tmp_path / "out"
-    assert sweep.main([str(notebook), "-p", "seed", "0:2", "--out", str(out)]) == 0
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:2", "--out", str(out)]) == 0
     assert "2 runs of this grid" in capsys.readouterr().out
-    assert sweep.main([str(notebook), "-p", "seed", "3", "--out", str(out)]) == 1
-    assert sweep.main([str(notebook), "-p", "nope", "1", "--out", str(out)]) == 2
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "3", "--out", str(out)]) == 1
+    assert cli.main(["sweep", str(notebook), "-p", "nope", "1", "--out", str(out)]) == 2
     grid = tmp_path / "grid.json"
     grid.write_text(json.dumps({"seed": [0, 1], "method": ["b"]}))
-    assert sweep.main([str(notebook), "--grid", str(grid), "--out", str(out)]) == 0
+    assert cli.main(["sweep", str(notebook), "--grid", str(grid), "--out", str(out)]) == 0
 
 
 @pytest.mark.integration
@@ -188,13 +188,13 @@ def test_disk_full_during_a_sweep_is_reported(notebook, tmp_path, monkeypatch, c
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(path)
 
-    monkeypatch.setattr(sweep, "write_table", full_after_first)
-    assert sweep.main([str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 2
+    monkeypatch.setattr(sweep.runner, "write_table", full_after_first)
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "could not write the sweep's files" in err and "No space left on device" in err
     assert "rerun the same command" in err
-    monkeypatch.setattr(sweep, "write_table", real)
-    assert sweep.main([str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0  # space is back: it completes
+    monkeypatch.setattr(sweep.runner, "write_table", real)
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0  # space is back: done
 
 
 SLOW = [
@@ -223,7 +223,7 @@ def test_stopped_half_way_then_rerun_loses_and_duplicates_nothing(tmp_path, sig)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "slow.ipynb")
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "helpers.workbook.sweep", str(tmp_path / "slow.ipynb"), "-p", "seed", "0:8",
+    cmd = [sys.executable, "-m", "helpers.workbook", "sweep", str(tmp_path / "slow.ipynb"), "-p", "seed", "0:8",
            "--jobs", "2", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 180
@@ -264,18 +264,23 @@ def test_plot_distribution_draws_one_box_per_value():
         sweep.plot_distribution(table, "nope", "method")
 
 
+def sweep_args(*words):
+    """The ``sweep`` command line as the workbook's parser reads it."""
+    return cli.build_parser().parse_args(["sweep", *words])
+
+
 def test_a_parameter_given_twice_is_refused_before_any_run(tmp_path, capsys):
-    args = sweep._parse_args(["nb.ipynb", "-p", "seed", "0", "1", "-p", "seed", "5", "--out", str(tmp_path / "o")])
+    args = sweep_args("nb.ipynb", "-p", "seed", "0", "1", "-p", "seed", "5", "--out", str(tmp_path / "o"))
     with pytest.raises(ValueError, match=r"'seed' is given by -p twice; give all its values after one -p "
                                          r"\(e\.g\. -p seed 0 1 5\)"):
-        sweep.grid_from_args(args)
+        sweep.grid_from_options(args.grid, args.param)
     grid = tmp_path / "grid.json"
     grid.write_text(json.dumps({"seed": [0, 1], "method": ["zca"]}))
-    args = sweep._parse_args(["nb.ipynb", "--grid", str(grid), "-p", "seed", "5", "--out", str(tmp_path / "o")])
+    args = sweep_args("nb.ipynb", "--grid", str(grid), "-p", "seed", "5", "--out", str(tmp_path / "o"))
     with pytest.raises(ValueError, match=r"'seed' is in .*grid\.json and given by -p; set it in one place only"):
-        sweep.grid_from_args(args)
-    args = sweep._parse_args(["nb.ipynb", "--grid", str(grid), "-p", "k", "1", "3", "--out", str(tmp_path / "o")])
-    assert sweep.grid_from_args(args) == {"seed": [0, 1], "method": ["zca"], "k": [1, 3]}
-    assert sweep.main(["nb.ipynb", "-p", "seed", "0", "-p", "seed", "1", "--out", str(tmp_path / "o")]) == 2
+        sweep.grid_from_options(args.grid, args.param)
+    args = sweep_args("nb.ipynb", "--grid", str(grid), "-p", "k", "1", "3", "--out", str(tmp_path / "o"))
+    assert sweep.grid_from_options(args.grid, args.param)[0] == {"seed": [0, 1], "method": ["zca"], "k": [1, 3]}
+    assert cli.main(["sweep", "nb.ipynb", "-p", "seed", "0", "-p", "seed", "1", "--out", str(tmp_path / "o")]) == 2
     assert "given by -p twice" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()                       # refused before any folder was made

@@ -1,26 +1,28 @@
 """Execute, refresh and check the workbook's numbered notebooks (behind make run / notebooks / test).
 
-    run --out build [--only NAME ...] [--jobs 2] [--no-progress] [--no-book]
-        papermill every notebooks/NN_*.ipynb into build/notebooks/ (results JSON into
-        build/results/, each notebook's status into build/run.json), two at a time, the
-        longest first, then build the book build/book/ from them; never touches the
-        committed notebooks                                                    (make run)
-    refresh [NB ...]
-        re-execute notebooks with their default parameters and replace the committed files,
-        normalized, only on success                                     (make notebooks)
-    check
-        fail if a committed notebook is unexecuted, out of order, holds errors, stderr or
-        injected cells, or is not normalized                                  (make test)
+Three commands of ``python -m helpers.workbook`` (:mod:`helpers.workbook.cli`):
 
---notebooks-dir DIR (before the command) points at another folder, e.g. a scratch one.
-Kernels run in the notebook's folder (as Jupyter and nbval do), over ipc sockets (no port races
-between parallel kernels); a failed run never replaces a committed notebook.
+``run --out build [--only NAME ...] [--jobs 2] [--no-progress] [--no-book]``
+    papermill every ``notebooks/NN_*.ipynb`` into ``build/notebooks/`` (results JSON into
+    ``build/results/``, each notebook's status into ``build/run.json``), two at a time, the
+    longest first, then build the book ``build/book/`` from them; never touches the committed
+    notebooks (:func:`run_notebooks`, ``make run``).
+``refresh [NB ...]``
+    re-execute notebooks with their default parameters and replace the committed files,
+    normalized, only on success (:func:`refresh_notebooks`, ``make notebooks``).
+``check``
+    fail if a committed notebook is unexecuted, out of order, holds errors, stderr or injected
+    cells, or is not normalized (:func:`check_notebooks`, ``make test``).
+
+Each takes ``--notebooks-dir DIR`` to point at another folder, e.g. a scratch one. Kernels run
+in the notebook's folder (as Jupyter and nbval do), over ipc sockets (no port races between
+parallel kernels); a failed run never replaces a committed notebook.
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
+import json
 import os
 import sys
 import tempfile
@@ -29,14 +31,32 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
+from ..data.paths import ROOT
+from .execute import describe_failure, execute_notebook
+
+__all__ = [
+    "DEFAULT_NOTEBOOKS_DIR",
+    "KERNELSPEC",
+    "check_notebooks",
+    "normalize",
+    "numbered_notebooks",
+    "problems",
+    "record_run",
+    "refresh_notebooks",
+    "resolve",
+    "run_notebooks",
+    "select",
+    "write_notebook",
+]
+
+#: the committed notebooks
+DEFAULT_NOTEBOOKS_DIR = ROOT / "notebooks"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 DROP_CELL_TAGS = {"injected-parameters", "papermill-error-cell-tag"}
 DROP_CELL_METADATA = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
 
 
-def numbered_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+def numbered_notebooks(folder: Path = DEFAULT_NOTEBOOKS_DIR) -> list[Path]:
     """The workbook's notebooks, ``NN_*.ipynb``, sorted by name."""
     return sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
 
@@ -69,79 +89,76 @@ def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def write_notebook(nb: nbformat.NotebookNode, path: Path) -> None:
     """Write ``nb`` as Jupyter does (indent 1, trailing newline), atomically."""
-    from helpers._io import atomic_open
+    from .._io import atomic_open
 
     text = nbformat.writes(nb)
     with atomic_open(path, encoding="utf-8") as fh:
         fh.write(text if text.endswith("\n") else text + "\n")
 
 
-def execute(src: Path, dst: Path, parameters: dict | None = None, cwd: Path | None = None):
-    """Execute ``src`` into ``dst`` (:func:`helpers.workbook.execute.execute_notebook`)."""
-    from helpers.workbook.execute import execute_notebook
-
-    return execute_notebook(src, dst, parameters, cwd=cwd)
-
-
-def describe(exc: BaseException) -> str:
-    """One line for a failed execution (:func:`helpers.workbook.execute.describe_failure`)."""
-    from helpers.workbook.execute import describe_failure
-
-    return describe_failure(exc)
-
-
 def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
-    """Notebooks whose file name, stem or number prefix is in ``only`` (all when empty)."""
+    """Notebooks whose file name, stem or number prefix is in ``only`` (all when empty).
+
+    Examples
+    --------
+    >>> [p.name for p in select([Path("02_a.ipynb"), Path("03_b.ipynb")], ["03"])]
+    ['03_b.ipynb']
+    """
     if not only:
         return notebooks
     return [p for p in notebooks if any(n in (p.name, p.stem) or p.stem.startswith(f"{n}_") for n in only)]
 
 
-def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, progress: bool = True,
-            book: bool = True) -> int:
-    """``run``: execute into ``out``, ``jobs`` notebooks at a time, the longest first; then the book.
+# --------------------------------------------------------------------------------------
+# run
 
-    Prints one line per notebook (name, seconds, status) in name order, each as soon as it and
-    the notebooks before it have finished; with ``progress``, an overall bar on stderr when
-    stderr is a terminal. Records every status in ``out/run.json`` (kept for notebooks not run
-    this time), then, with ``book``, builds ``out/book/`` (:func:`helpers.workbook.book.build_book`)
-    and prints where to open it. Returns 0 when every notebook ran cleanly and the book was built.
+
+def _unwritable(out: Path) -> str | None:
+    """Why ``out`` (or a folder it needs) cannot be written, in words; ``None`` when it can. Creates nothing."""
+    for sub in (out, *(out / s for s in ("notebooks", "results"))):
+        if sub.exists() and not sub.is_dir():
+            return f"{sub} is a file, not a folder"
+    base = out
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        return f"{base} is a file, not a folder"
+    if not os.access(base, os.W_OK | os.X_OK):
+        return f"{base} is not writable"
+    return None
+
+
+def _refuse_run(out: Path, only: list[str] | None, folder: Path, jobs: int) -> str | None:
+    """What is wrong with a ``run`` command line, in words (``None``: nothing); creates nothing."""
+    if (out / "notebooks").resolve() == folder.resolve():
+        return f"refusing to write over the committed notebooks in {folder}"
+    if jobs < 1:
+        return f"error: --jobs must be at least 1 (notebooks at a time), not {jobs}"
+    if not folder.is_dir():
+        return f"error: notebook folder {folder} does not exist; give --notebooks-dir a folder of NN_*.ipynb files"
+    available = numbered_notebooks(folder)
+    unknown = [name for name in only or [] if not select(available, [name])]
+    if unknown:
+        return (f"error: no notebook in {folder} matches {', '.join(map(repr, unknown))}; --only takes file names, "
+                f"stems or numbers: {', '.join(p.name for p in available) or 'none there'}")
+    blocked = _unwritable(out) if select(available, only) else None
+    if blocked:
+        return f"error: cannot write into --out {out}: {blocked}; choose another --out"
+    return None
+
+
+def _execute_all(notebooks: list[Path], dirs: dict, jobs: int, progress: bool) -> dict[str, dict]:
+    """Execute ``notebooks`` in ``jobs`` worker processes, the longest first; one line each, in name order.
+
+    Returns each notebook's record (``name``, ``seconds``, ``status``), by name.
     """
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from tqdm import tqdm
 
-    from helpers.workbook.execute import execute_for_run, longest_first
+    from .execute import execute_for_run, longest_first
 
-    out = out.resolve()
-    if (out / "notebooks").resolve() == folder.resolve():
-        print(f"refusing to write over the committed notebooks in {folder}", file=sys.stderr)
-        return 2
-    if jobs < 1:
-        print(f"error: --jobs must be at least 1 (notebooks at a time), not {jobs}", file=sys.stderr)
-        return 2
-    if not folder.is_dir():
-        print(f"error: notebook folder {folder} does not exist; give --notebooks-dir a folder of NN_*.ipynb files",
-              file=sys.stderr)
-        return 2
-    available = numbered_notebooks(folder)
-    unknown = [name for name in only or [] if not select(available, [name])]
-    if unknown:
-        print(f"error: no notebook in {folder} matches {', '.join(map(repr, unknown))}; --only takes file names, "
-              f"stems or numbers: {', '.join(p.name for p in available) or 'none there'}", file=sys.stderr)
-        return 2
-    notebooks = select(available, only)
-    if not notebooks:
-        print(f"no notebooks to run in {folder}", file=sys.stderr)
-        return 1
-    blocked = _unwritable(out)
-    if blocked:
-        print(f"error: cannot write into --out {out}: {blocked}; choose another --out", file=sys.stderr)
-        return 2
-    dirs = {sub: out / sub for sub in ("notebooks", "results")}
-    for d in dirs.values():
-        d.mkdir(parents=True, exist_ok=True)
     # tqdm's TQDM_DISABLE (the Makefile sets it so that no kernel stores a bar) is not consulted:
     # this bar is the console's; disable=None draws it only when stderr is a terminal.
     bar = tqdm(total=len(notebooks), unit="notebook", file=sys.stderr, disable=None if progress else True,
@@ -162,7 +179,8 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
                 try:
                     record = future.result()
                 except Exception as exc:  # the worker process itself died (e.g. out of memory)
-                    record = {"name": source[future].name, "seconds": 0.0, "status": f"FAILED {describe(exc)}"}
+                    record = {"name": source[future].name, "seconds": 0.0,
+                              "status": f"FAILED {describe_failure(exc)}"}
                 done[record["name"]] = record
                 if not record["status"].startswith("ok"):
                     bar.set_postfix(failed=sum(not r["status"].startswith("ok") for r in done.values()), refresh=False)
@@ -173,6 +191,51 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
                 printed += 1
             sys.stdout.flush()
     bar.close()
+    return done
+
+
+def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR, jobs: int = 2,
+                  progress: bool = True, book: bool = True) -> int:
+    """``run``: execute into ``out``, ``jobs`` notebooks at a time, the longest first; then the book.
+
+    Prints one line per notebook (name, seconds, status) in name order, each as soon as it and
+    the notebooks before it have finished; with ``progress``, an overall bar on stderr when
+    stderr is a terminal. Records every status in ``out/run.json`` (kept for notebooks not run
+    this time), then, with ``book``, builds ``out/book/`` (:func:`helpers.workbook.book.build_book`)
+    and prints where to open it.
+
+    Parameters
+    ----------
+    out : path-like
+        The build folder (``notebooks/``, ``results/``, ``run.json``, ``book/``).
+    only : list of str, optional
+        File names, stems or two-digit numbers of the notebooks to run; all when empty.
+    folder : path-like
+        Where the numbered notebooks are.
+    jobs : int
+        Notebooks executed at a time.
+    progress, book : bool
+        Draw the overall bar; build the book afterwards.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when every notebook ran cleanly and the book was built, 1 when one
+        failed, 2 for a bad command line (said on stderr before anything is made).
+    """
+    out, folder = Path(out).resolve(), Path(folder).resolve()
+    refusal = _refuse_run(out, only, folder, jobs)
+    if refusal:
+        print(refusal, file=sys.stderr)
+        return 2
+    notebooks = select(numbered_notebooks(folder), only)
+    if not notebooks:
+        print(f"no notebooks to run in {folder}", file=sys.stderr)
+        return 1
+    dirs = {sub: out / sub for sub in ("notebooks", "results")}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    done = _execute_all(notebooks, dirs, jobs, progress)
     record_run(out, done.values())
     built = _build_book(out) if book else True
     failures = {name: r["status"] for name, r in done.items() if not r["status"].startswith("ok")}
@@ -184,17 +247,15 @@ def cmd_run(out: Path, only: list[str] | None, folder: Path, jobs: int = 2, prog
     return 0 if built else 1
 
 
-def record_run(out: Path, records) -> Path:
+def record_run(out, records) -> Path:
     """Write ``out/run.json``: each notebook's name, seconds and status, merged with earlier runs'.
 
     A notebook not run this time (``--only``) keeps its earlier record, so the book's status
     table covers every executed notebook in ``out/notebooks``.
     """
-    import json
+    from .._io import atomic_open
 
-    from helpers._io import atomic_open
-
-    path = out / "run.json"
+    path = Path(out) / "run.json"
     earlier = {}
     try:
         earlier = {r["name"]: r for r in json.loads(path.read_text(encoding="utf-8"))["notebooks"]}
@@ -209,7 +270,7 @@ def record_run(out: Path, records) -> Path:
 
 def _build_book(out: Path) -> bool:
     """Build the book from ``out`` and print where to open it; a failure is printed, not raised."""
-    from helpers.workbook.book import build_book
+    from .book import build_book
 
     try:
         index = build_book(out)
@@ -220,26 +281,16 @@ def _build_book(out: Path) -> bool:
     return True
 
 
-def _unwritable(out: Path) -> str | None:
-    """Why ``out`` (or a folder it needs) cannot be written, in words; ``None`` when it can. Creates nothing."""
-    for sub in (out, *(out / s for s in ("notebooks", "results"))):
-        if sub.exists() and not sub.is_dir():
-            return f"{sub} is a file, not a folder"
-    base = out
-    while not base.exists() and base != base.parent:
-        base = base.parent
-    if not base.is_dir():
-        return f"{base} is a file, not a folder"
-    if not os.access(base, os.W_OK | os.X_OK):
-        return f"{base} is not writable"
-    return None
+# --------------------------------------------------------------------------------------
+# refresh
 
 
-def resolve(names: list[str], folder: Path) -> list[Path]:
+def resolve(names: list[str], folder) -> list[Path]:
     """Notebook paths from command-line names: paths, or names/stems inside ``folder``.
 
     Raises ``ValueError`` naming every name that matches no notebook, with the notebooks there.
     """
+    folder = Path(folder)
     paths, unknown = [], []
     for name in names:
         candidates = [Path(name), folder / name, folder / f"{name}.ipynb"]
@@ -255,8 +306,23 @@ def resolve(names: list[str], folder: Path) -> list[Path]:
     return paths
 
 
-def cmd_refresh(names: list[str], folder: Path) -> int:
-    """``refresh``: re-execute with defaults and replace each committed notebook on success."""
+def refresh_notebooks(names: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR) -> int:
+    """``refresh``: re-execute with defaults and replace each committed notebook on success.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Paths, or names or stems in ``folder``; every numbered notebook when empty.
+    folder : path-like
+        Where the numbered notebooks are.
+
+    Returns
+    -------
+    int
+        The exit status: 0 when each notebook was refreshed and ``check`` finds nothing wrong
+        with it, 1 otherwise (a failed notebook is left unchanged), 2 for an unknown name.
+    """
+    folder = Path(folder).resolve()
     try:
         targets = resolve(names, folder) if names else numbered_notebooks(folder)
     except ValueError as exc:
@@ -272,9 +338,9 @@ def cmd_refresh(names: list[str], folder: Path) -> int:
             clean = Path(tmp) / src.name  # without a stale injected cell (its values would be reused)
             write_notebook(normalize(nbformat.read(src, as_version=4)), clean)
             try:
-                nb = execute(clean, Path(tmp) / f"out-{src.name}", cwd=src.parent)
+                nb = execute_notebook(clean, Path(tmp) / f"out-{src.name}", cwd=src.parent)
             except Exception as exc:
-                print(f"{src.name:<45} FAILED, left unchanged: {describe(exc)}", file=sys.stderr)
+                print(f"{src.name:<45} FAILED, left unchanged: {describe_failure(exc)}", file=sys.stderr)
                 failed += 1
                 continue
         write_notebook(normalize(nb), src)
@@ -285,12 +351,27 @@ def cmd_refresh(names: list[str], folder: Path) -> int:
     return 1 if failed else 0
 
 
-def problems(path: Path) -> list[str]:
+# --------------------------------------------------------------------------------------
+# check
+
+
+def _output_problems(i: int, cell) -> list[str]:
+    """The error and stderr outputs of code cell ``i``, in words."""
+    found = []
+    for output in cell.outputs:
+        if output.output_type == "error":
+            found.append(f"cell {i} holds an error output ({output.ename}: {output.evalue[:80]})")
+        elif output.output_type == "stream" and output.name == "stderr":
+            found.append(f"cell {i} holds stderr output: {output.text.strip()[:80]!r}")
+    return found
+
+
+def problems(path) -> list[str]:
     """What ``check`` finds wrong with a committed notebook (an empty list: nothing).
 
     Parameters
     ----------
-    path : Path
+    path : path-like
         The notebook file.
 
     Returns
@@ -311,11 +392,7 @@ def problems(path: Path) -> list[str]:
             counts.append(cell.execution_count)
         elif cell.source.strip():
             unexecuted.append(i)
-        for output in cell.outputs:
-            if output.output_type == "error":
-                found.append(f"cell {i} holds an error output ({output.ename}: {output.evalue[:80]})")
-            elif output.output_type == "stream" and output.name == "stderr":
-                found.append(f"cell {i} holds stderr output: {output.text.strip()[:80]!r}")
+        found += _output_problems(i, cell)
     if unexecuted:
         found.append(f"code cells {unexecuted} (indices among all cells) were not executed")
     if counts != list(range(1, len(counts) + 1)):
@@ -339,8 +416,12 @@ def _normalization_changes(nb: nbformat.NotebookNode) -> list[str]:
     return changes
 
 
-def cmd_check(folder: Path) -> int:
-    """``check``: 0 when there are numbered notebooks and none has a problem."""
+def check_notebooks(folder=DEFAULT_NOTEBOOKS_DIR) -> int:
+    """``check``: the exit status, 0 when there are numbered notebooks and none has a :func:`problems`.
+
+    Each problem is printed on stderr as ``check: NAME: problem``, with the command that fixes it.
+    """
+    folder = Path(folder).resolve()
     notebooks = numbered_notebooks(folder)
     if not notebooks:
         print(f"check: no numbered notebooks (NN_*.ipynb) in {folder}", file=sys.stderr)
@@ -353,32 +434,3 @@ def cmd_check(folder: Path) -> int:
         return 1
     print(f"checked {len(notebooks)} notebooks")
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--notebooks-dir", type=Path, default=NOTEBOOKS, help="default: %(default)s")
-    sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="execute every notebook into --out (notebooks, results), then build the book")
-    run.add_argument("--out", type=Path, default=ROOT / "build")
-    run.add_argument("--only", nargs="+", metavar="NAME", help="file names, stems or numbers (e.g. 02)")
-    run.add_argument("--jobs", type=int, default=2, help="notebooks executed at a time (default: %(default)s)")
-    run.add_argument("--no-progress", action="store_true",
-                     help="no overall progress bar (drawn on stderr only when it is a terminal)")
-    run.add_argument("--no-book", action="store_true", help="do not build the book (build/book/) afterwards")
-    refresh = sub.add_parser("refresh", help="re-execute and replace committed notebooks")
-    refresh.add_argument("notebooks", nargs="*", metavar="NB", help="paths or names; default: all")
-    sub.add_parser("check", help="fail on unexecuted, unclean or unnormalized notebooks")
-    args = parser.parse_args(argv)
-    folder = args.notebooks_dir.resolve()
-    if args.command == "run":
-        return cmd_run(args.out, args.only, folder, jobs=args.jobs, progress=not args.no_progress,
-                       book=not args.no_book)
-    if args.command == "refresh":
-        return cmd_refresh(args.notebooks, folder)
-    return cmd_check(folder)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The workbook's one command line: ``python -m helpers.workbook COMMAND`` (installed as ``covsim COMMAND``).
+
+==============  =============================================================================
+``run``         execute every notebook into ``build/``, then build the book (``make run``)
+``refresh``     re-execute committed notebooks in place (``make notebooks``)
+``check``       refuse unexecuted, unclean or unnormalized committed notebooks (``make test``)
+``book``        build the book from ``build/``, executing nothing (``make book``)
+``sweep``       run a notebook over a grid of its parameters (:mod:`helpers.workbook.sweep`)
+``coverage``    print the source-ledger coverage of the committed notebooks
+``readme``      rewrite README.md's coverage block (``make ledger``)
+==============  =============================================================================
+
+``python -m helpers.workbook --help`` lists them, ``python -m helpers.workbook COMMAND --help``
+gives a command's options. Each command returns its exit status: 0 done, 1 something failed
+(a notebook, a run), 2 a bad command line, refused before any work, 130 interrupted. The
+commands' modules are imported only when they run, so that this one stays cheap to import (the
+worker processes of ``run`` import it again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from ..data.paths import ROOT
+
+__all__ = ["COMMANDS", "CONSOLE_SCRIPT", "build_parser", "main"]
+
+#: the console script that pyproject.toml installs for :func:`main`
+CONSOLE_SCRIPT = "covsim"
+PROG = "python -m helpers.workbook"
+
+#: each command and its one line in ``--help``
+COMMANDS = {
+    "run": "execute every notebook into --out (notebooks, results JSON, run.json), then build the book",
+    "refresh": "re-execute committed notebooks with their defaults, replacing each only on success",
+    "check": "fail on unexecuted, unclean or unnormalized committed notebooks",
+    "book": "build the book OUT/book/ from what `run` left in --out (executes nothing)",
+    "sweep": "run a notebook over a grid of its parameters: parallel, resumable, on Dask if asked",
+    "coverage": "print the source-ledger coverage of the committed notebooks",
+    "readme": "rewrite README.md's coverage block from the committed notebooks",
+}
+
+
+# --------------------------------------------------------------------------------------
+# The commands
+
+
+def _run(args) -> int:
+    from .run import run_notebooks
+
+    return run_notebooks(args.out, args.only, args.notebooks_dir, jobs=args.jobs, progress=not args.no_progress,
+                         book=not args.no_book)
+
+
+def _refresh(args) -> int:
+    from .run import refresh_notebooks
+
+    return refresh_notebooks(args.notebooks, args.notebooks_dir)
+
+
+def _check(args) -> int:
+    from .run import check_notebooks
+
+    return check_notebooks(args.notebooks_dir)
+
+
+def _book(args) -> int:
+    from .book import build_book
+
+    start = time.perf_counter()
+    try:
+        index = build_book(args.out, strict=args.strict)
+    except (FileNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"book: {index.resolve()} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def _print_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _sweep(args) -> int:
+    from . import sweep
+
+    try:  # every mistake of the command line is refused here, before any folder is made
+        grid, origin = sweep.grid_from_options(args.grid, args.param)
+        notebook, out = sweep.check_sweep(args.notebook, grid, args.out, args.jobs, args.timeout, args.dask, origin)
+    except (ValueError, TypeError, OSError) as exc:
+        text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc  # without "[Errno 2]"
+        print(f"error: {text}", file=sys.stderr)
+        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _print_warning
+        warnings.simplefilter("default", sweep.CorruptRunFileWarning)
+        try:
+            table = sweep.run_checked(notebook, grid, out, args.jobs, args.retry_failed, args.dask, args.timeout,
+                                      progress=True)
+        except KeyboardInterrupt:
+            print(f"interrupted; finished runs are kept in {args.out}/results.csv", file=sys.stderr)
+            return 130
+        except OSError as exc:  # disk full, output removed or made read-only during the sweep
+            print(f"error: could not write the sweep's files in {args.out}: {exc}. Runs that finished before are "
+                  "kept in runs/; free space or fix the folder, then rerun the same command (finished runs are "
+                  "skipped).", file=sys.stderr)
+            return 2
+    # judge this command's grid only; the folder's table may hold runs of other grids
+    runs = sweep.runs_of_grid(table, {sweep.run_id(params) for params in sweep.expand_grid(grid)})
+    n_failed = int((runs["status"] != sweep.STATUS_OK).sum()) if not runs.empty else 0
+    corrupt = int((runs["status"] == sweep.STATUS_CORRUPT).sum()) if not runs.empty else 0
+    hint = f" ({corrupt} with unreadable run files: --retry-failed runs them again)" if corrupt else ""
+    print(f"{len(runs)} runs of this grid in {args.out}: {len(runs) - n_failed} ok, {n_failed} failed{hint}")
+    return 1 if n_failed else 0
+
+
+def _coverage(args) -> int:
+    """``coverage`` and ``readme``: ``helpers.workbook.coverage.main``, or the ledger's where that module is absent."""
+    name = f"{__package__}.coverage"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # a module it needs is missing: say so
+            raise
+        module = importlib.import_module(f"{__package__}.ledger")
+    return module.main([args.command])
+
+
+# --------------------------------------------------------------------------------------
+# The parser
+
+
+def _add_run_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument("--out", type=Path, default=ROOT / "build", help="the build folder (default: %(default)s)")
+    run.add_argument("--only", nargs="+", metavar="NAME", help="file names, stems or numbers (e.g. 02)")
+    run.add_argument("--jobs", type=int, default=2, help="notebooks executed at a time (default: %(default)s)")
+    run.add_argument("--no-progress", action="store_true",
+                     help="no overall progress bar (drawn on stderr only when it is a terminal)")
+    run.add_argument("--no-book", action="store_true", help="do not build the book (OUT/book/) afterwards")
+
+
+def _add_sweep_options(sweep: argparse.ArgumentParser) -> None:
+    sweep.add_argument("notebook", type=Path, help="the notebook (.ipynb) to run for every parameter set")
+    sweep.add_argument("-p", "--param", nargs="+", action="append", default=[], metavar=("NAME", "VALUE"),
+                       help="a parameter and its values: literals or ranges start:stop[:step]")
+    sweep.add_argument("--grid", type=Path,
+                       help="a YAML or JSON file {name: [values]} (merged with -p; a name in one place only)")
+    sweep.add_argument("--jobs", type=int, default=1, help="parallel runs (processes or Dask workers)")
+    sweep.add_argument("--out", type=Path, required=True, help="sweep folder (runs/, results.csv)")
+    sweep.add_argument("--retry-failed", action="store_true", help="run failed runs again")
+    sweep.add_argument("--dask", metavar="ADDRESS", help="'local' for a LocalCluster, or tcp://host:8786")
+    sweep.add_argument("--timeout", type=float, default=None,
+                       help="seconds per cell (papermill); default: no limit")
+
+
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The parser of every command: one subparser each, with a one-line help in :data:`COMMANDS`.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["sweep", "nb.ipynb", "-p", "seed", "0:3", "--out", "o"])
+    >>> args.command, args.param, args.jobs
+    ('sweep', [['seed', '0:3']], 1)
+    """
+    from .run import DEFAULT_NOTEBOOKS_DIR
+
+    parser = argparse.ArgumentParser(prog=prog, description="The covariance-aware similarity workbook's commands. "
+                                     f"{prog} COMMAND --help gives the options of one.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
+    folder = argparse.ArgumentParser(add_help=False)
+    folder.add_argument("--notebooks-dir", type=Path, default=DEFAULT_NOTEBOOKS_DIR,
+                        help="the folder of the numbered notebooks (default: %(default)s)")
+
+    def command(name, handler, parents=()):
+        sub = commands.add_parser(name, help=COMMANDS[name], description=COMMANDS[name], parents=list(parents))
+        sub.set_defaults(handler=handler)
+        return sub
+
+    _add_run_options(command("run", _run, [folder]))
+    command("refresh", _refresh, [folder]).add_argument("notebooks", nargs="*", metavar="NB",
+                                                        help="paths or names; default: all")
+    command("check", _check, [folder])
+    book = command("book", _book)
+    book.add_argument("--out", type=Path, default=Path("build"),
+                      help="the folder `run` wrote (default: %(default)s)")
+    book.add_argument("--strict", action="store_true", help="fail on any Sphinx warning")
+    _add_sweep_options(command("sweep", _sweep))
+    command("coverage", _coverage)
+    command("readme", _coverage)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command of the workbook's command line; returns its exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The words after the program's name; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    int
+        0 done, 1 a notebook, run or build failed, 2 a bad command line (refused before any
+        work), 130 a sweep interrupted by Ctrl-C.
+    """
+    prog = CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else PROG
+    args = build_parser(prog).parse_args(argv)
+    return args.handler(args)

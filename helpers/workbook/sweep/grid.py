@@ -1,0 +1,298 @@
+"""A sweep's grid: values from the command line or a grid file, checked against the notebook.
+
+``-p NAME VALUES...`` gives literals or integer ranges (:func:`parse_values`), ``--grid FILE``
+a YAML or JSON mapping (:func:`read_grid_file`); :func:`grid_from_options` merges them, a name
+in one place only. :func:`validate_grid` checks names and values against the notebook's
+``parameters`` cell and, for the workbook's notebooks, against the checks of their manifest
+entry (:data:`helpers.studies.NOTEBOOKS`, through :mod:`helpers.workbook.parameters`).
+"""
+
+from __future__ import annotations
+
+import ast
+import errno
+import itertools
+import json
+from pathlib import Path
+
+from ..parameters import parameter_spec
+
+__all__ = [
+    "expand_grid",
+    "grid_from_options",
+    "parse_literal",
+    "parse_values",
+    "read_grid_file",
+    "validate_grid",
+]
+
+
+def parse_literal(text: str):
+    """A command-line or papermill default value as Python reads it; any other text stays a string.
+
+    Examples
+    --------
+    >>> parse_literal("3"), parse_literal("0.5"), parse_literal("True"), parse_literal("None"), parse_literal("zca")
+    (3, 0.5, True, None, 'zca')
+    """
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def parse_values(tokens: list[str]) -> list:
+    """Values of one ``-p NAME ...`` option: literals, or integer ranges ``start:stop[:step]``.
+
+    Examples
+    --------
+    >>> parse_values(["0:3"]), parse_values(["cholesky", "zca"]), parse_values(["0.1", "None"])
+    ([0, 1, 2], ['cholesky', 'zca'], [0.1, None])
+    """
+    values = []
+    for token in tokens:
+        parts = token.split(":")
+        if len(parts) in (2, 3) and all(p.lstrip("-").isdigit() for p in parts):
+            start, stop, *step = map(int, parts)
+            step = step[0] if step else 1
+            if step == 0:
+                raise ValueError(f"Range {token!r} has step 0.")
+            rng = list(range(start, stop, step))
+            if not rng:
+                raise ValueError(f"Range {token!r} is empty (start:stop is half-open, as in Python).")
+            values.extend(rng)
+        else:
+            values.append(parse_literal(token))
+    return values
+
+
+def expand_grid(grid: dict) -> list[dict]:
+    """All combinations of a ``{name: [values]}`` grid, in a stable order.
+
+    Examples
+    --------
+    >>> expand_grid({"seed": [0, 1], "method": ["a"]})
+    [{'seed': 0, 'method': 'a'}, {'seed': 1, 'method': 'a'}]
+    """
+    if not isinstance(grid, dict):
+        raise TypeError(f"grid must be a dict {{name: [values]}}, not a {type(grid).__name__}.")
+    for name, values in grid.items():
+        if not isinstance(values, list):
+            raise TypeError(f"Parameter {name!r} needs a list of values, e.g. [{values!r}]; got {values!r}.")
+        if not values:
+            raise ValueError(f"Parameter {name!r} has no values; give at least one.")
+    names = list(grid)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+
+
+def _type_name(value) -> str:
+    return type(value).__name__
+
+
+def _inspect(notebook: Path) -> dict:
+    """papermill's view of the notebook's parameters, or an error naming the file."""
+    import papermill as pm
+
+    try:
+        return pm.inspect_notebook(str(notebook))
+    except Exception as exc:  # not JSON, not a notebook, unreadable
+        first = str(exc).strip().splitlines()
+        raise ValueError(
+            f"{notebook} is not a readable Jupyter notebook ({type(exc).__name__}: {first[0] if first else ''}); "
+            "give the path of an .ipynb file."
+        ) from None
+
+
+def _value_problem(value, default, check) -> tuple[str, str] | None:
+    """``(kind, what is expected)`` when ``value`` cannot be given to a parameter, else ``None``.
+
+    ``check`` is the parameter's check from the manifest (``None`` for a notebook the workbook
+    does not know); without one, the value must have the default's type (an int for a float).
+    """
+    if check is not None:
+        kind = check.problem(value)
+        return None if kind is None else (kind, check.describe())
+    if default is None or value is None or isinstance(value, type(default)):
+        return None
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        return None
+    return "type", f"{_type_name(default)} values"
+
+
+def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dict:
+    """Check grid names and values against the notebook's ``parameters`` cell and its checks.
+
+    Names must be parameters of the notebook; values must have the type of the default
+    (an int is accepted for a float) or, for the workbook's notebooks, pass the checks of
+    their manifest entry (:func:`helpers.workbook.parameters.parameter_spec`: every value and,
+    for conditions on two parameters, every combination). ``origin`` maps names to where they
+    were given (a grid file, ``-p``), for the messages.
+
+    Returns
+    -------
+    dict
+        The notebook's parameters as papermill's ``inspect_notebook`` reports them.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unreadable notebook, one without a ``parameters`` cell or a ``results_path``
+        parameter, an unknown name, ``results_path`` in the grid, a value the parameter cannot
+        take, a combination that breaks a condition; the message names the notebook, the
+        parameter, where it was given and the fix.
+    """
+    notebook = Path(notebook)
+    origin = origin or {}
+    declared = _inspect(notebook)
+    if not declared:
+        raise ValueError(f"{notebook} has no cell tagged 'parameters', so papermill cannot inject values; "
+                         "tag the cell of its parameters 'parameters' (Jupyter: View > Cell toolbar > Tags).")
+    spec, relations = parameter_spec(notebook)
+    for name, values in grid.items():
+        where = f" (in {origin[name]})" if name in origin else ""
+        if name not in declared:
+            raise ValueError(
+                f"Unknown parameter {name!r}{where} for {notebook.name}; its parameters are "
+                f"{', '.join(sorted(declared))}."
+            )
+        if name == "results_path":
+            raise ValueError(f"results_path{where} is set by the sweep for every run; do not sweep it.")
+        default = parse_literal(declared[name]["default"])
+        for value in values:
+            problem = _value_problem(value, default, spec.get(name))
+            if problem is None:
+                continue
+            kind, expected = problem
+            unread = (" (it could not be read as a Python literal: quote strings, write lists as [1, 2])"
+                      if isinstance(value, str) and not isinstance(default, str) else "")
+            error = TypeError if kind == "type" else ValueError
+            raise error(
+                f"Parameter {name!r}{where} of {notebook.name} takes {expected} (default {default!r}); "
+                f"got {value!r} ({_type_name(value)}){unread}."
+            )
+    for words, names, test in relations:
+        for params in expand_grid(grid) if any(n in grid for n in names) else []:
+            values = {n: params[n] if n in params else parse_literal(declared[n]["default"]) for n in names}
+            if not test(values):
+                got = ", ".join(f"{n} = {v!r}" for n, v in values.items())
+                raise ValueError(f"The grid has a run with {got}, which breaks {notebook.name}'s condition "
+                                 f"{words}; change the values so that every combination meets it.")
+    if "results_path" not in declared:
+        raise ValueError(
+            f"{notebook.name} declares no results_path parameter, so its runs would record no results; "
+            "add `results_path: str = None` to its parameters cell and save_results(results, results_path) at its end."
+        )
+    return declared
+
+
+def _parse_grid_text(path: Path, text: str, yaml_file: bool, example: str):
+    """The object a grid file's text holds, or a ``ValueError`` naming the file, the place and the fix."""
+    if yaml_file:
+        import yaml
+
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            raise ValueError(f"Grid file {path} is not valid YAML{at} ({getattr(exc, 'problem', exc)}); "
+                             f"write one name per line: {example}.") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"Grid file {path} is not valid JSON at line {exc.lineno}, column {exc.colno} "
+                         f"({exc.msg}); write {example} (use .yaml for a YAML file).") from None
+
+
+def read_grid_file(path) -> dict:
+    """The ``{name: [values]}`` mapping of a YAML (``.yaml``/``.yml``) or JSON grid file, checked.
+
+    Raises ``FileNotFoundError`` for a missing file and ``ValueError``/``TypeError`` naming the
+    file, the key and the fix for a file that is not valid JSON/YAML, not a mapping, or has a
+    value that is not a non-empty list.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> grid = Path(tempfile.mkdtemp()) / "grid.json"
+    >>> _ = grid.write_text('{"seed": [0, 1], "method": ["zca"]}')
+    >>> read_grid_file(grid)
+    {'seed': [0, 1], 'method': ['zca']}
+    """
+    path = Path(path)
+    yaml_file = path.suffix in (".yaml", ".yml")
+    kind = "YAML" if yaml_file else "JSON"
+    example = "seed: [0, 1, 2]" if yaml_file else '{"seed": [0, 1, 2]}'
+    if not path.exists():
+        raise FileNotFoundError(errno.ENOENT, f"Grid file {path} does not exist; give the path of a {kind} file "
+                                              f"such as {example}.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"Grid file {path} cannot be read ({exc}); give a UTF-8 {kind} file "
+                         f"such as {example}.") from None
+    loaded = _parse_grid_text(path, text, yaml_file, example)
+    if not isinstance(loaded, dict) or not loaded:
+        raise ValueError(f"Grid file {path} must hold a non-empty mapping {{name: [values]}}, e.g. {example}; "
+                         f"it holds {type(loaded).__name__} {str(loaded)[:60]}.")
+    for name, values in loaded.items():
+        if not isinstance(name, str):
+            raise TypeError(f"Grid file {path}: key {name!r} is not a parameter name; quote it or fix it.")
+        if not isinstance(values, list):
+            fix = f'"{name}": [{json.dumps(values)}]' if not yaml_file else f"{name}: [{values!r}]"
+            raise TypeError(f"Grid file {path}: {name!r} must be a list of values, not {values!r} "
+                            f"({type(values).__name__}); write {fix}.")
+        if not values:
+            raise ValueError(f"Grid file {path}: {name!r} has an empty list; give at least one value "
+                             "or remove the key.")
+    return loaded
+
+
+def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
+    """The grid of a command line: a grid file merged with every ``-p NAME VALUES...``.
+
+    Parameters
+    ----------
+    grid_file : path-like, optional
+        A YAML or JSON grid file (:func:`read_grid_file`).
+    params : sequence of sequences of str
+        Each ``-p`` option's words: the name, then its values (:func:`parse_values`).
+
+    Returns
+    -------
+    grid, origin : dict
+        ``{name: [values]}``, and ``{name: where it was given}`` for the messages of
+        :func:`validate_grid`.
+
+    Raises
+    ------
+    ValueError
+        A name without values, given by ``-p`` twice or both in the file and by ``-p``, or
+        nothing to sweep at all.
+
+    Examples
+    --------
+    >>> grid_from_options(params=[["seed", "0:2"], ["method", "zca"]])
+    ({'seed': [0, 1], 'method': ['zca']}, {'seed': '-p seed', 'method': '-p method'})
+    """
+    grid: dict = {}
+    origin: dict = {}
+    if grid_file is not None:
+        grid.update(read_grid_file(grid_file))
+        origin.update(dict.fromkeys(grid, str(grid_file)))
+    from_file = set(grid)
+    seen: set = set()
+    for name, *tokens in params:
+        if not tokens:
+            raise ValueError(f"Parameter {name!r} has no values; give at least one after its name.")
+        if name in seen:
+            raise ValueError(f"Parameter {name!r} is given by -p twice; give all its values after one -p "
+                             f"(e.g. -p {name} 0 1 5), so that none is dropped.")
+        if name in from_file:
+            raise ValueError(f"Parameter {name!r} is in {grid_file} and given by -p; set it in one place only.")
+        seen.add(name)
+        grid[name] = parse_values(tokens)
+        origin[name] = f"-p {name}"
+    if not grid:
+        raise ValueError("Nothing to sweep: give -p NAME VALUES... or --grid FILE.")
+    return grid, origin
