@@ -9,9 +9,11 @@ Then :mod:`~helpers.workbook.cells` (what a notebook's cells call: :func:`notebo
 :func:`findings`, versions),
 :mod:`~helpers.workbook.results` (the results JSON, with the check's rows),
 :mod:`~helpers.workbook.parameters` (what each notebook's parameters may be),
-:mod:`~helpers.workbook.sweep`,
+:mod:`~helpers.workbook.sweep` (a package: grid, store, runner),
 :mod:`~helpers.workbook.execute` (the one papermill wrapper),
-:mod:`~helpers.workbook.book` (the executed notebooks, the ledger and the sweeps as a static site).
+:mod:`~helpers.workbook.run` (run, refresh and check the notebooks),
+:mod:`~helpers.workbook.book` (the executed notebooks, the ledger and the sweeps as a static site),
+:mod:`~helpers.workbook.cli` (the one command line: ``python -m helpers.workbook COMMAND`` or ``covsim``).
 """
 
 from .cells import Findings, findings, nb_setup, notebook_setup, package_versions

@@ -484,10 +484,14 @@ CHECK_LINE = 'check_parameters(globals(), "{key}")'
 
 
 def test_every_workbook_notebook_checks_its_parameters_in_its_setup_cell():
+    """The setup cell checks the parameters: through notebook_setup, or check_parameters directly."""
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         nb = nbformat.read(path, as_version=4)
-        setup = next(c for c in nb.cells if c.cell_type == "code" and "nb_setup()" in c.source)
-        assert CHECK_LINE.format(key=path.name[:2]) in setup.source, path.name
+        cells = [c for c in nb.cells if c.cell_type == "code"]
+        after = cells[[i for i, c in enumerate(cells) if "parameters" in c.metadata.get("tags", [])][0] + 1]
+        key = path.name[:2]
+        assert (CHECK_LINE.format(key=key) in after.source
+                or f'notebook_setup(globals(), "{key}")' in after.source), path.name
 
 
 @pytest.mark.integration
