@@ -52,7 +52,8 @@ book: $(STAMP) ## build the book build/book/index.html from what `make run` left
 # so say what happened (CI must never pass, or fail silently, on an empty run).
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
-test: $(STAMP) ## everything: notebook check, unit + integration tests, doctests, nbval (each notebook once)
+test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, doctests, nbval (each notebook once)
+	$(VENV)/bin/ruff check .
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 

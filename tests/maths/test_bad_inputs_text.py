@@ -438,8 +438,3 @@ def test_sklearn_ledoit_wolf_itself_fails_at_1e150():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert np.isnan(ledoit_wolf_shrinkage(X * 1e150))
-
-
-def test_catalogue_size():
-    # the count the closing note reports: clear errors and right answers
-    assert len(ERRORS) >= 30 and len(ANSWERS) >= 20
