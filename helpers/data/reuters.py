@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._io import atomic_path, progress_bar
+from .._validation import check_int, check_real
 from .paths import PROCESSED_DIR, RAW_DIR
 from .reuters_sgml import (
     ARCHIVE_NAME,
@@ -385,10 +386,8 @@ def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader
             "downloader must be callable as downloader(url, output_file, pooch) (e.g. pooch.HTTPDownloader(...)) "
             f"or None; got {type(downloader).__name__}."
         )
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
-        raise ValueError(f"timeout must be a positive number of seconds; got {timeout!r}.")
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-        raise ValueError(f"retries must be a non-negative integer (0: one attempt); got {retries!r}.")
+    check_real(timeout, "timeout", "timeout=60", low=0, closed="neither", why="seconds per request")
+    check_int(retries, "retries", 0, "retries=2", why="0: one attempt")
 
 
 def load_reuters21578(

@@ -21,6 +21,8 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from .._validation import check_int
+
 __all__ = [
     "SETTINGS",
     "categories_with_train_and_test",
@@ -121,8 +123,7 @@ def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
     >>> top_categories(pd.DataFrame({"topics": [["b"], ["a", "b"], ["c"]]}), 2)
     ['b', 'a']
     """
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ValueError(f"k must be a positive integer number of categories; got {k!r}.")
+    check_int(k, "k", 1, "k=10", why="the number of categories")
     counts = Counter(t for ts in train["topics"] for t in set(ts))
     return sorted(counts, key=lambda c: (-counts[c], c))[:k]
 

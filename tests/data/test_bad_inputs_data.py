@@ -328,8 +328,9 @@ CASES = [
     # Reuters: arguments refused before any work
     Case("reuters-url-file-scheme", lambda c: load(c, url=(c.tmp / "a.tar.gz").as_uri()), ValueError,
          r"url must start with http://, https:// or ftp://; got 'file://.*pass\s+its path instead"),
-    Case("reuters-timeout-zero", lambda c: load(c, timeout=0), ValueError, r"timeout must be a positive number"),
-    Case("reuters-retries-negative", lambda c: load(c, retries=-1), ValueError, r"retries must be a non-negative"),
+    Case("reuters-timeout-zero", lambda c: load(c, timeout=0), ValueError,
+         r"timeout must be a finite number > 0 \(seconds per request\), e\.g\. timeout=60"),
+    Case("reuters-retries-negative", lambda c: load(c, retries=-1), ValueError, r"retries must be an integer >= 0 \(0: one attempt\)"),
     Case("reuters-checksums-a-list", lambda c: load(c, checksums=["abc"]), TypeError,
          r"checksums must be a dict \{SGML file name: SHA-256"),
     Case("reuters-path-an-int", lambda c: load(c, 21578), TypeError, r"path must be a path .*got int 21578"),

@@ -82,7 +82,7 @@ def test_make_setting_shapes():
 def test_bad_inputs_to_split_helpers():
     with pytest.raises(ValueError, match="load_reuters21578"):
         P.modapte_split(pd.DataFrame({"x": [1]}))
-    with pytest.raises(ValueError, match="positive integer"):
+    with pytest.raises(ValueError, match=r"k must be an integer >= 1 \(the number of categories\)"):
         P.top_categories(pd.DataFrame({"topics": [["a"]]}), 0)
     with pytest.raises(ValueError, match="among must be"):
         P.single_label(pd.DataFrame({"topics": [["a"]]}), ["a"], among="some")
