@@ -459,3 +459,328 @@ def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
     if labels:
         result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
     return plot_stats(result, ax=ax, allow_insignificant=True)
+
+
+# ------------------------------------------------------------------------------------------
+# 00 and 01 (the similarity and dimensionality primers): unit balls, labelled points and
+# Voronoi cells, decision regions side by side, whitening, elbow curves, image rows, bars
+
+__all__ += [
+    "plot_alpha_curves",
+    "plot_decision_panels",
+    "plot_grouped_bars",
+    "plot_image_row",
+    "plot_labelled_points",
+    "plot_unit_balls",
+    "plot_voronoi_cells",
+    "plot_whitening",
+]
+
+
+def plot_unit_balls(ax, ps=(1, 2, np.inf), styles=("-", "--", ":"), n_points: int = 400):
+    """Draw the points at distance one from 0 in the plane, ``||x||_p = 1``, for each ``p``.
+
+    Each direction of a circle is rescaled to ``L_p`` length one, so every drawn point lies on
+    the unit sphere of its norm; ``np.inf`` gives the square ``max |x_i| = 1``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_unit_balls(plt.subplots()[1])
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['L1: ||x|| = 1', 'L2: ||x|| = 1', 'L_inf: ||x|| = 1']
+    """
+    check_int(n_points, "n_points", 3)
+    if len(styles) < len(ps):
+        raise ValueError(f"{len(ps)} norms but {len(styles)} line styles; pass one style per p.")
+    t = np.linspace(0, 2 * np.pi, n_points)
+    circle = np.column_stack([np.cos(t), np.sin(t)])
+    for p, style in zip(ps, styles):
+        ring = circle / np.linalg.norm(circle, ord=p, axis=1)[:, None]
+        ax.plot(*ring.T, style, label=f"L{'_inf' if p == np.inf else f'{p:g}'}: ||x|| = 1")
+    ax.set(aspect="equal")
+    return ax
+
+
+def plot_labelled_points(ax, X, labels, markers=("o", "^"), classes=None, label: str = "{}", **kwargs):
+    """Scatter 2-D points, one marker and legend entry per class (``label`` formats the class name).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    X : array-like of shape (n_samples, 2)
+    labels : array-like of shape (n_samples,)
+    markers : sequence of str
+        One per class, in the order of ``classes``.
+    classes : sequence, optional
+        The classes to draw, in order (default: the sorted distinct labels).
+    label : str
+        Legend text, ``label.format(class)``.
+    **kwargs
+        Passed to ``ax.scatter`` (``s``, ``edgecolor``, ``zorder``, ...).
+
+    Returns
+    -------
+    list of PathCollection, one per class
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> _, ax = plt.subplots()
+    >>> drawn = plot_labelled_points(ax, [[0, 0], [1, 1], [2, 2]], ["no", "yes", "no"], label="draft = {}")
+    >>> [(c.get_label(), len(c.get_offsets())) for c in drawn]
+    [('draft = no', 2), ('draft = yes', 1)]
+    """
+    X = as_float_array(X, "X", ndim=2)
+    labels = np.asarray(labels)
+    if X.shape[1] != 2 or len(labels) != len(X):
+        raise ValueError(f"X must have 2 columns and one label per row; got X of shape {X.shape} and "
+                         f"{len(labels)} labels.")
+    classes = sorted(set(labels.tolist()), key=str) if classes is None else list(classes)
+    if len(markers) < len(classes):
+        raise ValueError(f"{len(classes)} classes but {len(markers)} markers; pass one marker per class.")
+    return [ax.scatter(*X[labels == c].T, marker=m, label=label.format(c), **kwargs) for c, m in zip(classes, markers)]
+
+
+def plot_voronoi_cells(ax, X, xlim=None, ylim=None, line_width: float = 0.8):
+    """Draw the Voronoi cells of 2-D points (scipy's ``voronoi_plot_2d``, without vertices or points).
+
+    The 1-NN decision regions of the points are unions of these cells.
+
+    Returns
+    -------
+    scipy.spatial.Voronoi
+        The diagram drawn.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> vor = plot_voronoi_cells(plt.subplots()[1], [[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]])
+    >>> sorted(vor.vertices.round(6).tolist())
+    [[0.0, 1.0], [1.0, 0.0], [1.0, 2.0], [2.0, 1.0]]
+    """
+    from scipy.spatial import Voronoi, voronoi_plot_2d
+
+    vor = Voronoi(as_float_array(X, "X", ndim=2))
+    voronoi_plot_2d(vor, ax=ax, show_vertices=False, line_width=line_width, point_size=0)
+    if xlim is not None:
+        ax.set_xlim(xlim)
+    if ylim is not None:
+        ax.set_ylim(ylim)
+    return vor
+
+
+def plot_decision_panels(classifiers: Mapping, X, labels, *, titles=None, xlabel: str = "", ylabel: str = "",
+                         legend_title: str | None = None, panel_size=(4.25, 4.3)):
+    """The regions of several fitted 2-D classifiers side by side (:func:`plot_decision_regions` each).
+
+    Parameters
+    ----------
+    classifiers : mapping
+        ``{name: fitted classifier}``, one panel each, in order.
+    X, labels : array-like
+        The points drawn on every panel and their classes.
+    titles : sequence of str, optional
+        One per panel (default: the names).
+    xlabel, ylabel : str
+        Axis labels (the y label on the first panel only; the panels share the y axis).
+    legend_title : str, optional
+        Title of the legend, drawn on the first panel.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = [[0, 0], [1, 1], [2, 2], [3, 3]], ["a", "a", "b", "b"]
+    >>> fig = plot_decision_panels({"K = 1": KNeighborsClassifier(1).fit(X, y)}, X, y, xlabel="x")
+    >>> [ax.get_title() for ax in fig.axes], fig.axes[0].get_xlabel()
+    (['K = 1'], 'x')
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(classifiers, Mapping) or not classifiers:
+        raise ValueError("classifiers must be a non-empty mapping {name: fitted classifier}.")
+    titles = list(classifiers) if titles is None else list(titles)
+    if len(titles) != len(classifiers):
+        raise ValueError(f"{len(classifiers)} classifiers but {len(titles)} titles; pass one title per panel.")
+    fig, axes = plt.subplots(1, len(classifiers), figsize=(panel_size[0] * len(classifiers), panel_size[1]),
+                             sharey=True, layout="constrained", squeeze=False)
+    for ax, clf, title in zip(axes[0], classifiers.values(), titles):
+        plot_decision_regions(ax, clf, X, labels)
+        ax.set(title=title, xlabel=xlabel)
+    axes[0, 0].set_ylabel(ylabel)
+    axes[0, 0].legend(title=legend_title, loc="upper left", fontsize=8)
+    return fig
+
+
+def plot_whitening(X, query, cov, W, *, levels=(0.5, 0.9), names=("x1", "x2"), point_label: str = "points"):
+    """Points and a query with ellipses of equal Mahalanobis distance, raw and after whitening by ``W``.
+
+    Left: the data with the prediction ellipses of ``cov`` around their mean; right: ``Z = X W'``
+    with the circles of the identity. When ``W cov W' = I`` the ellipses become circles: the
+    Mahalanobis distance is the Euclidean distance of the whitened points.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> X = np.array([[0.0, 0.0], [2.0, 1.0], [1.0, 2.0], [3.0, 3.0]])
+    >>> S = np.cov(X, rowvar=False)
+    >>> W = np.linalg.inv(np.linalg.cholesky(S))
+    >>> fig = plot_whitening(X, [1.0, 1.0], S, W)
+    >>> whitened = fig.axes[1].collections[0].get_offsets()
+    >>> np.allclose(np.cov(np.asarray(whitened), rowvar=False), np.eye(2))
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    X = as_float_array(X, "X", ndim=2)
+    query = as_float_array(query, "query", ndim=1)
+    W = as_float_array(W, "W", ndim=2)
+    Z, zq = X @ W.T, query @ W.T
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.3), layout="constrained")
+    ax1.scatter(*X.T, s=25, label=f"{len(X)} {point_label}")
+    plot_prediction_ellipses(ax1, X.mean(0), cov, levels=levels)
+    ax1.scatter(*query, marker="*", s=200, color="k", label="query")
+    ax1.set(title="Raw: ellipses of equal Mahalanobis distance", xlabel=names[0], ylabel=names[1], aspect="equal")
+    ax2.scatter(*Z.T, s=25, label=f"whitened {point_label}")
+    plot_prediction_ellipses(ax2, Z.mean(0), np.eye(2), levels=levels)
+    ax2.scatter(*zq, marker="*", s=200, color="k", label="whitened query")
+    ax2.set(title="Whitened: unit variance, no covariance, circles", xlabel="z1", ylabel="z2", aspect="equal")
+    for ax in (ax1, ax2):
+        ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def plot_alpha_curves(tables: Mapping, tol: float, titles=("alpha_K = S_K / K falls for any data", "")):
+    """The slides' elbow criterion per data set: ``alpha_K / alpha_1`` and the size of its slope, with the tolerance.
+
+    ``tables`` maps a name to a table indexed by ``K`` with columns ``alpha_K`` and ``slope_K``
+    (:func:`helpers.clustering.kmeans_alpha_table`); the right panel draws ``-slope_K`` on a log
+    scale with the tolerance ``tol`` as a dotted line.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from helpers.clustering import alpha_slopes, slide_alpha
+    >>> S = [12.0, 6.0, 3.0, 2.4]
+    >>> t = pd.DataFrame({"alpha_K": slide_alpha(S), "slope_K": alpha_slopes(S)}, index=[1, 2, 3, 4])
+    >>> fig = plot_alpha_curves({"toy": t}, 0.05)
+    >>> fig.axes[0].get_lines()[0].get_ydata().round(4).tolist()
+    [1.0, 0.25, 0.0833, 0.05]
+    """
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+    for (name, t), marker in zip(tables.items(), "osd^v<>"):
+        _check_frame(t, f"tables[{name!r}]", ["alpha_K", "slope_K"])
+        axes[0].plot(t.index, t["alpha_K"] / t["alpha_K"].iloc[0], marker=marker, label=name)
+        axes[1].plot(t.index[:-1], -t["slope_K"].iloc[:-1], marker=marker, label=name)
+    axes[0].set(title=titles[0], xlabel="K (clusters)", ylabel="alpha_K / alpha_1")
+    axes[1].axhline(tol, color="k", lw=0.8, ls=":", label=f"tolerance {tol}")
+    axes[1].set(title=titles[1], xlabel="K (clusters)", ylabel="-(alpha_{K+1} - alpha_K) / alpha_1", yscale="log")
+    for ax in axes:
+        ax.legend(fontsize=8)
+    return fig
+
+
+def plot_image_row(images, shape, titles, *, cmaps="gray", limits=None, suptitle: str | None = None,
+                   width: float = 2.0, fontsize=None):
+    """Images side by side, each reshaped to ``shape``, without ticks.
+
+    Parameters
+    ----------
+    images : sequence of array-like
+        Each a flat image (or already of ``shape``).
+    shape : tuple
+        The image shape, e.g. ``(25, 25)``.
+    titles : sequence of str
+        One per image.
+    cmaps : str or sequence of str
+        A colour map for all, or one per image (e.g. grey for faces, a diverging map for eigenfaces).
+    limits : (float, float), optional
+        ``vmin`` and ``vmax`` for every image (default: each image's own range).
+    suptitle : str, optional
+        The figure's title (state the finding).
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig = plot_image_row([np.arange(4.0), np.ones(4)], (2, 2), ["ramp", "flat"], limits=(0, 3))
+    >>> fig.axes[0].images[0].get_array().tolist(), fig.axes[1].get_title()
+    ([[0.0, 1.0], [2.0, 3.0]], 'flat')
+    """
+    import matplotlib.pyplot as plt
+
+    if len(titles) != len(images):
+        raise ValueError(f"{len(images)} images but {len(titles)} titles; pass one title per image.")
+    cmaps = [cmaps] * len(images) if isinstance(cmaps, str) else list(cmaps)
+    vmin, vmax = (None, None) if limits is None else limits
+    fig, axes = plt.subplots(1, len(images), figsize=(width * len(images), 2.4), squeeze=False)
+    for ax, image, title, cmap in zip(axes[0], images, titles, cmaps):
+        ax.imshow(np.asarray(image, float).reshape(shape), cmap=cmap, vmin=vmin, vmax=vmax)
+        ax.set(xticks=[], yticks=[])
+        ax.set_title(title, fontsize=fontsize)
+    if suptitle:
+        fig.suptitle(suptitle)
+    return fig
+
+
+def plot_grouped_bars(ax, groups: Mapping, categories, width: float = 0.8):
+    """Bars of several series side by side for each category (``groups``: ``{legend label: values}``).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_grouped_bars(plt.subplots()[1], {"a": [1, 2], "b": [3, 4]}, ["x", "y"])
+    >>> [(round(float(p.get_x() + p.get_width() / 2), 2), float(p.get_height())) for p in ax.patches]
+    [(-0.2, 1.0), (0.8, 2.0), (0.2, 3.0), (1.2, 4.0)]
+    """
+    categories = list(categories)
+    if not groups:
+        raise ValueError("groups is empty; pass {legend label: one value per category}.")
+    for name, values in groups.items():
+        if len(values) != len(categories):
+            raise ValueError(f"groups[{name!r}] has {len(values)} values for {len(categories)} categories.")
+    xs = np.arange(len(categories))
+    step = width / len(groups)
+    for i, (name, values) in enumerate(groups.items()):
+        ax.bar(xs - width / 2 + step * (i + 0.5), values, width=step, label=name)
+    ax.set(xticks=xs, xticklabels=categories)
+    return ax

@@ -87,11 +87,15 @@ N_JOBS = COUNT | OneOf([-1])
 
 #: every notebook, by number (seconds: one at a time on 2 cores, benchmarks/README.md case 7)
 NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
-    Notebook("00", "00_similarity_primer", "Similarity-based learning: a primer", ("SBL",), (), {
+    Notebook("00", "00_similarity_primer", "Similarity-based learning: a primer", ("SBL",), ("cheng_slides",), {
+        "random_state": SEED, "results_path": RESULTS_PATH,
+    }, seconds=6),
+    Notebook("01", "01_dimensionality_primer", "Dimensionality: k-means, the curse of dimensionality and PCA",
+             ("SBL",), ("cheng_slides",), {
         "random_state": SEED, "kmeans_k_max": Integer(2), "kmeans_n_init": COUNT, "alpha_tol": FRACTION,
         "alpha_tols": ListOf(FRACTION), "face_share": Real(0, 1, closed="right"),
         "face_noise_sds": ListOf(Real(0)), "face_shifts": ListOf(Integer(0)), "results_path": RESULTS_PATH,
-    }, seconds=9),
+    }, seconds=7),
     Notebook("02", "02_limitations", "Where Euclidean distance and cosine similarity mislead",
              ("VAC", "SVM", "MKN"), (), {
         "random_state": SEED, "fig1_cov": MATRIX_2X2, "point_a": POINT, "point_b": POINT, "point_c": POINT,

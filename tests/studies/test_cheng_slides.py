@@ -1,0 +1,298 @@
+"""helpers.studies.cheng_slides: the slides' worked examples come out as printed (or as the ledger reads them)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.studies import cheng_slides as S
+
+# lines 370-394: the 20 athletes' L2 distances to the query (6.75, 3), as printed
+PRINTED_L2 = {18: 1.27, 12: 1.82, 10: 2.61, 20: 2.80, 9: 2.93, 6: 3.01, 8: 3.76, 15: 3.82, 7: 3.95, 16: 3.95,
+              11: 4.85, 19: 5.06, 3: 5.15, 1: 5.20, 13: 5.70, 2: 5.83, 14: 5.84, 5: 6.02, 4: 6.31, 17: 6.67}
+
+
+@pytest.fixture(scope="module")
+def ext():
+    return S.athletes(extended=True)
+
+
+@pytest.fixture(scope="module")
+def pca():
+    return S.face_pca(*S.load_lfw_faces())
+
+
+# -- the tables -------------------------------------------------------------------------------
+
+
+def test_tables_are_the_slides_with_their_queries():
+    ath, ext, cust, wh = S.athletes(), S.athletes(extended=True), S.customers(), S.whiskeys()
+    assert (len(ath.ids), len(ext.ids), len(cust.ids), len(wh.ids)) == (20, 21, 10, 20)
+    assert ext.row(21).tolist() == [6.75, 3.0] and ext.y[ext.ids == 21][0] == "yes"       # the "Updating" row
+    assert ath.query.tolist() == [[6.75, 3.0]] and cust.query.tolist() == [[56000.0, 35.0]]
+    assert wh.query.tolist() == [[2.0, 5.0]] and S.KDTREE_QUERY.tolist() == [[6.0, 3.5]]
+
+
+def test_normalised_tables_match_the_printed_ones():
+    cust, wh = S.normalised(S.customers()), S.normalised(S.whiskeys())
+    # lines 278-287 (salary, age) and 740-750 (age, rating), as printed to 4 and 2 decimals
+    np.testing.assert_allclose(cust.row(1), [0.3276, 0.4412], atol=5e-5)
+    np.testing.assert_allclose(cust.row(6), [0.4034, 0.9118], atol=5e-5)
+    np.testing.assert_allclose(wh.row(11), [0.6333, 1.00], atol=5e-5)
+    np.testing.assert_allclose(wh.query, [[0.0667, 1.00]], atol=5e-5)                      # line 752
+    assert cust.table["purchased"].tolist() == S.customers().table["purchased"].tolist()
+
+
+def test_keyed_rows_names_each_row_by_its_id():
+    table = pd.DataFrame({"day": [3, 6], "rain": [0.3, 0.6], "min": [23, 22]})
+    assert S.keyed_rows("weather.day", table, ["min", "rain"], id_column="day", width=1) == {
+        "weather.day3": [23, 0.3], "weather.day6": [22, 0.6]}
+    assert S.keyed_rows("x.id", table, "rain", id_column="day", ids=[6, 3]) == {"x.id06": 0.6, "x.id03": 0.3}
+
+
+def test_random_directions_continue_the_stream_of_the_random_queries():
+    rng = np.random.default_rng(7)
+    rng.uniform(size=(30, 2))                        # what random_queries(7, 30) draws first
+    u = rng.normal(size=(4, 6))
+    directions = S.random_unit_directions(4, 6, 7, after=30)
+    np.testing.assert_allclose(directions, u / np.linalg.norm(u, axis=1, keepdims=True))
+    queries = np.random.default_rng(7).uniform((1.5, 1.5), (9, 10), (30, 2))
+    np.testing.assert_array_equal(S.random_queries(7, 30), queries)
+
+
+# -- 00: distances and norms -------------------------------------------------------------------
+
+
+def test_lp_distances_obey_the_four_criteria_and_one_minus_cos_does_not(ext):
+    axioms = S.distance_axiom_table(ext.X)
+    assert axioms.loc[["L1", "L2", "L_inf"]].to_numpy().sum() == 0
+    assert axioms.loc["1 - cos"].tolist() == [0, 2, 0, 2622]
+    answer = S.axioms_claim(axioms, ext.X, ext.ids)
+    assert answer["holds"] and "IDs 9 and 11, (4, 4) and (2, 2)" in answer["evidence"]
+
+
+def test_norm_claims_as_the_slides_state_them():
+    assert S.lp_formula_claim(S.athletes().X)["holds"]
+    even = S.even_numerator_claim()
+    assert not even["holds"] and "||(1,0)+(0,1)|| = 2.828 > 2" in even["evidence"]
+    assert S.l2_gradient_claim([3.0, 4.0])["evidence"].endswith("x/||x|| = [0.6, 0.8]")
+    assert S.l1_growth_claim()["holds"]
+    assert S.cosine_law_claim(S.athletes(extended=True).X)["holds"]
+
+
+def test_l0_examples_and_homogeneity():
+    assert S.banach_terms([1.0, 0.0, -4.0]) == [0.25, 0.0, 0.1]                            # lines 181-183
+    assert S.l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho") == 3                               # line 196
+    assert S.donoho_norm_claim([1, -4, 0, -2, 0, 0, 0])["holds"]
+    homogeneous = S.donoho_homogeneity_claim([1, -4, 0, -2, 0, 0, 0], [1.0, 0.0, -4.0])
+    assert not homogeneous["holds"] and "= 3 for a = [-3.0, -1.0, 0.5, 2.0, 10.0]" in homogeneous["evidence"]
+
+
+def test_scipy_names_the_two_distances():
+    assert (S.scipy_distance_name("minkowski"), S.scipy_distance_name("russellrao")) == ("Minkowski", "Russell-Rao")
+
+
+# -- 00: normalisation ---------------------------------------------------------------------------
+
+
+def test_raw_comparison_gives_the_printed_distances_and_not_the_printed_cosines():
+    cust = S.customers()
+    x1, x8, x10 = cust.row(1), cust.row(8), cust.row(10)
+    answers = S.comparison_answers("salary.raw", x1, {8: x8, 10: x10}, cos_note="1 - cos = {gap:.1e}")
+    assert answers["salary.raw.diff8"] == [-19100.0, -19.0] and answers["salary.raw.diff10"] == [-19500.0, -11.0]
+    assert round(answers["salary.raw.l2-x8"], 2) == 19100.01 and round(answers["salary.raw.l2-x10"], 3) == 19500.003
+    assert (answers["salary.raw.l1-x8"], answers["salary.raw.l1-x10"]) == (19119.0, 19511.0)
+    cos8, note = answers["salary.raw.cos-x8"]
+    assert round(cos8, 4) == 1.0 and note["note"].startswith("1 - cos = ")                 # printed 0.099
+    assert S.raw_preference_claim(x1, x8, x10)["holds"]
+    assert S.id_of_row(cust, [72800, 60]) == 8                                             # "ID = 6", line 241
+    readings = S.cosine_readings(cust)
+    assert not np.isclose(readings.to_numpy(float), 0.099, atol=5e-4).any()
+
+
+def test_normalised_comparison_reverses_l1_l2_but_not_cosine():
+    cust = S.normalised(S.customers())
+    n1, n8, n10 = cust.row(1), cust.row(8), cust.row(10)
+    answers = S.comparison_answers("salary.norm", n1, {8: n8, 10: n10})
+    assert round(answers["salary.norm.l2-x8"], 3) == 0.864 and round(answers["salary.norm.l2-x10"], 3) == 0.746
+    assert int(answers["salary.norm.l1-x8"] * 100) / 100 == 1.21                            # truncated, line 305
+    assert round(answers["salary.norm.l1-x10"], 4) == 0.9959
+    assert (round(answers["salary.norm.cos-x8"], 2), round(answers["salary.norm.cos-x10"], 2)) == (0.99, 0.96)
+    assert S.id_of_difference(cust, 1, [-0.6586, -0.5588]) == 8                            # written x_6, line 295
+    claims = S.normalised_preference_claims(n1, n8, n10)
+    assert claims["L1 and L2"]["holds"] and claims["cos"]["holds"]
+    assert S.range_normalisation_claim(S.customers().X)["holds"]
+
+
+# -- 00: the nearest neighbour and kNN -----------------------------------------------------------
+
+
+def test_the_twenty_printed_l2_distances_and_their_order():
+    near = S.with_distances(S.athletes())
+    ours = dict(zip(near.id, near.L2.round(2)))
+    assert ours == PRINTED_L2
+    assert S.ranked_ids(near, "L2") == list(PRINTED_L2)                                  # printed in rank order
+    assert S.keyed_rows("l1.id", near, "L1", width=1, ids=[18, 12, 10]) == {"l1.id18": 1.5, "l1.id12": 2.25,
+                                                                             "l1.id10": 3.25}
+    value, note = S.cosine_reading(near, {12: 0.999, 18: 0.992, 10: 0.954})
+    assert value == "similarities" and note["note"].endswith("[0.001, 0.008, 0.046]")
+    assert S.one_nn_summary(near) == ("1-NN: L2 -> ID 18 (yes), L1 -> ID 18, cosine -> ID 12 (no); by cosine ID 20 "
+                                      "(0.968) ranks third, ahead of ID 10")
+
+
+def test_one_nn_voronoi_and_the_noisy_queries(ext):
+    ath = S.athletes()
+    assert S.one_nn_claim(ath.X, ath.y, S.random_queries(0, 200))["holds"]
+    assert S.voronoi_claim(ext.X)["holds"]
+    near88 = S.nearest_rows(ext, [8.0, 8.0])
+    assert near88.id.tolist()[:2] == [19, 13] and near88.L2.round(3).tolist()[:2] == [0.5, 0.559]   # not ID 13
+    assert S.nearest_rows(ext, [7.0, 7.0]).iloc[0][["id", "draft"]].tolist() == [19, "yes"]          # line 474
+
+
+def test_k3_vote_at_eight_eight(ext):
+    near88 = S.nearest_rows(ext, [8.0, 8.0])
+    third, tied, d = S.tied_neighbour(near88, 2, [7.25, 5.75])
+    assert (third, tied, round(d, 4)) == (20, [14, 20], 2.3717)
+    assert [str(v) for v in S.neighbour_entry(near88, third)] == ["ID20", "7.25", "5.75", "yes"]   # printed "ID13"
+    assert S.vote_tally(near88.draft[:3]) == [2, 1]                                                  # line 497
+    assert S.vote([8.0, 8.0], 3, ext.X, ext.y) == "yes"
+    for weights in (None, S.inverse_square_weights):
+        assert S.vote_claim(ext.X, ext.y, S.random_queries(0, 60), weights)["holds"]
+
+
+def test_region_shares_of_the_knn_pictures(ext):
+    shares = S.label_shares(S.knn_models(ext.X, ext.y), S.random_queries(0), "yes")
+    assert {k: round(v, 2) for k, v in shares.items()} == {"K = 5": 0.46, "K = 15": 0.16, "K = 21, unweighted": 0.0,
+                                                           "K = 21, weights 1/d^2": 0.47}
+
+
+def test_distance_rank_tables_of_lines_564_and_581():
+    raw, norm = S.distance_ranks(S.customers()), S.distance_ranks(S.normalised(S.customers()))
+    row = raw.set_index("id")[S.RANK_COLUMNS]
+    np.testing.assert_allclose(row.loc[1], [2300.0078, 2, 2300, 2, 6, 4], atol=5e-5)               # line 564
+    np.testing.assert_allclose(row.loc[6], [102.3914, 1, 100, 1, 22, 9], atol=5e-5)                # line 569
+    assert (row.loc[5, "rank, second"], row.loc[7, "rank, second"]) == (3, 5)      # printed 5 and 3: swapped
+    nrow = norm.set_index("id")[S.RANK_COLUMNS]
+    np.testing.assert_allclose(nrow.loc[1], [0.1935, 1, 0.0793, 2, 0.17647, 4], atol=5e-5)         # line 581
+    assert (S.knn_vote(S.customers()), S.knn_vote(S.normalised(S.customers()))) == ("yes", "no")
+
+
+# -- 00: k-d tree, regression, binary, Mahalanobis ----------------------------------------------------
+
+
+def test_kdtree_medians_search_and_the_radius(ext):
+    splits = S.kdtree_splits(ext.X)
+    assert all(S.is_median_split(splits, i, ext.X) for i in range(len(splits)))
+    build = S.median_split_claim(splits, ext.X, ext.ids)
+    assert build["holds"] and build["evidence"].startswith("ours: 21 nodes")
+    kd = S.kdtree_search(ext.X, S.KDTREE_QUERY, S.random_queries(0, 300), ext.ids)
+    assert (kd.nearest_id, round(kd.nearest_distance, 4)) == (21, 0.9014)
+    assert kd.search["holds"] and kd.knn["holds"] and kd.knn["how"] == "scikit-learn's KDTree.query(k=5)"
+    value, note = S.radius_reading(kd, S.KDTREE_QUERY, 1.5, ext.ids)
+    assert value == "R^2" and "IDs [12, 18, 21]" in note["note"]
+
+
+def test_whiskey_regression_is_the_printed_168_33():
+    ids, prices, prediction, answer = S.knn_regression(S.normalised(S.whiskeys()), 3)
+    assert (ids.tolist(), prices.tolist(), round(prediction, 2)) == ([12, 16, 3], [200.0, 250.0, 55.0], 168.33)
+    assert answer["holds"]                                                                # line 761
+    weighted, answer = S.weighted_regression(S.normalised(S.whiskeys()), (3, 20))
+    assert (round(weighted[3], 2), round(weighted[20], 2)) == (196.64, 163.71) and answer["holds"]
+
+
+def test_binary_counts_and_coefficients_of_lines_796_to_884():
+    signup, q = S.load_signup()
+    D = signup[S.SIGNUP_FEATURES].to_numpy()
+    answers = S.binary_answers(q.to_numpy(), {"d1": D[0], "d2": D[1]})
+    assert answers["binary.counts.d1"] == [2, 0, 2, 1] and answers["binary.counts.d2"] == [1, 1, 0, 3]
+    assert [answers[f"binary.{c}.d1"] for c in ("rr", "sm", "j")] == [0.4, 0.6, 0.5]
+    assert [answers[f"binary.{c}.d2"] for c in ("rr", "sm", "j")] == [0.2, 0.8, 0.5]
+    assert answers["binary.layout.d1"][0] == [2, 2, 0, 1]           # printed CP=2, PA=0 / AP=2, CA=1: transposed
+
+
+def test_covariance_sigma_and_mahalanobis():
+    W = S.load_weather()[S.WEATHER_FEATURES].to_numpy()
+    assert S.covariance_claim(W)["holds"]
+    assert S.sigma_index(W)[0] == "k"                                                     # printed n, line 902
+    ath = S.athletes()
+    mc = S.mahalanobis_check(ath.X, ath.query)
+    assert mc.equation["holds"] and mc.whitening["holds"] and "correlation before: 0.341" in mc.whitening["evidence"]
+    np.testing.assert_allclose(mc.W @ mc.cov @ mc.W.T, np.eye(2), atol=1e-12)
+    assert S.cosine_agreement_claim(ath.X)["holds"]
+
+
+def test_flagged_items_lists_the_flagged_verdicts_by_id():
+    rows = [{"id": "SBL-9", "lines": "1", "verdict": "refuted", "item": "b"},
+            {"id": "SBL-3", "lines": "2", "verdict": "not testable", "item": "c"},
+            {"id": "SBL-2", "lines": "3", "verdict": "not reproduced", "item": "a"}]
+    assert S.flagged_items(rows) == "SBL-2 (line 3), not reproduced: a\nSBL-9 (line 1), refuted: b"
+
+
+# -- 01: k-means, the curse of dimensionality ------------------------------------------------------
+
+
+def test_kmeans_claims_and_the_alpha_rule(ext):
+    lloyd = S.lloyd_claims(ext.X, 3, 0)
+    assert lloyd["objective"]["holds"] and lloyd["algorithm"]["holds"]
+    tables = S.alpha_tables({"21 athletes": ext.X, "3 blobs": S.three_blobs(0)}, 10, 10, 0)
+    choice = S.alpha_choices(tables, [0.01, 0.02, 0.05, 0.1, 0.2])
+    assert choice["21 athletes"].tolist() == [6, 5, 4, 3, 2] and choice["3 blobs"].tolist() == [3] * 5
+    answers = S.alpha_claims(ext.X, tables, choice, 10, 0)
+    assert all(a["holds"] for a in answers.values())
+    pham = {name: int(t["f_K (Pham et al.)"].idxmin()) for name, t in tables.items()}
+    assert pham == {"21 athletes": 8, "3 blobs": 3}
+
+
+def test_densities_of_lines_988_to_1018():
+    assert [round(S.density(k, m), 4) for k, m in ((10, 1), (4, 2), (2, 3), (10, 2), (10, 3))] == [
+        10.0, 2.0, 1.2599, 3.1623, 2.1544]
+    assert [S.instances_for_density(10, m) for m in (1, 2, 3)] == [10, 100, 1000]
+
+
+# -- 01: PCA and eigenfaces ---------------------------------------------------------------------------
+
+
+def test_pca_statements(pca):
+    assert pca.Q.shape == (625, 625) and np.all(np.diff(pca.eigenvalues) <= 1e-9)
+    assert S.max_variance_claim(pca, S.random_unit_directions(200, pca.n, 0))["holds"]
+    assert S.conjugate_transpose_entries(np.array([[1, -2 - 3j], [1 + 4j, 5j]])) == [1.0, "1-4i", "-2+3i", "-5i"]
+    assert not S.non_square_eigen_claim()["holds"]
+    assert {k: a["holds"] for k, a in S.eigen_claims().items()} == {"eigen-left": False, "eigen-scaling": True,
+                                                                     "aq": False}
+    claims = S.decomposition_claims(pca)
+    assert [k for k, a in claims.items() if not a["holds"]] == ["ata-covariance"]
+    assert "ratio 99 for the faces" in claims["ata-covariance"]["evidence"]
+
+
+def test_eigenface_threshold_reconstruction_and_recognition(pca):
+    k, answers = S.threshold_answers(pca, 0.9)
+    assert k == 40 and answers["lambda-bar"][0] == "λ1+λ2+…+λn" and answers["threshold"][0] == "λ1+λ2+…+λk"
+    assert S.eigenface_shortcut_claim(pca)["holds"]
+    rebuilt = S.reconstructions(pca, 0, [pca.m - 1])[0]
+    np.testing.assert_allclose(rebuilt, pca.faces[0], atol=1e-9)                  # m - 1 components are all there are
+    assert S.reconstruction_claim(pca, [40])["evidence"].endswith("k = 40: 0.314")
+    table = S.recognition_table(pca, [0.25], [2], [40], random_state=0)
+    assert table.round(2).to_numpy().tolist() == [[1.0, 1.0], [0.4, 0.43], [0.18, 0.17]]
+    assert S.recognition_claim(table, 40)["holds"]
+    with pytest.raises(ValueError, match="kind must be"):
+        S.perturbed(pca.faces, pca.shape, "blur", 1)
+
+
+# -- 01: the bird example -----------------------------------------------------------------------------
+
+
+def test_bird_readings_eigenpairs_and_conclusions():
+    printed = S.load_bird_ata().to_numpy()
+    readings = S.symmetric_readings(printed)
+    spectra = S.reading_spectra(readings).round(2)
+    # printed 1626.52, 128.99, 7.10 (line 1232): lambda_1 truncated
+    assert spectra.loc["upper triangle mirrored"].tolist() == [1626.53, 128.99, 7.1, 1762.61]
+    assert spectra.loc["lower triangle mirrored", "lambda_3"] < 0                                 # impossible for A'A
+    lam, V = S.sorted_eigh(readings["upper triangle mirrored"])
+    np.testing.assert_allclose(V[:, 0], [0.22, 0.41, 0.88], atol=5e-3)                          # line 1234
+    np.testing.assert_allclose(V[:, 1], [0.25, 0.85, -0.46], atol=5e-3)
+    np.testing.assert_allclose(V[:, 2], [0.94, -0.32, -0.08], atol=5e-3)                         # printed 0.97
+    assert S.v3_note([0.97, -0.32, -0.08], V).startswith("printed v3 has length 1.025")
+    v1c = S.correlation_v1(readings["upper triangle mirrored"])
+    assert np.round(v1c, 3).tolist() == [0.594, 0.576, 0.561]
+    claims = S.bird_claims(["length", "wingspan", "weight"], V, v1c)
+    assert claims["weight-most"]["holds"] and claims["wingspan-next"]["holds"]
