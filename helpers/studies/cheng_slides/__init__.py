@@ -1,0 +1,206 @@
+"""Cheng's lecture slides, chapter 5 "Similarity-based learning": the worked examples, checked.
+
+The slides (C.-C. Cheng, National Chiao Tung University, after Kelleher, Mac Namee & D'Arcy)
+turn at their line 921 from similarity to dimensionality, and so do the two notebooks that
+answer them: notebook 00 takes lines 1-917 (vectors, norms, normalisation, the nearest
+neighbour, kNN, the k-d tree, kNN regression, binary similarity, cosine and Mahalanobis) and
+notebook 01 lines 919-1243 (k-means and the choice of K, the curse of dimensionality, PCA,
+eigenfaces, the bird example). This module holds what the notebooks compute beyond the maths
+and the loaders, which it re-exports: the slides' tables as arrays (:class:`Labelled`), their
+worked examples, and the checks of their statements.
+
+A function named ``*_claim`` returns a *claim answer*: a dict with ``holds`` (a bool),
+``evidence`` (the numbers measured, as a sentence) and, where our protocol is not the slides',
+``how``; the notebook hands it to its ledger check, which gives the verdict. Functions named
+``*_answers`` return ``{ledger key: value}`` for a family of printed values; ``(value,
+{"note": ...})`` carries a note with a value.
+"""
+
+from sklearn.neighbors import (
+    KNeighborsClassifier,
+)
+
+from ...binary import (
+    binary_counts,
+    jaccard,
+    russell_rao,
+    sokal_michener,
+)
+from ...clustering import (
+    alpha_slopes,
+    kmeans_alpha_table,
+    pham_f,
+    select_k_by_alpha,
+)
+from ...data import (
+    QUERIES,
+    load_athletes,
+    load_bird_ata,
+    load_lfw_faces,
+    load_salary_age,
+    load_signup,
+    load_weather,
+    load_whiskey,
+)
+from ...metrics import (
+    cosine_similarity,
+    l0_norm,
+    lp_norm,
+    mahalanobis,
+    minkowski,
+)
+from ...neighbours import (
+    inverse_square_weights,
+)
+from ...plotting import (
+    kdtree_splits,
+    plot_alpha_curves,
+    plot_decision_panels,
+    plot_decision_regions,
+    plot_grouped_bars,
+    plot_image_row,
+    plot_kdtree_splits,
+    plot_labelled_points,
+    plot_unit_balls,
+    plot_voronoi_cells,
+    plot_whitening,
+)
+from ...whitening import (
+    whitening_matrix,
+)
+from .dimensionality import (
+    FacePCA,
+    alpha_choices,
+    alpha_claims,
+    alpha_tables,
+    bird_claims,
+    conjugate_transpose_entries,
+    correlation_v1,
+    decomposition_claims,
+    density,
+    eigen_claims,
+    eigenface_shortcut_claim,
+    face_pca,
+    instances_for_density,
+    leading_eigenfaces,
+    lloyd_claims,
+    max_variance_claim,
+    non_square_eigen_claim,
+    perturbed,
+    random_unit_directions,
+    reading_spectra,
+    recognition_claim,
+    recognition_table,
+    reconstruction_claim,
+    reconstructions,
+    retrieval_rate,
+    sorted_eigh,
+    symmetric_readings,
+    three_blobs,
+    threshold_answers,
+    v3_note,
+)
+from .neighbours import (
+    KDSearch,
+    MahalanobisCheck,
+    binary_answers,
+    contingency_by_heading,
+    cosine_agreement_claim,
+    cosine_reading,
+    covariance_claim,
+    distance_ranks,
+    flagged_items,
+    is_median_split,
+    kdtree_search,
+    knn_models,
+    knn_regression,
+    knn_vote,
+    label_shares,
+    mahalanobis_check,
+    median_split_claim,
+    nearest_rows,
+    neighbour_entry,
+    one_nn_claim,
+    one_nn_summary,
+    radius_reading,
+    ranked_ids,
+    sigma_index,
+    tied_neighbour,
+    voronoi_claim,
+    vote,
+    vote_claim,
+    vote_tally,
+    weighted_regression,
+    with_distances,
+)
+from .similarity import (
+    agreement_claim,
+    axiom_failures,
+    axioms_claim,
+    banach_terms,
+    comparison_answers,
+    cosine_law_claim,
+    cosine_readings,
+    distance_axiom_table,
+    donoho_homogeneity_claim,
+    donoho_norm_claim,
+    even_numerator_claim,
+    id_of_difference,
+    id_of_row,
+    l1_growth_claim,
+    l2_gradient_claim,
+    lp_formula_claim,
+    normalised_preference_claims,
+    range_normalisation_claim,
+    raw_preference_claim,
+    scipy_distance_name,
+)
+from .tables import (
+    KDTREE_QUERY,
+    RANK_COLUMNS,
+    SIGNUP_FEATURES,
+    WEATHER_FEATURES,
+    Labelled,
+    athletes,
+    customers,
+    keyed_rows,
+    normalised,
+    random_queries,
+    whiskeys,
+)
+
+__all__ = [
+    # the tables
+    "Labelled", "athletes", "customers", "whiskeys", "normalised", "keyed_rows", "random_queries",
+    "WEATHER_FEATURES", "SIGNUP_FEATURES", "KDTREE_QUERY", "RANK_COLUMNS",
+    # 00: distances and norms
+    "axiom_failures", "distance_axiom_table", "axioms_claim", "lp_formula_claim", "even_numerator_claim",
+    "scipy_distance_name", "agreement_claim", "banach_terms", "l2_gradient_claim", "l1_growth_claim",
+    "donoho_norm_claim", "donoho_homogeneity_claim", "cosine_law_claim",
+    # 00: normalisation, the nearest neighbour, kNN
+    "id_of_row", "id_of_difference", "comparison_answers", "raw_preference_claim", "cosine_readings",
+    "range_normalisation_claim", "normalised_preference_claims", "with_distances", "ranked_ids",
+    "cosine_reading", "one_nn_summary", "one_nn_claim", "voronoi_claim", "nearest_rows", "neighbour_entry",
+    "tied_neighbour", "vote", "vote_tally", "vote_claim", "knn_models", "label_shares", "distance_ranks",
+    "knn_vote",
+    # 00: k-d tree, regression, binary, Mahalanobis
+    "is_median_split", "median_split_claim", "KDSearch", "kdtree_search", "radius_reading",
+    "knn_regression", "weighted_regression", "binary_answers", "contingency_by_heading",
+    "cosine_agreement_claim", "covariance_claim", "sigma_index", "MahalanobisCheck", "mahalanobis_check",
+    "flagged_items",
+    # 01: k-means, dimensionality, PCA, eigenfaces, birds
+    "lloyd_claims", "three_blobs", "alpha_tables", "alpha_choices", "alpha_claims", "density",
+    "instances_for_density", "FacePCA", "face_pca", "random_unit_directions", "max_variance_claim",
+    "conjugate_transpose_entries", "non_square_eigen_claim", "eigen_claims", "decomposition_claims",
+    "threshold_answers", "eigenface_shortcut_claim", "leading_eigenfaces", "reconstruction_claim",
+    "reconstructions", "perturbed", "retrieval_rate", "recognition_table", "recognition_claim",
+    "symmetric_readings", "reading_spectra", "sorted_eigh", "v3_note", "correlation_v1", "bird_claims",
+    # re-exported: the maths, loaders and pictures the notebooks use
+    "QUERIES", "load_athletes", "load_bird_ata", "load_lfw_faces", "load_salary_age", "load_signup",
+    "load_weather", "load_whiskey", "binary_counts", "jaccard", "russell_rao", "sokal_michener",
+    "cosine_similarity", "l0_norm", "lp_norm", "mahalanobis", "minkowski", "inverse_square_weights",
+    "whitening_matrix", "alpha_slopes", "kmeans_alpha_table", "pham_f", "select_k_by_alpha",
+    "KNeighborsClassifier", "kdtree_splits", "plot_alpha_curves", "plot_decision_panels",
+    "plot_decision_regions", "plot_grouped_bars", "plot_image_row", "plot_kdtree_splits",
+    "plot_labelled_points", "plot_unit_balls", "plot_voronoi_cells", "plot_whitening",
+]
