@@ -784,3 +784,174 @@ def plot_grouped_bars(ax, groups: Mapping, categories, width: float = 0.8):
         ax.bar(xs - width / 2 + step * (i + 0.5), values, width=step, label=name)
     ax.set(xticks=xs, xticklabels=categories)
     return ax
+
+
+
+# --------------------------------------------------------------------------------------------
+# 06: a PCA's cumulative variance, score curves with reference lines, scores against a reference
+
+__all__ += ["plot_against_reference", "plot_cumulative_variance", "plot_score_curves"]
+
+
+def plot_cumulative_variance(explained_variance_ratio, level: float, *, n_components: int | None = None, ax=None,
+                             title: str | None = None):
+    """The cumulative explained variance of a PCA, the fraction ``level`` and the components it needs.
+
+    Parameters
+    ----------
+    explained_variance_ratio : 1-D array
+        The share of the total variance of every component, in decreasing order (all of them,
+        e.g. ``GramPCA.all_explained_variance_ratio_``).
+    level : float in (0, 1]
+        The fraction of the variance to reach (a dashed line).
+    n_components : int, optional
+        The components kept (a dotted line); by default the fewest whose cumulative share
+        reaches ``level``.
+    ax : matplotlib Axes, optional
+        Drawn into; a new figure otherwise.
+    title : str, optional
+        A title that states the finding; by default how many components ``level`` needs.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_cumulative_variance([0.5, 0.3, 0.1, 0.1], 0.8)
+    >>> ax.get_title(), [t.get_text() for t in ax.get_legend().get_texts()][2]
+    ('80% of the variance needs 2 of 4 components', 'd = 2 components')
+    """
+    import matplotlib.pyplot as plt
+
+    ratios = as_float_array(explained_variance_ratio, "explained_variance_ratio", ndim=1)
+    level = check_real(level, "level", "0.9 for 90% of the variance", 0.0, 1.0, closed="right",
+                       why="a fraction of the variance")
+    cumulative = np.cumsum(ratios)
+    if n_components is None:
+        n_components = int(min(np.searchsorted(cumulative, level - 1e-12) + 1, len(cumulative)))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(np.arange(1, len(cumulative) + 1), cumulative, label="cumulative explained variance")
+    ax.axhline(level, color="grey", ls="--", label=f"{level:.0%} of the variance")
+    ax.axvline(n_components, color="C3", ls=":", label=f"d = {n_components:,} components")
+    ax.set(title=title or f"{level:.0%} of the variance needs {n_components:,} of {len(cumulative):,} components",
+           xlabel="number of principal components", ylabel="fraction of total variance")
+    ax.legend()
+    return ax
+
+
+def plot_score_curves(table, *, xlabel: str, ylabel: str, title: str, hlines: Mapping | None = None,
+                      vlines: Mapping | None = None, logx: bool = False, markers: str = "os^vD<>", ax=None):
+    """A score against a size (the table's index) for each column, with labelled reference lines.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One curve per column, named by it; the index is the x axis (e.g. numbers of components).
+    xlabel, ylabel, title : str
+        Axis labels with units, and a title that states the finding.
+    hlines, vlines : dict, optional
+        ``{label: y}`` drawn as dashed grey horizontal lines, ``{label: x}`` as dotted vertical ones.
+    logx : bool
+        A logarithmic x axis.
+    markers : str
+        One marker per column, in order.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"kNN": [0.9, 0.95, 0.8]}, index=[10, 25, 3000])
+    >>> ax = plot_score_curves(t, xlabel="components", ylabel="accuracy", title="best at 25",
+    ...                        hlines={"full space": 0.88}, vlines={"90%": 3000}, logx=True)
+    >>> ax.get_xscale(), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', ['kNN', 'full space', '90%'])
+    """
+    import matplotlib.pyplot as plt
+
+    _check_frame(table, "table", [])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    for column, marker in zip(table.columns, markers * (len(table.columns) // len(markers) + 1)):
+        ax.plot(table.index, table[column], marker=marker, label=str(column))
+    for i, (label, y) in enumerate((hlines or {}).items()):
+        ax.axhline(y, color="grey", ls=("--", "-.", ":")[i % 3], label=label)
+    for i, (label, x) in enumerate((vlines or {}).items()):
+        ax.axvline(x, color=f"C{3 + i}", ls=":", label=label)
+    if logx:
+        ax.set_xscale("log")
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_against_reference(scores, reference: str, *, xlabel: str, ylabel: str, titles, claimed: Mapping | None = None,
+                           figsize=(12, 4.8)):
+    """Accuracy curves of several methods (left) and their error reduction relative to a reference (right).
+
+    The right panel shows ``(CE_ref - CE) / CE_ref`` with ``CE = 1 - score``: above 0, fewer
+    errors than the reference. One colour per method in both panels; the reference is drawn
+    thick on the left.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        Accuracies (fractions) by size (index) and method (columns), the reference among them.
+    reference : str
+        The column the others are measured against.
+    xlabel, ylabel : str
+        The x axis of both panels and the y axis of the left one, with units.
+    titles : pair of str
+        The titles of the two panels, each stating its finding.
+    claimed : dict, optional
+        ``{label: reduction}`` drawn as dashed lines on the right (e.g. a value a source prints).
+    figsize : pair of float
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"Euclidean": [0.6, 0.8], "Mahalanobis": [0.7, 0.7]}, index=[500, 5000])
+    >>> fig = plot_against_reference(t, "Euclidean", xlabel="training documents", ylabel="accuracy",
+    ...                              titles=("ahead once", "fewer errors once"), claimed={"35% printed": 0.35})
+    >>> right = fig.axes[1].get_lines()[0].get_ydata().round(2).tolist()
+    >>> right, [t.get_text() for t in fig.legends[0].get_texts()]
+    ([0.25, -0.5], ['Euclidean', 'Mahalanobis', '35% printed'])
+    """
+    import matplotlib.pyplot as plt
+
+    _check_frame(scores, "scores", [reference])
+    if len(titles) != 2:
+        raise ValueError(f"titles must be a pair (left panel, right panel); got {titles!r}.")
+    error = 1 - scores
+    fig, (left, right) = plt.subplots(1, 2, figsize=figsize)
+    for i, column in enumerate(scores.columns):  # one colour per method in both panels
+        is_reference = column == reference
+        left.plot(scores.index, scores[column], marker="o", color=f"C{i}", lw=2.5 if is_reference else 1.2,
+                  label=str(column))
+        if not is_reference:
+            reduction = (error[reference] - error[column]) / error[reference]
+            right.plot(scores.index, reduction, marker="o", color=f"C{i}", label=str(column))
+    right.axhline(0, color="grey", lw=1)
+    for label, value in (claimed or {}).items():
+        right.axhline(value, color="grey", ls="--", lw=1, label=label)
+    left.set(title=titles[0], xlabel=xlabel, ylabel=ylabel)
+    right.set(title=titles[1], xlabel=xlabel, ylabel=f"error reduction relative to {reference} (fraction)")
+    handles = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0][len(scores.columns) - 1:]
+    fig.legend(handles, [h.get_label() for h in handles], loc="lower center", ncol=4, fontsize=8)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig

@@ -139,3 +139,79 @@ def test_model_scores_chart_draws_each_model_and_refuses_bad_columns():
         plot_model_scores(t, ["accuracy", "f1"], xerr="sd", xlabel="x", title="t")
     plt.close("all")
 
+
+
+# ---------------------------------------------------------------------------- 06: variance, curves, a reference
+
+def test_cumulative_variance_curve_and_the_components_a_level_needs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_cumulative_variance
+
+    ratios = np.array([0.4, 0.3, 0.2, 0.06, 0.04])
+    ax = plot_cumulative_variance(ratios, 0.9)
+    curve, level, needed = ax.get_lines()
+    np.testing.assert_allclose(curve.get_ydata(), [0.4, 0.7, 0.9, 0.96, 1.0])
+    np.testing.assert_allclose(curve.get_xdata(), [1, 2, 3, 4, 5])
+    assert level.get_ydata()[0] == 0.9 and needed.get_xdata()[0] == 3  # 0.4 + 0.3 + 0.2 reaches 90%
+    assert ax.get_title() == "90% of the variance needs 3 of 5 components"
+    ax = plot_cumulative_variance(ratios, 0.9, n_components=4, title="kept 4")
+    assert ax.get_lines()[2].get_xdata()[0] == 4 and ax.get_title() == "kept 4"
+    with pytest.raises(ValueError, match=r"level must be a number in \(0, 1\] \(a fraction of the variance\)"):
+        plot_cumulative_variance(ratios, 1.5)
+    plt.close("all")
+
+
+def test_score_curves_with_reference_lines():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from helpers.plotting import plot_score_curves
+
+    t = pd.DataFrame({"Euclidean": [0.92, 0.96, 0.81], "whitened": [0.92, 0.95, 0.57]}, index=[10, 25, 3059])
+    ax = plot_score_curves(t, xlabel="components (count)", ylabel="accuracy", title="best on 25",
+                           hlines={"full space": 0.88}, vlines={"90%": 3059}, logx=True)
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["Euclidean", "whitened", "full space", "90%"]
+    assert [line.get_marker() for line in lines[:2]] == ["o", "s"]
+    np.testing.assert_allclose(lines[1].get_ydata(), [0.92, 0.95, 0.57])
+    assert lines[2].get_ydata()[0] == 0.88 and lines[3].get_xdata()[0] == 3059
+    assert ax.get_xscale() == "log" and ax.get_xlabel() == "components (count)"
+    with pytest.raises(TypeError, match="table must be a pandas DataFrame"):
+        plot_score_curves(t.to_numpy(), xlabel="x", ylabel="y", title="t")
+    plt.close("all")
+
+
+def test_scores_against_a_reference_draw_the_error_reduction():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from helpers.plotting import plot_against_reference
+
+    t = pd.DataFrame({"Euclidean kNN": [0.631, 0.807], "pooled": [0.659, 0.581], "nearest": [0.529, 0.668]},
+                     index=[548, 5485])
+    fig = plot_against_reference(t, "Euclidean kNN", xlabel="training documents (count)", ylabel="accuracy",
+                                 titles=("Fig. 5", "Fig. 6"), claimed={"35% printed": 0.35})
+    left, right = fig.axes
+    assert [line.get_linewidth() for line in left.get_lines()] == [2.5, 1.2, 1.2]
+    reductions = [line.get_ydata() for line in right.get_lines()[:2]]
+    np.testing.assert_allclose(reductions[0], [(0.369 - 0.341) / 0.369, (0.193 - 0.419) / 0.193])
+    np.testing.assert_allclose(reductions[1], [(0.369 - 0.471) / 0.369, (0.193 - 0.332) / 0.193])
+    assert [line.get_color() for line in right.get_lines()[:2]] == ["C1", "C2"]  # the colours of the left panel
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Euclidean kNN", "pooled", "nearest", "35% printed"]
+    assert (left.get_title(), right.get_title()) == ("Fig. 5", "Fig. 6")
+    assert right.get_ylabel() == "error reduction relative to Euclidean kNN (fraction)"
+    with pytest.raises(ValueError, match=r"columns \['cosine'\] are not in the scores"):
+        plot_against_reference(t, "cosine", xlabel="x", ylabel="y", titles=("a", "b"))
+    with pytest.raises(ValueError, match="titles must be a pair"):
+        plot_against_reference(t, "pooled", xlabel="x", ylabel="y", titles=("a",))
+    plt.close("all")

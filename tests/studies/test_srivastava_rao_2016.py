@@ -2,6 +2,7 @@
 the baselines, against scikit-learn's KNeighborsClassifier, NearestCentroid and scipy."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from scipy.spatial.distance import mahalanobis
@@ -13,13 +14,16 @@ from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
 from helpers.evaluation import prf_scores
 from helpers.gram import shrunk_residual_covariance
+from helpers.significance import mcnemar_exact
 from helpers.studies.srivastava_rao_2016 import (
     MahalanobisCentroidClassifier,
     baseline_predictions,
     best_k,
     component_sweep,
     knn_sweep,
+    largest_lead,
     mahalanobis_readings,
+    readings_by_components,
     rocchio_ovr_predict,
     summarize_readings,
     training_size_curve,
@@ -288,3 +292,36 @@ def test_readings_refuse_a_covariance_estimator_object(corpus):
     a = mahalanobis_readings(X, y, Q, ks=[3], readings=["pooled"], covariance=0.3, loo=False)
     b = mahalanobis_readings(X, y, Q, ks=[3], readings=["pooled"], covariance=0.5, loo=False)
     assert a.info["shrinkage"]["pooled"] == 0.3 and b.info["shrinkage"]["pooled"] == 0.5
+
+
+def test_readings_by_components_equal_the_readings_on_the_first_components(corpus):
+    X, y, Q = corpus
+    y_q = KNeighborsClassifier(3).fit(X, y).predict(Q)
+    sd = X.std(axis=0, ddof=1)
+    acc, preds = readings_by_components(X, y, Q, y_q, sd, [4, 2], ks=[1, 3])
+    assert acc.index.tolist() == [2, 4]
+    out = mahalanobis_readings(X[:, :2], y, Q[:, :2], sd[:2], ks=[1, 3], loo=False)
+    summary = summarize_readings(out, y_q)
+    assert acc.loc[2].to_dict() == summary["accuracy"].to_dict()
+    for r in out.pred:
+        np.testing.assert_array_equal(preds[(2, r)], out.pred[r][summary.loc[r, "k"]])
+    full = mahalanobis_readings(X, y, Q, sd, ks=[1, 3], loo=False)
+    full_summary = summarize_readings(full, y_q)
+    acc6, preds6 = readings_by_components(X, y, Q, y_q, sd, [2], ks=[1, 3],
+                                          full=(full_summary, {r: p[full_summary.loc[r, "k"]]
+                                                               for r, p in full.pred.items()}))
+    assert acc6.index.tolist() == [2, 6] and acc6.loc[6, "euclidean"] == 1.0  # y_q are 3-NN labels
+    assert (6, "pooled") in preds6
+
+
+def test_largest_lead_finds_where_a_reading_leads_euclidean_knn_most():
+    y = np.array([0, 1] * 10)
+    wrong = lambda n: np.where(np.arange(20) < n, 1 - y, y)  # noqa: E731
+    acc = pd.DataFrame({"euclidean": [0.9, 0.7, 0.8], "pooled": [0.85, 0.8, 0.8], "weighted": [0.8, 0.8, 0.85]},
+                       index=[10, 50, 100])
+    preds = {(50, "euclidean"): wrong(6), (50, "weighted"): wrong(4), (50, "pooled"): wrong(4)}
+    lead = largest_lead(acc, preds, y)
+    # leads: 10 -> -0.05, 50 -> +0.1, 100 -> +0.05; at 50 weighted and pooled tie: pooled comes first in READINGS
+    assert (lead["components"], lead["reading"]) == (50, "pooled")
+    assert (lead["accuracy"], lead["reference_accuracy"]) == (0.8, 0.7)
+    assert (lead["b"], lead["c"], lead["p"]) == mcnemar_exact(y, wrong(4), wrong(6))

@@ -1,4 +1,4 @@
-"""The Mahal-kNN paper (Srivastava & Rao 2016): its readings, its Table-2 driver and baselines.
+"""The Mahal-kNN paper (Srivastava & Rao 2016): its readings, its checks and drivers, and the helpers they use.
 
 The readings of Mahal-kNN that the paper's text supports (:data:`READINGS`), all computed
 by :func:`mahalanobis_readings` from inner products of PCA scores:
@@ -21,12 +21,27 @@ documents than d, inverted through the Woodbury identity (:class:`helpers.gram.R
 every distance needs only inner products of documents. Neighbours and votes come from the
 kNN engine of :mod:`helpers.neighbours`.
 
-Around the readings: :func:`component_sweep` and :func:`knn_sweep` (many PCA sizes and k
-from one neighbour search), :func:`summarize_readings` and :func:`best_k` (the paper's choice
-of k, and leave-one-out's), :func:`training_size_curve` (Figs 5 and 6), the dense reference
-classifier :class:`MahalanobisCentroidClassifier` (the classification phase, Section 2.4.4)
-and the paper's baselines: naive Bayes, Rocchio (:func:`rocchio_ovr_predict`) and a linear
-SVM (:func:`baseline_predictions`).
+The modules, in the order of the paper (and of notebook 06):
+
+* :mod:`.corpus`: the collection and its preprocessing (Sections 2.1 and 3, Table 1): the XML
+  question, the vector-space example, the stems by hand, the TF-IDF formula, the topics;
+* :mod:`.pca_checks`: the PCA (Eqs 1-5) fitted and checked, the scale invariance of line 146;
+* :mod:`.readings`: the readings above;
+* :mod:`.sweeps`: many PCA sizes and k from one neighbour search (:func:`component_sweep`,
+  :func:`knn_sweep`), the choice of k (:func:`summarize_readings`, :func:`best_k`), Figs 5 and 6
+  (:func:`training_size_curve`) and every reading on fewer components
+  (:func:`readings_by_components`, :func:`largest_lead`);
+* :mod:`.comparisons`: the readings against Euclidean kNN and the conventional classifiers, as
+  the evidence of the paper's claims;
+* :mod:`.baselines`: the dense reference classifier :class:`MahalanobisCentroidClassifier` (the
+  classification phase, Section 2.4.4) and the baselines: naive Bayes, Rocchio
+  (:func:`rocchio_ovr_predict`) and a linear SVM (:func:`baseline_predictions`);
+* :mod:`.table2`: Table 2 in three settings;
+* :mod:`.figures`: the claims of Figs 5 and 6.
+
+The package also re-exports what notebook 06 uses from the data and maths layers: the
+Reuters-21578 loader and splits, the text pipeline, McNemar's and the permutation tests, and
+the plotting functions.
 
 The slow steps take ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it, ``None``
 (the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar.
@@ -37,20 +52,156 @@ References
    distance for correlated datasets, Int. J. Big Data Intelligence 3(1), 18-27.
 """
 
+from ...data.reuters import (
+    class_counts,
+    load_reuters21578,
+    make_setting,
+    modapte_split,
+    read_archive_member,
+    top_categories,
+)
+from ...plotting import plot_against_reference, plot_cumulative_variance, plot_score_curves
+from ...significance import mcnemar_exact, paired_comparisons
+from ...text import StemmingAnalyzer, vectorize_corpus
 from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict
-from .readings import READINGS, Readings, mahalanobis_readings
-from .sweeps import best_k, component_sweep, knn_sweep, summarize_readings, training_size_curve
+from .comparisons import (
+    BALANCE_KEYS,
+    PR_SCORES,
+    READING_KEYS,
+    DimensionStudy,
+    accuracy_by_k,
+    against_best_rival,
+    balance_claims,
+    chosen_readings,
+    conventional_claims,
+    dimension_claims,
+    f1_identities,
+    invertibility_claim,
+    k_choice_note,
+    knn_by_dimension,
+    knn_vote_claim,
+    measure_claims,
+    never_assigning,
+    predictions_at,
+    probability_as_uncertainty,
+    reading_claims,
+    tied_disagreements,
+)
+from .corpus import (
+    TABLE1,
+    collection_claims,
+    document_frequency,
+    keyword_vector,
+    labels_provenance,
+    paper_weights,
+    preprocessing_claims,
+    stems_by_hand,
+    table1_answers,
+    topic_statistics,
+    topics_in,
+    xml_parse_result,
+)
+from .figures import accuracy_table, error_reduction, training_size_claims
+from .pca_checks import below, fit_pca, pca_claims, pca_residuals, scale_invariance, sq_mahalanobis
+from .readings import MAHAL_READINGS, READINGS, Readings, mahalanobis_readings
+from .sweeps import (
+    best_k,
+    component_sweep,
+    knn_sweep,
+    largest_lead,
+    readings_by_components,
+    summarize_readings,
+    training_size_curve,
+)
+from .table2 import (
+    F1_COLUMNS,
+    TABLE2_BASELINES,
+    other_settings,
+    readings_note,
+    setting_gaps,
+    setting_table,
+    settings_note,
+    single_label_table,
+    table2_answers,
+)
 
 __all__ = [
+    "BALANCE_KEYS",
+    "F1_COLUMNS",
+    "MAHAL_READINGS",
+    "PR_SCORES",
     "READINGS",
+    "READING_KEYS",
+    "TABLE1",
+    "TABLE2_BASELINES",
+    "DimensionStudy",
     "MahalanobisCentroidClassifier",
     "Readings",
+    "StemmingAnalyzer",
+    "accuracy_by_k",
+    "accuracy_table",
+    "against_best_rival",
+    "balance_claims",
     "baseline_predictions",
+    "below",
     "best_k",
+    "chosen_readings",
+    "class_counts",
+    "collection_claims",
     "component_sweep",
+    "conventional_claims",
+    "dimension_claims",
+    "document_frequency",
+    "error_reduction",
+    "f1_identities",
+    "fit_pca",
+    "invertibility_claim",
+    "k_choice_note",
+    "keyword_vector",
+    "knn_by_dimension",
     "knn_sweep",
+    "knn_vote_claim",
+    "labels_provenance",
+    "largest_lead",
+    "load_reuters21578",
     "mahalanobis_readings",
+    "make_setting",
+    "mcnemar_exact",
+    "measure_claims",
+    "modapte_split",
+    "never_assigning",
+    "other_settings",
+    "paired_comparisons",
+    "paper_weights",
+    "pca_claims",
+    "pca_residuals",
+    "plot_against_reference",
+    "plot_cumulative_variance",
+    "plot_score_curves",
+    "predictions_at",
+    "preprocessing_claims",
+    "probability_as_uncertainty",
+    "read_archive_member",
+    "reading_claims",
+    "readings_by_components",
+    "readings_note",
     "rocchio_ovr_predict",
+    "scale_invariance",
+    "setting_gaps",
+    "setting_table",
+    "settings_note",
+    "single_label_table",
+    "sq_mahalanobis",
+    "stems_by_hand",
     "summarize_readings",
+    "table1_answers",
+    "table2_answers",
+    "tied_disagreements",
+    "top_categories",
+    "topic_statistics",
+    "topics_in",
+    "training_size_claims",
     "training_size_curve",
+    "vectorize_corpus",
+    "xml_parse_result",
 ]

@@ -1,4 +1,4 @@
-"""Around the readings: many PCA sizes and k from one neighbour search, k chosen, Figs 5 and 6."""
+"""Around the readings: many PCA sizes and k from one neighbour search, k chosen, Figs 5 and 6, fewer components."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..._validation import (
 )
 from ...evaluation import prf_scores
 from ...neighbours import majority_votes, nearest_indices
+from ...significance import mcnemar_exact
 from .readings import READINGS, Readings, mahalanobis_readings
 
 
@@ -218,3 +219,81 @@ def best_k(accuracy_by_k: dict) -> int:
     return min(k for k, a in accuracy_by_k.items() if a == top)
 
 
+
+
+def readings_by_components(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3, 21),
+                           covariance="ledoit_wolf", full=None) -> tuple[pd.DataFrame, dict]:
+    """Every reading on the first m principal components, for each m, with the best k of each (test accuracy).
+
+    Parameters
+    ----------
+    Z_train, Z_test : ndarray
+        PCA scores, components in decreasing order of variance.
+    y_train, y_test : 1-D labels (single-label)
+    sd : ndarray
+        Standard deviation of each component.
+    components : iterable of int
+        The numbers m of leading components.
+    ks, covariance : as in :func:`mahalanobis_readings`
+    full : tuple, optional
+        ``(summary, predictions)`` of the readings already computed on every column of ``Z``
+        (:func:`summarize_readings` and the predictions at its k), added as the row
+        ``Z_train.shape[1]``.
+
+    Returns
+    -------
+    accuracy : DataFrame
+        Test accuracy by m (index, ascending) and reading (columns).
+    predictions : dict
+        ``{(m, reading): test predictions at the reading's k}``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> Z = np.vstack([rng.normal(size=(20, 3)), rng.normal(size=(20, 3)) + [3, 0, 0]])
+    >>> y = np.repeat(["a", "b"], 20)
+    >>> acc, preds = readings_by_components(Z, y, Z, y, Z.std(axis=0), [1, 3], ks=[3])
+    >>> acc.index.tolist(), bool(acc.loc[1, "euclidean"] >= 0.9), preds[(3, "pooled")].shape
+    ([1, 3], True, (40,))
+    """
+    by_m, predictions = {}, {}
+    if full is not None:
+        summary, pred = full
+        by_m[Z_train.shape[1]] = summary["accuracy"]
+        predictions.update({(Z_train.shape[1], r): p for r, p in pred.items()})
+    for m in components:
+        out = mahalanobis_readings(Z_train[:, :m], y_train, Z_test[:, :m], np.asarray(sd)[:m], ks,
+                                   covariance=covariance, loo=False, verbose=False)
+        summary = summarize_readings(out, y_test)
+        by_m[m] = summary["accuracy"]
+        predictions.update({(m, r): out.pred[r][summary.loc[r, "k"]] for r in out.pred})
+    return pd.DataFrame(by_m).T.sort_index(), predictions
+
+
+def largest_lead(accuracy: pd.DataFrame, predictions: dict, y_test, reference: str = "euclidean") -> dict:
+    """Where a reading of Mahal-kNN leads the reference most (:func:`readings_by_components`), with McNemar's test.
+
+    Returns
+    -------
+    dict
+        ``components`` (the m), ``reading`` (the most accurate reading there, first in the order
+        of :data:`READINGS` on ties), ``accuracy`` and ``reference_accuracy`` at that m, and
+        ``b``, ``c``, ``p`` of :func:`helpers.significance.mcnemar_exact` (the reading first).
+
+    Examples
+    --------
+    >>> y = np.array([0, 1] * 10)
+    >>> acc = pd.DataFrame({"euclidean": [0.9, 0.8], "pooled": [0.85, 0.9]}, index=[10, 20])
+    >>> preds = {(20, "euclidean"): np.where(np.arange(20) < 4, 1 - y, y),
+    ...          (20, "pooled"): np.where(np.arange(20) < 2, 1 - y, y)}
+    >>> out = largest_lead(acc, preds, y)
+    >>> out["components"], out["reading"], out["b"], out["c"]
+    (20, 'pooled', 2, 0)
+    """
+    mahal = [r for r in READINGS if r != reference and r in accuracy.columns]
+    lead = accuracy[mahal].max(axis=1) - accuracy[reference]
+    m = int(lead.idxmax())
+    reading = accuracy.loc[m, mahal].astype(float).idxmax()
+    b, c, p = mcnemar_exact(y_test, predictions[(m, reading)], predictions[(m, reference)])
+    return {"components": m, "reading": reading, "accuracy": float(accuracy.loc[m, reading]),
+            "reference_accuracy": float(accuracy.loc[m, reference]), "b": b, "c": c, "p": p}

@@ -1,0 +1,209 @@
+"""Section 2.2.1's PCA (Eqs 1-5) fitted and checked, and Section 2.3's scale invariance.
+
+:func:`fit_pca` is the dimensionality reduction phase (Section 2.4.2) on the training documents;
+:func:`pca_residuals` measures how far the fit is from each of Eqs 1-5 and :func:`pca_claims` turns
+that into the answers to the paper's items; :func:`scale_invariance`
+rescales every coordinate and measures how the Mahalanobis and Euclidean distances change
+(line 146). :func:`below` prints a residual as the bound it is under, never at rounding noise.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...gram import GramPCA
+from ...whitening import estimate_covariance
+
+__all__ = ["below", "fit_pca", "pca_claims", "pca_residuals", "scale_invariance", "sq_mahalanobis"]
+
+
+def below(value: float, bound: float) -> str:
+    """``"below 1e-12"`` when ``value`` is under ``bound`` (rounding noise has no stable digits), else the value.
+
+    Examples
+    --------
+    >>> below(4.4e-16, 1e-12), below(0.0, 1e-12), below(3.2e-3, 1e-12)
+    ('below 1e-12', 'below 1e-12', '3.2e-03')
+    """
+    return f"below {bound:.0e}" if abs(value) < bound else f"{value:.1e}"
+
+
+def fit_pca(X_train, X_test, variance: float, dtype=np.float32, verbose=None):
+    """PCA of the training documents to a fraction of their variance; both sets re-expressed (lines 265-267).
+
+    The exact PCA of a matrix with more words than documents: the eigendecomposition of the
+    documents' Gram matrix (:class:`helpers.gram.GramPCA`), fitted without labels.
+
+    Returns
+    -------
+    pca : GramPCA
+        The fit; ``n_components_`` is the number of components the fraction needs.
+    scores_train, scores_test : ndarray
+        The documents' coordinates on those components.
+    seconds : float
+        The time the fit and the two transforms took.
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(20, 50))
+    >>> pca, Z_train, Z_test, _ = fit_pca(X[:15], X[15:], 0.5, dtype=np.float64, verbose=False)
+    >>> pca.n_components_, Z_train.shape, Z_test.shape
+    (5, (15, 5), (5, 5))
+    """
+    start = time.perf_counter()
+    pca = GramPCA(n_components=variance, dtype=dtype, verbose=verbose).fit(X_train)
+    scores_train, scores_test = pca.transform(X_train), pca.transform(X_test)
+    return pca, scores_train, scores_test, time.perf_counter() - start
+
+
+def pca_residuals(pca, X, scores, block: int = 500) -> dict:
+    """How far a fitted PCA is from Eqs 1-5 of the paper, each as a largest residual.
+
+    Parameters
+    ----------
+    pca : fitted GramPCA (or any PCA with ``mean_``, ``components_``, ``explained_variance_``)
+    X : array or sparse matrix (n, p)
+        The documents it was fitted on.
+    scores : ndarray (n, d)
+        Their scores, ``pca.transform(X)``.
+    block : int
+        Components per block when computing ``C v`` (bounds the memory).
+
+    Returns
+    -------
+    dict
+        ``eq1``: the largest ``|mean - column mean of X|`` (Eq. 1); ``eq2``: the largest
+        ``|column mean of the scores|`` (Eq. 2 centres the documents); ``eq4``: the largest
+        ``|C v - lambda v| / lambda`` over the kept axes, with C the covariance of X with
+        ``n - 1`` (Eq. 10) and ``C v`` computed as ``X' (X v) / (n - 1)``; ``eq5_diag``: the
+        largest relative gap between the diagonal of ``V' C V`` and the eigenvalues;
+        ``eq5_offdiag``: its largest off-diagonal entry relative to the first eigenvalue (Eq. 5).
+
+    Examples
+    --------
+    >>> from sklearn.decomposition import PCA
+    >>> X = np.random.default_rng(0).normal(size=(40, 6))
+    >>> pca = PCA(3).fit(X)
+    >>> r = pca_residuals(pca, X, pca.transform(X), block=2)
+    >>> sorted(k for k, v in r.items() if v < 1e-10)
+    ['eq1', 'eq2', 'eq4', 'eq5_diag', 'eq5_offdiag']
+    """
+    n, d = scores.shape
+    lam = pca.explained_variance_[:d]
+    eq4 = 0.0
+    for start in range(0, d, block):  # C v = X'(X v) / (n - 1); X v are the scores (X' 1 = n mean, scores sum to 0)
+        part = slice(start, min(start + block, d))
+        Cv = np.asarray(X.T @ scores[:, part]) / (n - 1)
+        eq4 = max(eq4, float(np.max(np.linalg.norm(Cv - pca.components_[part].T * lam[part], axis=0) / lam[part])))
+    D = scores.T @ scores / (n - 1)  # V' C V
+    return {"eq1": float(np.max(np.abs(pca.mean_ - np.asarray(X.mean(axis=0)).ravel()))),
+            "eq2": float(np.max(np.abs(scores.mean(axis=0)))), "eq4": eq4,
+            "eq5_diag": float(np.max(np.abs(np.diag(D) / lam - 1))),
+            "eq5_offdiag": float(np.max(np.abs(D - np.diag(np.diag(D)))) / lam[0])}
+
+
+def sq_mahalanobis(P, S) -> np.ndarray:
+    """Squared Mahalanobis length of each row of ``P`` under the covariance ``S``: ``p' S^-1 p``.
+
+    Examples
+    --------
+    >>> sq_mahalanobis(np.array([[2.0, 0.0], [0.0, 3.0]]), np.diag([4.0, 9.0])).tolist()
+    [1.0, 1.0]
+    """
+    return np.einsum("ij,ij->i", P, np.linalg.solve(S, P.T).T)
+
+
+def scale_invariance(Z, random_state: int = 0, n_coordinates: int = 200, n_pairs: int = 20,
+                     estimators=("sample", "ledoit_wolf")) -> dict:
+    """How much distances change when every coordinate is measured in another unit (line 146).
+
+    Each of the first ``n_coordinates`` columns of ``Z`` is multiplied by a random factor in
+    [0.1, 10]; the squared Mahalanobis distances of ``n_pairs`` pairs of rows (row i with row
+    ``n_pairs + i``), each under the covariance of the rows estimated before and after
+    (:func:`helpers.whitening.estimate_covariance`), and their Euclidean distances are
+    compared before and after.
+
+    Returns
+    -------
+    dict
+        ``{estimator: largest |after / before - 1|}`` for each estimator of the covariance,
+        and ``"euclidean"``: the largest relative change of the Euclidean distances.
+
+    Examples
+    --------
+    >>> Z = np.random.default_rng(1).normal(size=(60, 5))
+    >>> change = scale_invariance(Z, n_coordinates=5, n_pairs=10)
+    >>> change["sample"] < 1e-12, change["ledoit_wolf"] > 1e-3, change["euclidean"] > 0.5
+    (True, True, True)
+    """
+    rng = np.random.default_rng(random_state)
+    Z = np.asarray(Z)[:, :n_coordinates]
+    units = rng.uniform(0.1, 10, size=Z.shape[1])
+    pairs = Z[:n_pairs] - Z[n_pairs:2 * n_pairs]
+    change = {}
+    for estimator in estimators:
+        before = sq_mahalanobis(pairs, estimate_covariance(Z, estimator))
+        after = sq_mahalanobis(pairs * units, estimate_covariance(Z * units, estimator))
+        change[estimator] = float(np.max(np.abs(after / before - 1)))
+    change["euclidean"] = float(np.max(np.abs(np.linalg.norm(pairs * units, axis=1) / np.linalg.norm(pairs, axis=1)
+                                              - 1)))
+    return change
+
+
+def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_words: int) -> dict:
+    """Eqs 1-5, the PCA of Section 2.2.1 and the claim that the full covariance cannot be used, as claims.
+
+    Parameters
+    ----------
+    residuals : dict
+        :func:`pca_residuals` of the fit.
+    eigenvalues : 1-D array
+        The eigenvalues kept (``explained_variance_``), expected in decreasing order.
+    n_components : int
+        The components kept, d.
+    rank : int
+        The largest rank of the centred training matrix, n - 1.
+    n_words : int
+        The dimension of the term space, l.
+
+    Returns
+    -------
+    dict
+        ``{key: answer}`` for ``eq1`` to ``eq5``, ``pca.definition`` and
+        ``claim.covariance-needs-dr``: ``(holds, evidence)``, or for ``eq3`` a dict with the
+        protocol (``how``): Eq. 3 prints the n x n matrix B.B^T where the l x l covariance
+        B^T.B is meant.
+
+    Examples
+    --------
+    >>> r = {"eq1": 0.0, "eq2": 1e-16, "eq4": 2e-4, "eq5_diag": 1e-5, "eq5_offdiag": 1e-7}
+    >>> claims = pca_claims(r, [3.0, 2.0, 1.0], 3, 9, 20)
+    >>> [k for k, a in claims.items() if (a["holds"] if isinstance(a, dict) else a[0])] == list(claims)
+    True
+    >>> claims["claim.covariance-needs-dr"][1][:58]
+    'the 20 x 20 covariance of the training TF-IDF has rank at '
+    """
+    r = residuals
+    return {
+        "eq1": (r["eq1"] < 1e-12, "GramPCA's mean is the column mean of the training matrix (largest difference "
+                                  f"{below(r['eq1'], 1e-12)})"),
+        "eq2": (r["eq2"] < 1e-10, "every document minus the mean: the training scores have column mean 0 (largest "
+                                  f"|column mean| {below(r['eq2'], 1e-12)})"),
+        "eq3": {"holds": r["eq4"] < 1e-3, "how": "reading B.B^T as B^T.B (l x l); B.B^T (n x n) has the same nonzero "
+                "eigenvalues and is what GramPCA decomposes",
+                "evidence": "the axes are eigenvectors of B'B / (n - 1) (relative residuals below 1e-3); with 1/n "
+                            "(Eq. 3) instead of 1/(n - 1) (Eq. 10) every eigenvalue shrinks by (n - 1)/n, the axes and "
+                            "the fraction of variance stay"},
+        "eq4": (r["eq4"] < 1e-3, f"|C v - lambda v| / lambda below 1e-3 on all {n_components:,} kept axes "
+                                 "(single-precision eigendecomposition)"),
+        "eq5": (r["eq5_offdiag"] < 1e-5 and r["eq5_diag"] < 1e-3, "V'CV is diagonal (off-diagonal entries below "
+                "1e-5 of lambda_1) with the variances of the components on it (relative error below 1e-3)"),
+        "pca.definition": (bool(np.all(np.diff(eigenvalues) <= 0)) and n_components <= rank,
+                           f"eigenvalues in decreasing order, the first d = {n_components:,} of at most {rank:,} "
+                           "nonzero ones kept"),
+        "claim.covariance-needs-dr": (rank < n_words, f"the {n_words:,} x {n_words:,} covariance of the training "
+                                      f"TF-IDF has rank at most n - 1 = {rank:,}: it has no inverse, and a dense copy "
+                                      f"would take {n_words**2 * 8 / 1e9:.1f} GB"),
+    }
