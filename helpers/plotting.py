@@ -955,3 +955,120 @@ def plot_against_reference(scores, reference: str, *, xlabel: str, ylabel: str, 
     fig.legend(handles, [h.get_label() for h in handles], loc="lower center", ncol=4, fontsize=8)
     fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
+
+
+
+# --------------------------------------------------------------------------------------------
+# notebook 07: 2-D maps of the same objects side by side (MDS, PCA)
+
+__all__ += ["plot_class_maps", "plot_labelled_maps"]
+
+
+def _check_maps(maps, n: int, what: str) -> None:
+    if not isinstance(maps, Mapping) or not maps:
+        raise ValueError("maps must be a non-empty dict {panel title: (n, 2) coordinates}.")
+    for title, Z in maps.items():
+        shape = np.shape(Z)
+        if len(shape) != 2 or shape[1] < 2 or shape[0] != n:
+            raise ValueError(f"maps[{title!r}] must hold {n} rows of at least 2 coordinates, one per entry of "
+                             f"{what}; got shape {shape}.")
+
+
+def plot_labelled_maps(maps, names, *, title: str, point_label: str = "object", xlabel: str = "dimension 1",
+                       ylabel: str = "dimension 2", figsize=None):
+    """Maps of a few objects side by side, each point annotated with its name.
+
+    Parameters
+    ----------
+    maps : dict
+        ``{panel title: coordinates (n, 2)}``; only the first two columns are drawn.
+    names : sequence of str
+        One name per object (row of each map).
+    title : str
+        The figure's title: the finding.
+    point_label : str
+        The legend's name for a point.
+    xlabel, ylabel : str
+        Axis labels of every panel.
+    figsize : tuple, optional
+        Default: 5 inches wide per panel, 4.2 high.
+
+    Returns
+    -------
+    matplotlib Figure (the caller shows it).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig = plot_labelled_maps({"a": [[0, 0], [1, 1]], "b": [[0, 1], [1, 0]]}, ["x", "y"], title="t")
+    >>> [ax.get_title() for ax in fig.axes], [t.get_text() for t in fig.axes[1].texts]
+    (['a', 'b'], ['x', 'y'])
+    """
+    import matplotlib.pyplot as plt
+
+    _check_maps(maps, len(names), "names")
+    fig, axes = plt.subplots(1, len(maps), figsize=figsize or (5 * len(maps), 4.2), squeeze=False)
+    for ax, (panel, Z) in zip(axes[0], maps.items()):
+        Z = np.asarray(Z, dtype=float)
+        ax.scatter(Z[:, 0], Z[:, 1], s=40, color="tab:blue", label=point_label)
+        for name, (x1, x2) in zip(names, Z[:, :2]):
+            ax.annotate(name, (x1, x2), textcoords="offset points", xytext=(6, 4))
+        ax.set(title=panel, xlabel=xlabel, ylabel=ylabel)
+        ax.margins(0.15)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center")
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def plot_class_maps(maps, classes, *, title: str, legend_title: str = "class", xlabel: str = "dimension 1",
+                    ylabel: str = "dimension 2", figsize=None):
+    """Maps of many objects side by side, each point coloured by its class (ten colours at most).
+
+    Parameters
+    ----------
+    maps : dict
+        ``{panel title: coordinates (n, 2)}``; only the first two columns are drawn.
+    classes : array-like (n,)
+        The class of each object, e.g. the digit an image shows; classes in sorted order
+        take the colours of ``tab10`` in turn.
+    title : str
+        The figure's title: the finding.
+    legend_title, xlabel, ylabel : str
+        The legend's title and the axis labels of every panel.
+    figsize : tuple, optional
+        Default: 5 inches wide per panel, 4.8 high.
+
+    Returns
+    -------
+    matplotlib Figure (the caller shows it).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig = plot_class_maps({"a": [[0, 0], [1, 1], [2, 0]]}, [3, 1, 3], title="t")
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['1', '3']
+    """
+    import matplotlib.pyplot as plt
+
+    classes = np.asarray(classes)
+    _check_maps(maps, len(classes), "classes")
+    values = np.unique(classes)
+    if len(values) > 10:
+        raise ValueError(f"classes has {len(values)} values; ten colours can tell at most 10 apart.")
+    palette = _colormap("tab10")
+    fig, axes = plt.subplots(1, len(maps), figsize=figsize or (5 * len(maps), 4.8), squeeze=False)
+    for ax, (panel, Z) in zip(axes[0], maps.items()):
+        Z = np.asarray(Z, dtype=float)
+        for k, value in enumerate(values):
+            pts = Z[classes == value]
+            ax.scatter(pts[:, 0], pts[:, 1], s=7, color=palette(k), label=str(value))
+        ax.set(title=panel, xlabel=xlabel, ylabel=ylabel)
+    axes[0, -1].legend(title=legend_title, markerscale=2.5, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -129,7 +129,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "train_fractions": ListOf(Real(0, 1, closed="right")), "reading_components": ListOf(COUNT),
         "n_resamples": COUNT, "random_state": SEED, "verbose": Boolean(), "results_path": RESULTS_PATH,
     }, seconds=145, relations=(("k_min <= k_max", ("k_min", "k_max"), lambda p: p["k_min"] <= p["k_max"]),)),
-    Notebook("07", "07_mds_similarity", "Classical MDS from similarity matrices", ("MDS",), (), {
+    Notebook("07", "07_mds_similarity", "Classical MDS from similarity matrices", ("MDS",), ("lecture_notes_6_2",), {
         "n_images": Integer(2, 10_000), "threshold": Real(0, 1, closed="left"), "n_resamples": COUNT,
         "random_state": SEED, "results_path": RESULTS_PATH,
     }, seconds=13),

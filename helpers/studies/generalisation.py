@@ -54,7 +54,7 @@ from sklearn.svm import SVC
 
 from .._io import progress_bar
 from .._validation import check_int
-from ..data.collection import COLLECTION, load_dataset, pooled_within_condition
+from ..data.collection import COLLECTION, collection_table, load_dataset, pooled_within_condition
 from ..estimators import TUNED_KNN_KS, ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
 from ..plotting import plot_critical_difference
 from ..significance import average_ranks, critical_difference, friedman_test, holm, signed_rank_test, summarize_scores
@@ -64,11 +64,18 @@ __all__ = [
     "CLAIMS",
     "KS",
     "METHODS",
+    "PROPERTY_LABELS",
+    "SHORT",
     "Claim",
     "TunedKNN",
     "average_ranks",
+    "claim_evidence",
+    "claim_summary",
     "claim_tests",
+    "clear_differences",
+    "collection_table",
     "critical_difference",
+    "critical_rho",
     "dataset_properties",
     "fit_times",
     "friedman_test",
@@ -77,10 +84,14 @@ __all__ = [
     "load_datasets",
     "make_methods",
     "mean_accuracy",
+    "paired_difference",
     "plot_critical_difference",
+    "plot_gain_correlations",
+    "plot_paired_differences",
     "repeated_folds",
     "run_comparison",
     "summarise_by_dataset",
+    "tuning_grids",
 ]
 
 #: numbers of neighbours tried by every kNN's inner cross-validation
@@ -112,6 +123,20 @@ METHODS = {
     "linear_svc": "SVC, linear",
     "rbf_svc": "SVC, RBF",
     "expected_cholesky_svc": "SVC, expected Cholesky E(C^-1)",
+}
+
+#: method name -> the short column label of the wide tables and figures
+SHORT = {
+    "euclidean_knn": "euclid", "cosine_knn": "cosine", "scaled_cosine_knn": "cos-scl", "vac_knn": "E(W)-cos",
+    "mahalanobis_knn": "mahal", "class_conditional_knn": "cc-cos", "nca_knn": "nca", "lda": "lda", "qda": "qda",
+    "linear_svc": "svc-lin", "rbf_svc": "svc-rbf", "expected_cholesky_svc": "svc-E(C)",
+}
+
+#: property of :func:`dataset_properties` -> its axis label
+PROPERTY_LABELS = {
+    "log10_condition": "log10 condition number, pooled covariance",
+    "heterogeneity": "class-covariance heterogeneity (Box's M per row and feature)",
+    "n_over_p": "rows per feature, n / p",
 }
 
 
@@ -220,6 +245,26 @@ def make_methods(n_features: int, covariance="ledoit_wolf", inner_folds: int = 3
         "expected_cholesky_svc": grid(make_pipeline(StandardScaler(with_mean=False),
                                                     ExpectedWhitener(covariance=covariance), SVC(kernel="linear")),
                                       c_grid),
+    }
+
+
+def tuning_grids() -> dict:
+    """What each method of :data:`METHODS` tunes by inner cross-validation, in words.
+
+    Examples
+    --------
+    >>> grids = tuning_grids()
+    >>> list(grids) == list(METHODS), grids["qda"]
+    (True, 'shrinkage in (0.01, 0.1, 0.5, 0.9)')
+    """
+    return {
+        "euclidean_knn": f"k in {KS}", "cosine_knn": f"k in {KS}", "scaled_cosine_knn": f"k in {KS}",
+        "vac_knn": f"k in {KS}", "mahalanobis_knn": f"k in {KS}",
+        "class_conditional_knn": f"k in {CCKNN_KS}",
+        "nca_knn": f"k in {KS} (NCA fitted once per training set, {NCA_MAX_ITER} L-BFGS iterations)",
+        "lda": "shrinkage: Ledoit-Wolf formula", "qda": f"shrinkage in {QDA_SHRINKAGE}",
+        "linear_svc": f"C in {LINEAR_C}", "rbf_svc": f"C in {RBF_C}, gamma in {RBF_GAMMA} / p",
+        "expected_cholesky_svc": f"C in {LINEAR_C}",
     }
 
 
@@ -392,6 +437,56 @@ def summarise_by_dataset(scores: pd.DataFrame, n_splits: int = 10) -> pd.DataFra
     return pd.concat(parts, names=["dataset", "method"])
 
 
+def paired_difference(scores: pd.DataFrame, aware: str, plain: str, datasets=None, n_splits: int = 10) -> pd.DataFrame:
+    """The difference ``aware - plain`` on the same folds, per data set, with its corrected 95% interval.
+
+    The paired version of :func:`summarise_by_dataset`: for each data set, the per-fold
+    accuracy differences of two methods, summarised by
+    :func:`helpers.significance.summarize_scores` with ``n_test / n_train = 1 / (n_splits - 1)``
+    (Nadeau & Bengio's correction).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The rows of :func:`run_comparison`.
+    aware, plain : str
+        The two methods (names of :data:`METHODS`).
+    datasets : sequence of str, optional
+        The data sets, in this order (default: those of ``scores``, as they appear).
+    n_splits : int
+        The folds per repetition of the outer cross-validation.
+
+    Returns
+    -------
+    DataFrame indexed by data set with ``mean, sd, ci_low, ci_high, n``.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"dataset": ["a"] * 6, "repeat": [0] * 6, "fold": [0, 1, 2] * 2,
+    ...                   "method": ["x"] * 3 + ["y"] * 3, "accuracy": [0.9, 1.0, 0.95, 0.85, 0.9, 0.95]})
+    >>> print(paired_difference(s, "x", "y", n_splits=3).round(3).to_string())  # doctest: +NORMALIZE_WHITESPACE
+       mean    sd  ci_low  ci_high  n
+    a  0.05  0.05  -0.146    0.246  3
+    """
+    scores = _check_scores(scores)
+    n_splits = check_int(n_splits, "n_splits", 2, "n_splits=10", why="the number of folds")
+    names = list(dict.fromkeys(scores["dataset"])) if datasets is None else list(datasets)
+    per_fold = scores.pivot_table(index=["dataset", "repeat", "fold"], columns="method", values="accuracy")
+    diff = per_fold[aware] - per_fold[plain]
+    return summarize_scores({d: diff.loc[d].to_numpy() for d in names}, test_train_ratio=1 / (n_splits - 1))
+
+
+def clear_differences(paired: pd.DataFrame) -> tuple[int, int]:
+    """How many data sets have a paired interval (:func:`paired_difference`) clear of zero: ``(above, below)``.
+
+    Examples
+    --------
+    >>> clear_differences(pd.DataFrame({"ci_low": [0.01, -0.2, -0.05], "ci_high": [0.1, -0.1, 0.05]}))
+    (1, 1)
+    """
+    return int((paired["ci_low"] > 0).sum()), int((paired["ci_high"] < 0).sum())
+
+
 def mean_accuracy(scores: pd.DataFrame) -> pd.DataFrame:
     """Mean accuracy over the folds: data sets in rows, methods in columns (in the order they appear).
 
@@ -463,6 +558,38 @@ def claim_tests(table: pd.DataFrame, claims: Sequence = CLAIMS) -> pd.DataFrame:
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.insert(out.columns.get_loc("p_value") + 1, "p_holm", holm(out["p_value"].to_numpy()))
     return out
+
+
+def claim_evidence(part: pd.DataFrame) -> str:
+    """The rows of :func:`claim_tests` that answer one claim, in words, joined by ``"; "``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"x": [0.80, 0.70, 0.90, 0.60, 0.85, 0.75], "y": [0.78, 0.69, 0.86, 0.55, 0.84, 0.70]})
+    >>> text = claim_evidence(claim_tests(t, [Claim("k", "x", "y", "a source")]))
+    >>> head, tail = text.split(" (")
+    >>> head
+    'x minus y over 6 data sets: median +0.0300, mean +0.0300'
+    >>> tail
+    '6 higher, 0 lower, 0 equal), Wilcoxon p = 0.031, Holm p = 0.031'
+    """
+    return "; ".join(
+        f"{METHODS.get(r['aware'], r['aware'])} minus {METHODS.get(r['plain'], r['plain'])} over {r['n_datasets']} "
+        f"data sets: median {r['median_diff']:+.4f}, mean {r['mean_diff']:+.4f} ({r['wins']} higher, {r['losses']} "
+        f"lower, {r['ties']} equal), Wilcoxon p = {r['p_value']:.2g}, Holm p = {r['p_holm']:.2g}"
+        for _, r in part.iterrows())
+
+
+def claim_summary(row) -> str:
+    """One row of :func:`claim_tests` in words: the median difference, the wins and Holm's p.
+
+    Examples
+    --------
+    >>> claim_summary({"median_diff": 0.0049, "wins": 14, "n_datasets": 20, "p_holm": 0.1481})
+    'median +0.005, 14 of 20 data sets higher, Holm p = 0.15'
+    """
+    return (f"median {row['median_diff']:+.3f}, {row['wins']} of {row['n_datasets']} data sets higher, "
+            f"Holm p = {row['p_holm']:.2g}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -548,3 +675,132 @@ def gain_correlations(gains: pd.DataFrame, properties: pd.DataFrame) -> pd.DataF
             res = stats.spearmanr(pair.iloc[:, 0], pair.iloc[:, 1])
             rows[(g, prop)] = {"rho": float(res.statistic), "p_value": float(res.pvalue), "n": len(pair)}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["gain", "property"])
+
+
+def critical_rho(n: int, alpha: float = 0.05) -> float:
+    """The smallest ``|rho|`` of a rank correlation over ``n`` points that reaches two-sided ``p < alpha``.
+
+    The t approximation that :func:`scipy.stats.spearmanr` uses for its p-value:
+    ``t = rho sqrt((n - 2) / (1 - rho^2))`` with ``n - 2`` degrees of freedom.
+
+    Examples
+    --------
+    >>> round(critical_rho(20), 3)
+    0.444
+    """
+    n = check_int(n, "n", 3, why="a rank correlation needs at least 3 points")
+    t_crit = stats.t.ppf(1 - alpha / 2, n - 2)
+    return float(t_crit / np.sqrt(n - 2 + t_crit**2))
+
+
+# --------------------------------------------------------------------------------------------
+# figures
+
+
+def plot_paired_differences(paired: Mapping, names: Sequence, claims: Sequence = CLAIMS):
+    """Each claim's paired difference per data set with its corrected interval, one panel per comparison.
+
+    Green: the interval lies above zero (a gain on that data set); red: below (a loss); grey:
+    not told apart. The title counts the clear gains and losses over all panels.
+
+    Parameters
+    ----------
+    paired : mapping
+        ``{claim.label: DataFrame}`` of :func:`paired_difference`, indexed by data set.
+    names : sequence of str
+        The data sets, drawn top to bottom in this order.
+    claims : sequence of Claim
+        The comparisons, one panel each (default :data:`CLAIMS`).
+
+    Returns
+    -------
+    matplotlib Figure (the caller shows it).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> d = pd.DataFrame({"mean": [0.02, -0.01], "ci_low": [0.01, -0.03], "ci_high": [0.03, 0.01]}, index=["a", "b"])
+    >>> fig = plot_paired_differences({"x vs y": d}, ["a", "b"], [Claim("k", "x", "y", "")])
+    >>> print(fig.axes[0].get_title())
+    x - y
+    above 0 on 1, below on 0
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(names)
+    claims = list(claims)
+    fig, axes = plt.subplots(1, len(claims), figsize=(13, 5.2), sharey=True, squeeze=False)
+    axes = axes[0]
+    above_total = below_total = 0
+    for ax, c in zip(axes, claims):
+        d = paired[c.label].loc[names[::-1]]
+        above, below = clear_differences(d)
+        above_total, below_total = above_total + above, below_total + below
+        colour = np.where(d["ci_low"] > 0, "C2", np.where(d["ci_high"] < 0, "C3", "grey"))
+        ax.errorbar(d["mean"], range(len(d)), xerr=[d["mean"] - d["ci_low"], d["ci_high"] - d["mean"]], fmt="none",
+                    ecolor=colour, elinewidth=1.5)
+        ax.scatter(d["mean"], range(len(d)), c=colour, zorder=3, s=18)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set(title=f"{SHORT.get(c.aware, c.aware)} - {SHORT.get(c.plain, c.plain)}\nabove 0 on {above}, "
+                     f"below on {below}", xlabel="accuracy difference")
+    axes[0].set_yticks(range(len(names)), names[::-1])
+    fig.suptitle(f"Covariance-aware minus plain, per data set: clear gains in {above_total} and clear losses in "
+                 f"{below_total} of {len(claims) * len(names)} comparisons")
+    fig.tight_layout()
+    return fig
+
+
+def plot_gain_correlations(gains: pd.DataFrame, properties: pd.DataFrame, corr: pd.DataFrame):
+    """Each gain against each property measured before fitting, one panel per property.
+
+    Parameters
+    ----------
+    gains : DataFrame
+        Data sets in rows, one column per gain (accuracy of a covariance-aware method minus
+        its plain counterpart).
+    properties : DataFrame
+        Data sets in rows, one column per property (:func:`dataset_properties`); ``n_over_p``
+        is drawn on a log scale. Axis labels from :data:`PROPERTY_LABELS`.
+    corr : DataFrame
+        :func:`gain_correlations` of the two: each panel's title gives its rhos, the figure's
+        title the strongest of all.
+
+    Returns
+    -------
+    matplotlib Figure (the caller shows it).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> g = pd.DataFrame({"a - b": [0.01, 0.02, 0.03, 0.05]}, index=list("wxyz"))
+    >>> props = pd.DataFrame({"heterogeneity": [0.1, 0.2, 0.3, 0.4]}, index=list("wxyz"))
+    >>> fig = plot_gain_correlations(g, props, gain_correlations(g, props))
+    >>> print(fig.axes[0].get_title())
+    Spearman rho, in legend order:
+    +1.00
+    """
+    import matplotlib.pyplot as plt
+
+    strongest = corr["rho"].abs().idxmax()
+    fig, axes = plt.subplots(1, len(properties.columns), figsize=(13, 4.6), sharey=True, squeeze=False)
+    axes = axes[0]
+    for ax, prop in zip(axes, properties.columns):
+        for gain, marker in zip(gains.columns, "osd^v"):
+            ax.scatter(properties[prop], gains[gain], marker=marker, s=22, label=gain)
+        ax.axhline(0, color="k", lw=0.8)
+        if prop == "n_over_p":
+            ax.set_xscale("log")
+            ax.set_xticks([10, 20, 50, 100, 200], labels=["10", "20", "50", "100", "200"])
+            ax.minorticks_off()
+        rhos = ", ".join(f"{corr.loc[(g, prop), 'rho']:+.2f}" for g in gains.columns)
+        ax.set(xlabel=PROPERTY_LABELS.get(prop, prop))
+        ax.set_title(f"Spearman rho, in legend order:\n{rhos}", fontsize=9)
+    axes[0].set_ylabel("accuracy gain over the plain method")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=3, fontsize=8)
+    fig.suptitle(f"Gains and what can be measured before fitting: the strongest of {len(corr)} rank correlations is "
+                 f"rho = {corr.loc[strongest, 'rho']:+.2f} ({strongest[0]} with {strongest[1]}, "
+                 f"p = {corr.loc[strongest, 'p_value']:.2f})", fontsize=10)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return fig

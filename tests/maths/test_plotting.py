@@ -215,3 +215,56 @@ def test_scores_against_a_reference_draw_the_error_reduction():
     with pytest.raises(ValueError, match="titles must be a pair"):
         plot_against_reference(t, "pooled", xlabel="x", ylabel="y", titles=("a",))
     plt.close("all")
+
+
+
+
+# --------------------------------------------------------------------------------------------
+# notebook 07: maps side by side
+
+
+def test_labelled_maps_annotate_each_point_in_each_panel():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_labelled_maps
+
+    maps = {"SMC": np.array([[0.4, 0.3], [0.6, -0.2], [-0.5, 0.1]]),
+            "Jaccard": np.array([[0.2, 0.4], [0.0, 0.6], [0.8, -0.4]])}
+    fig = plot_labelled_maps(maps, ["Lion", "Giraffe", "Human"], title="two maps", point_label="creature")
+    assert fig._suptitle.get_text() == "two maps" and [ax.get_title() for ax in fig.axes] == ["SMC", "Jaccard"]
+    for ax, Z in zip(fig.axes, maps.values()):
+        assert [t.get_text() for t in ax.texts] == ["Lion", "Giraffe", "Human"]
+        np.testing.assert_allclose([t.xy for t in ax.texts], Z)
+        np.testing.assert_allclose(ax.collections[0].get_offsets(), Z)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["creature"]
+    with pytest.raises(ValueError, match=r"maps\['SMC'\] must hold 2 rows"):
+        plot_labelled_maps(maps, ["Lion", "Giraffe"], title="t")
+    plt.close("all")
+
+
+def test_class_maps_colour_each_class_and_refuse_too_many():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    from helpers.plotting import plot_class_maps
+
+    Z = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0], [3.0, 1.0]])
+    fig = plot_class_maps({"a": Z, "b": -Z}, [7, 2, 7, 2], title="digits", legend_title="digit")
+    first = fig.axes[0]
+    np.testing.assert_allclose(first.collections[0].get_offsets(), Z[[1, 3]])     # class 2 first (sorted)
+    np.testing.assert_allclose(first.collections[1].get_offsets(), Z[[0, 2]])
+    tab10 = matplotlib.colormaps["tab10"]
+    assert tuple(first.collections[1].get_facecolor()[0]) == to_rgba(tab10(1))
+    legend = fig.axes[1].get_legend()
+    assert legend.get_title().get_text() == "digit" and [t.get_text() for t in legend.get_texts()] == ["2", "7"]
+    with pytest.raises(ValueError, match="11 values; ten colours"):
+        plot_class_maps({"a": np.zeros((11, 2))}, np.arange(11), title="t")
+    with pytest.raises(ValueError, match="non-empty dict"):
+        plot_class_maps({}, [], title="t")
+    plt.close("all")

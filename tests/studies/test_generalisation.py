@@ -257,3 +257,94 @@ def test_load_datasets_reads_a_comma_separated_list_and_names_unknown_sets():
     assert list(data) == ["iris", "wine"] and data["iris"][0].shape == (150, 4)
     with pytest.raises(ValueError, match=r"unknown data set\(s\) \['nope'\]"):
         G.load_datasets(["iris", "nope"])
+
+
+# --------------------------------------------------------------------------------------------
+# what notebook 08 shows: short labels, grids, paired differences, figures
+
+
+def test_short_labels_and_tuning_grids_name_every_method():
+    assert list(G.SHORT) == list(METHODS) and len(set(G.SHORT.values())) == len(METHODS)
+    grids = G.tuning_grids()
+    assert list(grids) == list(METHODS)
+    assert grids["euclidean_knn"] == "k in (1, 3, 5, 7, 9, 11, 15, 21)"
+    assert grids["rbf_svc"] == "C in (1.0, 10.0), gamma in (0.3, 1.0, 3.0) / p"
+    assert grids["nca_knn"].endswith("(NCA fitted once per training set, 20 L-BFGS iterations)")
+
+
+def paired_scores():
+    """Two data sets, two repeats of three folds, methods a and b: a - b is +0.1 on d1, mixed on d2."""
+    rows = []
+    for dataset, diffs in {"d1": [0.1] * 6, "d2": [0.05, -0.05, 0.1, -0.1, 0.0, 0.02]}.items():
+        for i, diff in enumerate(diffs):
+            rows += [{"dataset": dataset, "repeat": i // 3, "fold": i % 3, "method": "b", "accuracy": 0.8},
+                     {"dataset": dataset, "repeat": i // 3, "fold": i % 3, "method": "a", "accuracy": 0.8 + diff}]
+    return pd.DataFrame(rows)
+
+
+def test_paired_difference_summarises_the_per_fold_differences():
+    scores = paired_scores()
+    out = G.paired_difference(scores, "a", "b", ["d2", "d1"], n_splits=3)
+    assert out.index.tolist() == ["d2", "d1"]
+    ref = summarize_scores({"d2": np.array([0.05, -0.05, 0.1, -0.1, 0.0, 0.02]), "d1": np.full(6, 0.1)},
+                           test_train_ratio=1 / 2)
+    assert_allclose(out.to_numpy(dtype=float), ref.to_numpy(dtype=float), atol=1e-12)
+    assert out.loc["d1", "mean"] == pytest.approx(0.1) and out.loc["d2", "mean"] == pytest.approx(0.02 / 6)
+    assert G.clear_differences(out) == (1, 0)                 # d1 above zero (no spread), d2 not told apart
+    assert G.paired_difference(scores, "a", "b", n_splits=3).index.tolist() == ["d1", "d2"]
+
+
+def test_claim_summary_reads_a_row_of_claim_tests():
+    t = pd.DataFrame({"x": [0.80, 0.70, 0.90, 0.60, 0.85, 0.75], "y": [0.78, 0.69, 0.86, 0.55, 0.84, 0.70]})
+    row = claim_tests(t, [Claim("k", "x", "y", "a source")]).iloc[0]
+    assert G.claim_summary(row) == "median +0.030, 6 of 6 data sets higher, Holm p = 0.031"
+
+
+@pytest.mark.parametrize("n", [5, 20, 100])
+def test_critical_rho_is_where_the_spearman_p_value_reaches_alpha(n):
+    rho = G.critical_rho(n, alpha=0.05)
+    t = rho * np.sqrt((n - 2) / (1 - rho**2))
+    assert 2 * stats.t.sf(t, n - 2) == pytest.approx(0.05)
+    assert round(G.critical_rho(20), 2) == 0.44
+
+
+def test_paired_differences_figure_colours_clear_gains_and_losses():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    d = pd.DataFrame({"mean": [0.05, -0.04, 0.0], "ci_low": [0.01, -0.08, -0.02], "ci_high": [0.09, -0.01, 0.02]},
+                     index=["s1", "s2", "s3"])
+    claims = [Claim("k", "vac_knn", "cosine_knn", ""), Claim("k", "mahalanobis_knn", "euclidean_knn", "")]
+    fig = G.plot_paired_differences({c.label: d for c in claims}, ["s1", "s2", "s3"], claims)
+    first = fig.axes[0]
+    assert first.get_title() == "E(W)-cos - cosine\nabove 0 on 1, below on 1"
+    assert [t.get_text() for t in first.get_yticklabels()] == ["s3", "s2", "s1"]   # first data set at the top
+    colours = [tuple(c) for c in first.collections[-1].get_facecolor()]
+    assert colours == [to_rgba("grey"), to_rgba("C3"), to_rgba("C2")]
+    assert fig._suptitle.get_text().endswith("clear gains in 2 and clear losses in 2 of 6 comparisons")
+    plt.close("all")
+
+
+def test_gain_correlations_figure_titles_the_strongest_correlation():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    idx = [f"d{i}" for i in range(6)]
+    gains = pd.DataFrame({"g1": [0.01, 0.02, 0.0, -0.01, 0.03, 0.02], "g2": [0.0, 0.01, 0.02, 0.03, 0.04, 0.05]},
+                         index=idx)
+    props = pd.DataFrame({"heterogeneity": [0.1, 0.3, 0.2, 0.5, 0.4, 0.6], "n_over_p": [10, 20, 40, 80, 160, 200]},
+                         index=idx)
+    corr = gain_correlations(gains, props)
+    fig = G.plot_gain_correlations(gains, props, corr)
+    assert [ax.get_xlabel() for ax in fig.axes[:2]] == [G.PROPERTY_LABELS[p] for p in ("heterogeneity", "n_over_p")]
+    assert fig.axes[1].get_xscale() == "log" and fig.axes[0].get_xscale() == "linear"
+    rho_g1 = stats.spearmanr(gains["g1"], props["n_over_p"]).statistic                # ties in g1: 0.32
+    assert fig.axes[1].get_title() == f"Spearman rho, in legend order:\n{rho_g1:+.2f}, +1.00" == \
+        "Spearman rho, in legend order:\n+0.32, +1.00"
+    assert "is rho = +1.00 (g2 with n_over_p, p = 0.00)" in fig._suptitle.get_text()
+    plt.close("all")
