@@ -8,7 +8,7 @@ the paper's TF x log2(N / n_j) (:class:`PaperTfidfTransformer`) or scikit-learn'
 fits it on training documents and applies it to both sets.
 
 The next steps live elsewhere: PCA of the sparse matrix in :class:`helpers.gram.GramPCA`,
-the readings of Mahal-kNN and the paper's baselines in :mod:`helpers.papers.mahal_knn`.
+the readings of Mahal-kNN and the paper's baselines in :mod:`helpers.studies.srivastava_rao_2016`.
 
 :func:`vectorize_corpus` takes ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it,
 ``None`` (the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar (the

@@ -270,7 +270,7 @@ def load_bird_ata() -> pd.DataFrame:
 
     The printed matrix is not symmetric, as ``A'A`` must be: its (2, 1) and (3, 2) entries
     repeat other entries. It is kept as printed; the symmetric reading is made where it is
-    used (notebook 00), so that the correction stays visible.
+    used (notebook 01), so that the correction stays visible.
 
     Returns
     -------

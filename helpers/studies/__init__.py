@@ -6,14 +6,20 @@ source are named after its authors and year, so that the path says where an idea
 (two papers of one year are ``a`` and ``b``, in order of appearance); a source without a year
 is named after its author and kind; the workbook's own studies after their question.
 
-==================================  =====================================================
-:mod:`.sahoo_maiti_2025a`           Sahoo & Maiti (2025), variance-adjusted cosine: the
-                                    label-using "population" protocol and its audit
-:mod:`.srivastava_rao_2016`         Srivastava & Rao (2016), Mahal-kNN: its readings, the
-                                    Table-2 driver, nearest category and Rocchio
-:mod:`.generalisation`              the workbook's own study: the sources' claims over many
-                                    data sets (notebook 08)
-==================================  =====================================================
+======================================  ==================================================
+:mod:`.cheng_slides`                    Cheng's lecture slides, chapter 5 (notebooks 00 and
+                                        01): the slides' tables, worked examples and the
+                                        checks of their statements
+:mod:`.sahoo_maiti_2025a`               Sahoo & Maiti (2025), variance-adjusted cosine: the
+                                        label-using "population" protocol and its audit
+:mod:`.srivastava_rao_2016`             Srivastava & Rao (2016), Mahal-kNN: the collection,
+                                        the PCA checks, its readings, sweeps, comparisons,
+                                        Table 2, nearest category and Rocchio
+:mod:`.lecture_notes_6_2`               the lecture notes' section 6.2 (notebook 07): their
+                                        data, their R code ported, one driver per check
+:mod:`.generalisation`                  the workbook's own study: the sources' claims over
+                                        many data sets (notebook 08)
+======================================  ==================================================
 
 :data:`NOTEBOOKS` is the manifest: for each notebook, by its two-digit number, its file, title,
 the sources it answers (ledger prefixes, :data:`SOURCES`), its study modules, the allowed values
