@@ -1,0 +1,151 @@
+"""Lecture notes on multivariate statistics, section 6.2 "Similarity measures": what notebook 07 runs.
+
+The notes define a similarity matrix (Definition 6.4), turn a positive semi-definite one into
+Euclidean distances (6.6) whose centred inner products are ``B = HFH`` (6.7, Proposition 6.2),
+and run classical MDS on binary data: Example 4 (a lion and a tiger), a market basket,
+Example 5 (five creatures, six attributes, with R code and the R output it prints) and 1,000
+binarised MNIST digits. The maths lives in :mod:`helpers.mds` and :mod:`helpers.binary`; this
+module holds what the notebook does with it:
+
+* the data: :func:`example_5` (the notes' table and its SMC and Jaccard matrices) and
+  :func:`binarised_mnist` (the notes' binarisation, l. 171);
+* the notes' R code, ported line by line so that it can be compared with the library:
+  :data:`R_ANIMAL`, :func:`r_smc`, :func:`r_jaccard` and :func:`FtoD`;
+* one driver per check of the notebook: the route ``D -> B -> Z`` (:func:`classical_route`),
+  Definition 6.4 (:func:`meets_definition_6_4`, :func:`definition_6_4_refusals`,
+  :func:`definition_6_4_verdict`), the cosine similarity (:func:`cosine_checks`), the steps
+  of the proof (:func:`proposition_steps`, :func:`proof_answers`), the coefficients' formulas
+  (:func:`formula_errors`), the typeset matrix of Example 5 (:func:`typeset_differences`),
+  the maps and how far apart they are (:func:`map_differences`, :func:`map_comparisons`) and
+  the shortcut ``D = 1 - S`` (:func:`shortcut_spectra`).
+
+Values at rounding level are shown as bounds (:func:`bounded`), so that stored outputs do not
+depend on the BLAS.
+
+References
+----------
+.. [1] J. C. Gower (1966), Some distance properties of latent root and vector methods used in
+   multivariate analysis, Biometrika 53(3-4), 325-338.
+.. [2] F. Cailliez (1983), The analytical solution of the additive constant problem,
+   Psychometrika 48(2), 305-308.
+"""
+
+from ...binary import (
+    binary_counts,
+    binary_similarity,
+)
+from ...mds import (
+    cailliez_constant,
+    check_similarity_matrix,
+    classical_mds,
+    double_center,
+    pca_resampling_disparities,
+    similarity_to_distance,
+)
+from ...plotting import (
+    plot_class_maps,
+    plot_labelled_maps,
+)
+from .data import (
+    COEFFICIENTS,
+    R_ANIMAL,
+    as_fraction,
+    binarised_mnist,
+    bounded,
+    example_5,
+    market_baskets,
+    on_test_images,
+    similarities,
+)
+from .definitions import (
+    CosineChecks,
+    classical_route,
+    cosine_checks,
+    definition_6_4_refusals,
+    definition_6_4_verdict,
+    different_digit_pairs,
+    formula_errors,
+    max_residual,
+    mds_route_gap,
+    meets_definition_6_4,
+    proof_answers,
+    proposition_steps,
+    recoding_changes,
+)
+from .examples import (
+    MapDifferences,
+    cmdscale_routes,
+    dist_route_error,
+    euclidean_mds_and_pca,
+    map_comparisons,
+    map_differences,
+    mnist_mds,
+    sheep_as_cow,
+    shortcut_spectra,
+    smc_mds_as_binary_pca,
+    spectrum_table,
+    threshold_rules,
+    typeset_differences,
+)
+from .r_code import (
+    FtoD,
+    jaccard_routes,
+    r_jaccard,
+    r_jaccard_outcome,
+    r_smc,
+    smc_routes,
+)
+
+__all__ = [
+    "COEFFICIENTS",
+    "R_ANIMAL",
+    "CosineChecks",
+    "MapDifferences",
+    "FtoD",
+    "as_fraction",
+    "binarised_mnist",
+    "binary_counts",
+    "binary_similarity",
+    "bounded",
+    "cailliez_constant",
+    "check_similarity_matrix",
+    "classical_mds",
+    "classical_route",
+    "cmdscale_routes",
+    "cosine_checks",
+    "definition_6_4_refusals",
+    "definition_6_4_verdict",
+    "different_digit_pairs",
+    "dist_route_error",
+    "double_center",
+    "euclidean_mds_and_pca",
+    "example_5",
+    "formula_errors",
+    "jaccard_routes",
+    "map_comparisons",
+    "map_differences",
+    "market_baskets",
+    "max_residual",
+    "mds_route_gap",
+    "meets_definition_6_4",
+    "mnist_mds",
+    "on_test_images",
+    "pca_resampling_disparities",
+    "plot_class_maps",
+    "plot_labelled_maps",
+    "proof_answers",
+    "proposition_steps",
+    "r_jaccard",
+    "r_jaccard_outcome",
+    "r_smc",
+    "recoding_changes",
+    "sheep_as_cow",
+    "shortcut_spectra",
+    "similarities",
+    "similarity_to_distance",
+    "smc_mds_as_binary_pca",
+    "smc_routes",
+    "spectrum_table",
+    "threshold_rules",
+    "typeset_differences",
+]

@@ -1,0 +1,327 @@
+"""Example 5 (the typeset matrix, MDS, the two maps), MNIST (section 6.2.2) and the shortcut D = 1 - S."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy.spatial import procrustes
+from scipy.spatial.distance import cdist, pdist, squareform
+from scipy.stats import spearmanr
+from sklearn.decomposition import PCA
+from sklearn.manifold import ClassicalMDS
+
+from ...binary import binary_similarity
+from ...mds import (
+    classical_mds,
+    similarity_to_distance,
+)
+from .data import as_fraction
+from .r_code import FtoD
+
+# --------------------------------------------------------------------------------------------
+# Example 5: the typeset matrix, MDS and the two maps
+
+
+def typeset_differences(typeset, F, names) -> pd.DataFrame:
+    """The entries of a typeset matrix that differ from ``F``, with their mirror entries, as fractions.
+
+    Examples
+    --------
+    >>> F = np.array([[1, 1 / 3], [1 / 3, 1]])
+    >>> typeset_differences(np.array([[1, 0.5], [1 / 3, 1]]), F, ["a", "b"]).iloc[0].tolist()
+    ['a', 'b', '1/2', '1/3', '1/3']
+    """
+    typeset, F = np.asarray(typeset, dtype=float), np.asarray(F, dtype=float)
+    wrong = np.argwhere(~np.isclose(typeset, F))
+    return pd.DataFrame([(names[i], names[j], as_fraction(typeset[i, j]), as_fraction(F[i, j]),
+                          as_fraction(typeset[j, i])) for i, j in wrong],
+                        columns=["row", "column", "typeset", "data and R output", "typeset, mirror entry"])
+
+
+def sheep_as_cow(X, names, typeset) -> bool:
+    """Whether the typeset Sheep column is the SMC of a Sheep given Cow's attributes (off the diagonal).
+
+    Examples
+    --------
+    >>> X = np.array([[1, 0, 0, 1, 0, 1], [0, 0, 0, 1, 0, 1]])
+    >>> sheep_as_cow(X, ["Cow", "Sheep"], np.array([[1, 1], [5 / 6, 1]]))
+    True
+    """
+    X = np.asarray(X)
+    sheep, cow = names.index("Sheep"), names.index("Cow")
+    as_cow = X.copy()
+    as_cow[sheep] = X[cow]                                        # Sheep given Cow's attributes
+    S_as_cow = binary_similarity(as_cow, coefficient="simple_matching")
+    others = [i for i in range(len(names)) if i != sheep]
+    return bool(np.allclose(np.asarray(typeset)[others, sheep], S_as_cow[others, sheep]))
+
+
+def cmdscale_routes(S: dict):
+    """MDS of each similarity matrix two ways: ``classical_mds(F=F)`` and ``cmdscale(FtoD(F))`` (l. 155-158).
+
+    scikit-learn's ``ClassicalMDS`` on :func:`FtoD` stands in for R's ``cmdscale``.
+
+    Returns
+    -------
+    mds : dict
+        ``{label: MDSResult}`` of ``classical_mds(F=F)`` (``B = HFH``).
+    ftod_errors, cmdscale_errors : list of float
+        For each matrix, ``max |FtoD(F) - similarity_to_distance(F)|`` and the largest
+        ``|coordinate difference|`` of the two MDS, column signs matched.
+
+    Examples
+    --------
+    >>> F = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]])
+    >>> mds, ftod_errors, cmdscale_errors = cmdscale_routes({"F": F})
+    >>> mds["F"].embedding.shape, bool(max(ftod_errors) < 1e-15), bool(max(cmdscale_errors) < 1e-10)
+    ((3, 2), True, True)
+    """
+    mds, ftod_errors, cmdscale_errors = {}, [], []
+    for label, F in S.items():
+        ftod_errors.append(np.abs(FtoD(F) - similarity_to_distance(F)).max())
+        mds[label] = classical_mds(F=F)                                                    # B = HFH (l. 42, 155)
+        theirs = ClassicalMDS(n_components=2, metric="precomputed").fit_transform(FtoD(F))  # cmdscale(FtoD(F))
+        signs = np.sign(np.sum(mds[label].embedding * theirs, axis=0))
+        cmdscale_errors.append(np.abs(mds[label].embedding - theirs * signs).max())
+    return mds, ftod_errors, cmdscale_errors
+
+
+def spectrum_table(mds: dict) -> pd.DataFrame:
+    """Every eigenvalue of each MDS and R's goodness of fit of two dimensions, one column per map.
+
+    Examples
+    --------
+    >>> F = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]])
+    >>> spectrum_table({"F": classical_mds(F=F)}).index.tolist()
+    ['lambda_1', 'lambda_2', 'lambda_3', 'GOF (k = 2)']
+    """
+    n = len(next(iter(mds.values())).eigenvalues)
+    table = pd.DataFrame({label: r.eigenvalues for label, r in mds.items()},
+                         index=[f"lambda_{k + 1}" for k in range(n)])
+    table.loc["GOF (k = 2)"] = [r.gof[0] for r in mds.values()]
+    return table
+
+
+class MapDifferences(NamedTuple):
+    """How two 2-D maps of the same objects differ (:func:`map_differences`)."""
+
+    disparity: float        #: Procrustes disparity: 0 = the same shape after the best similarity transform
+    rho: float              #: Spearman rank correlation of the pairwise distances
+    axis_corr: list         #: |correlation| of each coordinate between the maps
+    nearest: pd.DataFrame   #: each object's nearest neighbour in each map
+    changed: list           #: the objects whose nearest neighbour changes
+
+
+def map_differences(E1, E2, names, labels=("SMC map", "Jaccard map")) -> MapDifferences:
+    """How two 2-D maps of the same objects differ: shape, distance ranks, axes and nearest neighbours.
+
+    The Procrustes disparity is taken after the best translation, scaling, rotation and
+    reflection (``scipy.spatial.procrustes``); ``labels`` name the two maps in ``nearest``.
+
+    Examples
+    --------
+    >>> E = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0]])
+    >>> d = map_differences(E, E @ [[0.0, -1.0], [1.0, 0.0]], list("abcd"))
+    >>> bool(d.disparity < 1e-12), float(d.rho), d.changed, d.nearest.loc["d"].tolist()
+    (True, 1.0, [], ['c', 'c'])
+    """
+    _, _, disparity = procrustes(E1, E2)
+    rho = spearmanr(pdist(E1), pdist(E2)).statistic
+    nearest = pd.DataFrame({label: [names[np.argsort(row)[1]] for row in squareform(pdist(E))]
+                            for label, E in zip(labels, (E1, E2))}, index=names)
+    changed = nearest.index[nearest[labels[0]] != nearest[labels[1]]].tolist()
+    axis_corr = [abs(np.corrcoef(E1[:, k], E2[:, k])[0, 1]) for k in range(2)]
+    return MapDifferences(disparity, rho, axis_corr, nearest, changed)
+
+
+# --------------------------------------------------------------------------------------------
+# MNIST (section 6.2.2)
+
+
+def threshold_rules(X, threshold: float) -> dict:
+    """The two binarisations of the notes: prose, 0 below ``threshold`` (l. 166), and code, 1 above it (l. 171).
+
+    Returns ``levels`` (how many grey levels ``k / 255`` occur), ``at_threshold`` (pixels exactly
+    at ``threshold``, the only ones where the rules can differ) and ``agree``.
+
+    Examples
+    --------
+    >>> threshold_rules(np.array([[0.0, 0.3, 1.0]]), 0.3)
+    {'levels': 3, 'at_threshold': 1, 'agree': False}
+    """
+    levels = np.unique(np.rint(X * 255))
+    Y_prose = np.where(X < threshold, 0, 1)                        # l. 166
+    Y_code = (X > threshold) * 1                                   # l. 171
+    return {"levels": int(levels.size), "at_threshold": int(np.sum(X == threshold)),
+            "agree": bool(np.array_equal(Y_prose, Y_code))}
+
+
+def euclidean_mds_and_pca(X):
+    """Classical MDS of the Euclidean distances between the rows of ``X`` and the two leading PCA scores.
+
+    Returns ``(Z_pca, gap)``: the PCA scores with their column signs matched to the MDS
+    coordinates, and the largest ``|difference|`` (l. 166: the two are the same).
+
+    Examples
+    --------
+    >>> Z, gap = euclidean_mds_and_pca(np.random.default_rng(0).normal(size=(30, 4)))
+    >>> Z.shape, bool(gap < 1e-10)
+    ((30, 2), True)
+    """
+    mds = classical_mds(cdist(X, X), full_spectrum=False)
+    Z_pca = PCA(n_components=2, svd_solver="full").fit_transform(X)
+    Z_pca = Z_pca * np.sign(np.sum(mds.embedding * Z_pca, axis=0))
+    return Z_pca, np.abs(mds.embedding - Z_pca).max()
+
+
+def dist_route_error(Y, S: dict) -> float:
+    """How far the notes' ``dist`` route (l. 176-179) is from ``S``: ``(p - L1) / p`` and ``1 -`` binary distance.
+
+    Examples
+    --------
+    >>> from helpers.studies.lecture_notes_6_2 import similarities
+    >>> Y = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]])
+    >>> bool(dist_route_error(Y, similarities(Y)) < 1e-15)
+    True
+    """
+    p = Y.shape[1]
+    F_smc = (p - squareform(pdist(Y, "cityblock"))) / p                   # l. 176-177
+    F_jaccard = 1 - squareform(pdist(Y.astype(bool), "jaccard"))          # l. 178-179
+    return max(np.abs(F_smc - S["SMC"]).max(), np.abs(F_jaccard - S["Jaccard"]).max())
+
+
+def mnist_mds(S: dict):
+    """MDS of each similarity matrix (l. 181-182), its spectrum as ``cmdscale(..., eig = TRUE)`` reports it.
+
+    Returns
+    -------
+    mds : dict
+        ``{label: MDSResult}`` of ``classical_mds(F=F)``.
+    table : DataFrame
+        The two leading eigenvalues, R's goodness of fit ``g1`` and ``g2`` of two dimensions
+        and the count of negative eigenvalues, one row per matrix.
+    gap : float
+        The largest ``|coordinate difference|`` from scikit-learn's ``ClassicalMDS`` on the
+        distances (6.6), column signs matched.
+
+    Examples
+    --------
+    >>> from helpers.studies.lecture_notes_6_2 import similarities
+    >>> Y = np.random.default_rng(0).integers(0, 2, size=(12, 8))
+    >>> mds, table, gap = mnist_mds(similarities(Y))
+    >>> table.columns.tolist()[:3], bool(gap < 1e-8)
+    (['lambda_1', 'lambda_2', 'GOF g1 (k = 2)'], True)
+    """
+    mds, rows, gap = {}, [], 0.0
+    for label, F in S.items():
+        r = mds[label] = classical_mds(F=F)
+        theirs = ClassicalMDS(n_components=2, metric="precomputed").fit_transform(similarity_to_distance(F))
+        gap = max(gap, np.abs(r.embedding - theirs * np.sign(np.sum(r.embedding * theirs, axis=0))).max())
+        rows.append({"coefficient": label, "lambda_1": r.eigenvalues[0], "lambda_2": r.eigenvalues[1],
+                     "GOF g1 (k = 2)": r.gof[0], "GOF g2 (k = 2)": r.gof[1], "negative eigenvalues": r.n_negative})
+    return mds, pd.DataFrame(rows).set_index("coefficient"), gap
+
+
+def map_comparisons(maps: dict, pairs: dict, noise) -> pd.DataFrame:
+    """Do two maps differ beyond the noise of resampling? The Procrustes disparity of each pair, with its p.
+
+    Parameters
+    ----------
+    maps : dict
+        ``{name: embedding}``.
+    pairs : dict
+        ``{key: (name, name)}``, the pairs to compare.
+    noise : array
+        Disparities that sampling alone produces
+        (:func:`~helpers.mds.pca_resampling_disparities`).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``key``: ``maps`` (in words), ``Procrustes disparity``, ``p (resampling)``
+        (the share of ``noise`` at least as large, with the usual +1) and ``effect`` (the
+        disparity minus the median of ``noise``: positive when the pair differs by more than
+        typical noise).
+
+    Examples
+    --------
+    >>> E = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0]])
+    >>> out = map_comparisons({"a": E, "b": E[::-1]}, {"a-b": ("a", "b")}, np.array([0.01, 0.02, 0.03]))
+    >>> out.loc["a-b", "maps"], float(out.loc["a-b", "p (resampling)"])
+    ('a vs b', 0.25)
+    """
+    noise = np.asarray(noise)
+    rows = []
+    for first, second in pairs.values():
+        disparity = procrustes(maps[first], maps[second])[2]
+        rows.append({"maps": f"{first} vs {second}", "Procrustes disparity": disparity,
+                     "p (resampling)": (1 + np.sum(noise >= disparity)) / (len(noise) + 1),
+                     "effect": disparity - np.median(noise)})
+    return pd.DataFrame(rows, index=list(pairs))
+
+
+def smc_mds_as_binary_pca(Y, E_smc, Z_pca):
+    """MDS on the SMC is PCA of the binarised images scaled by ``sqrt(2/p)``; how far that is from the grey PCA.
+
+    For 0/1 vectors ``2 - 2 SMC(x, y) = 2 |x - y|^2 / p``, so the distances (6.6) of the SMC are
+    Euclidean distances between the binarised rows scaled by ``sqrt(2/p)``.
+
+    Returns
+    -------
+    gap : float
+        ``max |E_smc - sqrt(2/p) PCA(Y)|``, column signs matched.
+    binary_vs_grey : float
+        The Procrustes disparity of the PCA map of ``Y`` from ``Z_pca``.
+
+    Examples
+    --------
+    >>> from helpers.studies.lecture_notes_6_2 import similarities
+    >>> Y = np.random.default_rng(1).integers(0, 2, size=(15, 6))
+    >>> E = classical_mds(F=similarities(Y)["SMC"]).embedding
+    >>> gap, _ = smc_mds_as_binary_pca(Y, E, E)
+    >>> bool(gap < 1e-10)
+    True
+    """
+    p = Y.shape[1]
+    Z_binary = PCA(n_components=2, svd_solver="full").fit_transform(Y.astype(float))
+    scaled = np.sqrt(2 / p) * Z_binary
+    gap = np.abs(E_smc - scaled * np.sign(np.sum(E_smc * scaled, axis=0))).max()
+    return gap, procrustes(Z_binary, Z_pca)[2]
+
+
+# --------------------------------------------------------------------------------------------
+# the workbook's own observation: the shortcut D = 1 - S
+
+
+def shortcut_spectra(sets: dict) -> pd.DataFrame:
+    """MDS with the distances (6.6) and with the shortcut ``1 - S``: negative eigenvalues and goodness of fit.
+
+    Parameters
+    ----------
+    sets : dict
+        ``{data: {coefficient: S}}``.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by data, coefficient and distance rule: the count of negative eigenvalues,
+        their share of ``sum |lambda|``, and R's ``g1``, ``g2`` of two dimensions.
+
+    Examples
+    --------
+    >>> from helpers.studies.lecture_notes_6_2 import cosine_checks
+    >>> C, _ = cosine_checks(np.random.default_rng(0).uniform(size=(6, 3)))
+    >>> spectra = shortcut_spectra({"toy": {"cosine": C}})
+    >>> spectra["negative eigenvalues"].tolist()
+    [0, 3]
+    """
+    rows = []
+    for data, sims in sets.items():
+        for label, F in sims.items():
+            for rule, D in [("(6.6)", similarity_to_distance(F)), ("1 - S", 1 - F)]:
+                r = classical_mds(D, n_components=2)
+                rows.append({"data": data, "coefficient": label, "distance": rule, "negative eigenvalues": r.n_negative,
+                             "share of |spectrum| negative": r.negative_share, "GOF g1": r.gof[0], "GOF g2": r.gof[1]})
+    return pd.DataFrame(rows).set_index(["data", "coefficient", "distance"])
