@@ -8,7 +8,7 @@ builds it again from what is there, executing nothing. :func:`write_sources` fil
 - the committed static parts of ``book/`` (``conf.py``, ``references.bib``, ``references.md``, CSS);
 - ``index.md``: what the workbook is, its five sources, the status of every notebook of the last
   run (ok or failed, seconds, the verdicts on the source items it answered) and how to run it;
-- ``notebooks/NN_*.ipynb``: every executed notebook, one chapter each; 00-06 follow the sources'
+- ``notebooks/NN_*.ipynb``: every executed notebook, one chapter each; 00-07 follow the sources'
   sections, the workbook's own studies (the manifest's own_study) follow;
 - ``ledger.md``: every row of ``data/source_ledger.csv`` with the verdict a notebook gave it, and the
   coverage per source;
