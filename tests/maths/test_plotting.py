@@ -139,3 +139,31 @@ def test_model_scores_chart_draws_each_model_and_refuses_bad_columns():
         plot_model_scores(t, ["accuracy", "f1"], xerr="sd", xlabel="x", title="t")
     plt.close("all")
 
+
+
+# ---------------------------------------------------------------- notebooks 02-05
+
+
+def test_error_curves_draw_each_curve_and_the_mark():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_error_curves
+
+    ks = np.arange(1, 8, 2)
+    curves = {"test split": np.array([0.1, 0.08, 0.09, 0.12]), "10-fold": np.array([0.2, 0.15, 0.1, 0.11])}
+    ax = plot_error_curves(ks, curves, mark=5, mark_label="the paper's K = 5", xlabel="K (neighbours)",
+                           ylabel="error (share of rows)", title="10-fold has its minimum at K = 5")
+    lines = ax.get_lines()
+    np.testing.assert_array_equal(lines[0].get_xdata(), ks)
+    np.testing.assert_allclose(lines[1].get_ydata(), curves["10-fold"])
+    assert lines[2].get_xdata()[0] == 5 and lines[2].get_linestyle() == ":"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["test split", "10-fold", "the paper's K = 5"]
+    assert (ax.get_xlabel(), ax.get_title()) == ("K (neighbours)", "10-fold has its minimum at K = 5")
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r"curves\['a'\] has shape \(2,\); it needs one value per x, \(4,\)"):
+        plot_error_curves(ks, {"a": [1, 2]}, xlabel="x", ylabel="y", title="t")
+    with pytest.raises(ValueError, match="non-empty dict"):
+        plot_error_curves(ks, {}, xlabel="x", ylabel="y", title="t")
