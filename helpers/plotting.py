@@ -464,7 +464,7 @@ def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
 # --------------------------------------------------------------------------------------------
 # notebooks 02-05: curves against a parameter
 
-__all__ += ["plot_error_curves"]
+__all__ += ["plot_error_curves", "plot_grouped_bars"]
 
 
 def plot_error_curves(x, curves: Mapping, *, mark=None, mark_label: str | None = None, xlabel: str, ylabel: str,
@@ -516,4 +516,51 @@ def plot_error_curves(x, curves: Mapping, *, mark=None, mark_label: str | None =
         ax.axvline(mark, color="grey", ls=":", label=mark_label)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    return ax
+
+
+def plot_grouped_bars(table, tick_labels=None, *, xlabel: str, ylabel: str, title: str, ylim=None, ax=None,
+                      figsize=(8, 3.8)):
+    """Grouped bars of a table: one group per row, one bar per column, the legend right of the axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per group (e.g. a model), one column per bar (e.g. a metric).
+    tick_labels : sequence of str, optional
+        Labels of the groups on the x axis; the table's index by default.
+    xlabel, ylabel, title : str
+        Axis labels with units and a title that states the finding.
+    ylim : (float, float), optional
+        Limits of the y axis, to show small differences between bars.
+    ax : matplotlib Axes, optional
+        Drawn into; a new ``figsize`` figure otherwise.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"accuracy": [0.95, 0.97], "recall": [0.9, 0.93]}, index=["a", "b"])
+    >>> ax = plot_grouped_bars(t, ["model a", "model b"], xlabel="model", ylabel="score", title="b is ahead")
+    >>> [tick.get_text() for tick in ax.get_xticklabels()], len(ax.patches)
+    (['model a', 'model b'], 4)
+    """
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        raise ValueError("table must be a non-empty DataFrame: one row per group, one column per bar.")
+    if tick_labels is not None and len(tick_labels) != len(table):
+        raise ValueError(f"tick_labels has {len(tick_labels)} labels for {len(table)} groups; give one per row.")
+    ax = table.plot.bar(figsize=figsize, rot=0, ax=ax)
+    if tick_labels is not None:
+        ax.set_xticks(range(len(table)), list(tick_labels))
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     return ax

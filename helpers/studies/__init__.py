@@ -115,7 +115,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "n_splits_sweep": Integer(2), "n_repeats": COUNT, "n_random_transforms": COUNT, "results_path": RESULTS_PATH,
     }, seconds=18),
     Notebook("05", "05_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
-             ("sahoo_maiti_2025a",), {
+             ("sahoo_maiti_2025b",), {
         "random_state": SEED, "test_size": FRACTION, "method": OneOf(METHODS), "covariance": COVARIANCE,
         "n_splits_sweep": Integer(2), "n_random_transforms": COUNT, "n_jobs": N_JOBS, "results_path": RESULTS_PATH,
     }, seconds=72),

@@ -167,3 +167,27 @@ def test_error_curves_draw_each_curve_and_the_mark():
         plot_error_curves(ks, {"a": [1, 2]}, xlabel="x", ylabel="y", title="t")
     with pytest.raises(ValueError, match="non-empty dict"):
         plot_error_curves(ks, {}, xlabel="x", ylabel="y", title="t")
+
+
+def test_grouped_bars_one_bar_per_cell_with_the_given_labels():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from helpers.plotting import plot_grouped_bars
+
+    table = pd.DataFrame({"accuracy": [0.956, 0.965, 1.0], "recall": [0.907, 0.930, 1.0]}, index=["a", "b", "c"])
+    ax = plot_grouped_bars(table, ["linear", "Option B", "Option A"], xlabel="model", ylabel="score (share)",
+                           title="Option A reaches 1.0", ylim=(0.8, 1.01))
+    heights = sorted(round(p.get_height(), 3) for p in ax.patches)
+    assert heights == sorted([0.956, 0.965, 1.0, 0.907, 0.930, 1.0])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["linear", "Option B", "Option A"]
+    assert ax.get_ylim() == (0.8, 1.01)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["accuracy", "recall"]
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="tick_labels has 1 labels for 3 groups"):
+        plot_grouped_bars(table, ["x"], xlabel="x", ylabel="y", title="t")
+    with pytest.raises(ValueError, match="non-empty DataFrame"):
+        plot_grouped_bars(pd.DataFrame(), xlabel="x", ylabel="y", title="t")
