@@ -93,7 +93,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "face_noise_sds": ListOf(Real(0)), "face_shifts": ListOf(Integer(0)), "results_path": RESULTS_PATH,
     }, seconds=9),
     Notebook("02", "02_limitations", "Where Euclidean distance and cosine similarity mislead",
-             ("VAC", "SVM", "MKN"), (), {
+             ("VAC", "SVM", "MKN"), ("sahoo_maiti_2025a", "sahoo_maiti_2025b", "srivastava_rao_2016.derivations"), {
         "random_state": SEED, "fig1_cov": MATRIX_2X2, "point_a": POINT, "point_b": POINT, "point_c": POINT,
         "nn_dims": Integer(2), "nn_correlation": Real(-1, 1, closed="neither"), "nn_n": Integer(2),
         "far_point": POINT, "far_level": FRACTION, "near_point": POINT, "near_level": FRACTION,
@@ -102,7 +102,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "svm_gap": Real(0), "svm_C": POSITIVE, "k_neighbours": COUNT, "results_path": RESULTS_PATH,
     }, seconds=6),
     Notebook("03", "03_whitening_derivation", "Whitening: the derivations of the three papers, checked step by step",
-             ("VAC", "SVM", "MKN"), (), {
+             ("VAC", "SVM", "MKN"), ("sahoo_maiti_2025a", "sahoo_maiti_2025b", "srivastava_rao_2016.derivations"), {
         "random_state": SEED, "n_random_features": Integer(2), "n_random_samples": Integer(3),
         "rounding_bound": POSITIVE, "cosine_bounds": DictOf(POSITIVE, keys=("WDBC", "random SPD")),
         "distance_bounds": DictOf(POSITIVE, keys=("WDBC", "random SPD")), "svm_n_per_class": Integer(3),

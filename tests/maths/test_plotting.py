@@ -191,3 +191,54 @@ def test_grouped_bars_one_bar_per_cell_with_the_given_labels():
         plot_grouped_bars(table, ["x"], xlabel="x", ylabel="y", title="t")
     with pytest.raises(ValueError, match="non-empty DataFrame"):
         plot_grouped_bars(pd.DataFrame(), xlabel="x", ylabel="y", title="t")
+
+
+def test_raw_and_whitened_panels_show_each_point_as_seen_from_the_origin():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_raw_and_whitened
+
+    sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
+    W = np.linalg.inv(np.linalg.cholesky(sigma))
+    points = {"A": np.array([5.5, 0.5]), "B": np.array([2.5, 1.0])}
+    fig = plot_raw_and_whitened(points, sigma, W, levels=(0.5,), title="A swings away")
+    raw, white = fig.axes
+    markers = [line for line in white.get_lines() if line.get_marker() == "o"]
+    np.testing.assert_allclose([m.get_xydata()[0] for m in markers], [W @ points["A"], W @ points["B"]])
+    assert fig._suptitle.get_text() == "A swings away" and raw.get_xlabel() == "feature 1"
+    plt.close(fig)
+
+
+def test_level_ellipses_cloud_and_lines():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_classes_and_lines, plot_cloud_and_points, plot_level_ellipses
+
+    ax = plot_level_ellipses(np.diag([9.0, 0.2]), [0.5, 0.9], {"far": ([5.0, 0.0], "tab:red")}, xlim=(-7, 7),
+                             ylim=(-2, 2), title="levels")
+    # the labels sit where the ellipses cross the negative x axis: x = -sqrt(9 * chi2.ppf(p, 2))
+    np.testing.assert_allclose([t.xy[0] for t in ax.texts], -np.sqrt(9 * stats.chi2.ppf([0.5, 0.9], 2)))
+    plt.close(ax.figure)
+    cloud = np.random.default_rng(0).normal(size=(40, 2))
+    ax = plot_cloud_and_points(cloud, [0, 0], np.eye(2), {"y1": ([2.0, 0.0], "tab:blue")}, radius=2.0, title="t",
+                               cloud_label="cluster")
+    circle = ax.get_lines()[-1].get_xydata()
+    np.testing.assert_allclose(np.hypot(*circle.T), 2.0)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["cluster (n = 40)", "y1", "equal Euclidean distance"]
+    plt.close(ax.figure)
+    X, y = np.array([[0.0, 0.0], [1.0, 0.5], [3.0, 3.0], [4.0, 3.5]]), np.array([0, 0, 1, 1])
+    ax = plot_classes_and_lines(X, y, {0: ("a", "tab:blue"), 1: ("b", "tab:orange")},
+                                [([1.0, 1.0], -3.5, c, {"color": "k"}) for c in (-1.0, 0.0, 1.0)],
+                                marked=X[[1, 2]], xlim=(-1, 5), ylim=(-1, 5), proxies={"contour": "tab:purple"},
+                                title="three lines")
+    for line, c in zip(ax.get_lines()[:3], (-1.0, 0.0, 1.0)):                  # every point on w'x + b = c
+        np.testing.assert_allclose(line.get_xydata() @ [1.0, 1.0] - 3.5, c)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "support vectors", "contour"]
+    assert ax.get_xlim() == (-1.0, 5.0)
+    plt.close(ax.figure)

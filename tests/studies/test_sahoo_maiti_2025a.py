@@ -272,3 +272,124 @@ def test_mcnemar_table_counts_the_discordant_rows():
     table = mcnemar_table(y, {"s": (a, b)}, names=("A", "B"))
     assert table.loc["s", "A right, B wrong"] == 2 and table.loc["s", "B right, A wrong"] == 1
     assert table.loc["s", "effect"] == pytest.approx(1 / 6) and table.loc["s", "p_value"] == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- notebook 02: cosine and the shape of the data
+
+
+def test_cosine_formula_and_fig1_construction():
+    from helpers.studies.sahoo_maiti_2025a import cosine_formula_gap, fig1_points
+
+    rows = np.random.default_rng(0).normal(size=(30, 4)) * [1, 10, 0.1, 3]
+    assert cosine_formula_gap(rows) < 1e-12
+    sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
+    points = {"A": np.array([5.5, 0.5]), "B": np.array([2.5, 1.0]), "C": np.array([0.5, 0.5])}
+    levels, abc = fig1_points(sigma, points)
+    P = np.linalg.inv(sigma)
+    for name, x in points.items():                               # chi2 with 2 df: CDF 1 - exp(-d^2 / 2)
+        assert levels[name] == pytest.approx(1 - np.exp(-(x @ P @ x) / 2), rel=1e-12)
+    A, B = points["A"], points["B"]
+    assert abc.loc["(A,B)", "cosine, raw"] == pytest.approx(A @ B / np.linalg.norm(A) / np.linalg.norm(B))
+    adjusted = A @ P @ B / np.sqrt((A @ P @ A) * (B @ P @ B))
+    assert abc.loc["(A,B)", "cosine, variance-adjusted"] == pytest.approx(adjusted)
+    np.testing.assert_allclose(np.cos(np.radians(abc["angle, raw (deg)"])), abc["cosine, raw"], rtol=1e-12)
+
+
+def test_cosine_nn_agreement_is_complete_on_a_sphere_only():
+    from helpers.studies.sahoo_maiti_2025a import cosine_nn, cosine_nn_agreement
+
+    Z = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]])
+    assert cosine_nn(Z).tolist() == [1, 0, 3, 2]
+    X_w = load_wdbc()[0].to_numpy()
+    agree = cosine_nn_agreement(np.random.default_rng(0), 10, 0.9, 300, X_w)
+    assert list(agree) == ["correlated cloud (10 features, correlation 0.9)", "WDBC (30 features, sample covariance)",
+                           "spheroidal cloud (10 features, covariance I)"]
+    values = list(agree.values())
+    assert values[2] == 1.0 and values[0] < 0.5 and values[1] == pytest.approx(0.025, abs=0.002)
+
+
+def test_salary_shares_and_wdbc_area_features():
+    from helpers import load_salary_age
+    from helpers.studies.sahoo_maiti_2025a import area_features, salary_age_shares
+
+    table, query = load_salary_age()
+    shares = salary_age_shares(table, query)
+    assert shares.index.tolist() == list(range(1, 11))
+    row = table.set_index("id").loc[6]
+    d2 = (row["salary"] - query.iloc[0]) ** 2 + (row["age"] - query.iloc[1]) ** 2
+    assert shares.loc[6, "d, raw"] == pytest.approx(np.sqrt(d2))
+    salary_part = (row["salary"] - query.iloc[0]) ** 2
+    assert shares.loc[6, "salary share of d^2, raw (%)"] == pytest.approx(100 * salary_part / d2)
+    assert shares["salary share of d^2, raw (%)"].min() == pytest.approx(95.3834, abs=1e-4)
+    cols, share, overlap = area_features(load_wdbc()[0], 5)
+    assert cols == ["mean area", "area error", "worst area"] and share == pytest.approx(0.996, abs=5e-4)
+    assert overlap.iloc[0, 0] > 0.85 > 0.15 > overlap.iloc[1, 0]
+
+
+# ---------------------------------------------------------------- notebook 03: Eqs. 1-10 and the five whitenings
+
+
+@pytest.fixture(scope="module")
+def derivation():
+    from helpers.studies.sahoo_maiti_2025a import derivation_cases
+
+    return derivation_cases(np.random.default_rng(0), 6, 500)
+
+
+def test_below_and_rel_print_rounding_as_a_bound():
+    from helpers.studies.sahoo_maiti_2025a import below, rel
+
+    assert below(1e-9) == "< 1e-06" and below(1e-9, 1e-10) == "1.00e-09  (ABOVE the bound)"
+    assert rel([1.0, 2.0, 3.0], [1.0, 2.0, 4.0]) == pytest.approx(0.25)
+
+
+def test_eqs_1_to_4_and_the_class_factors_hold_to_rounding(derivation):
+    from helpers.studies.sahoo_maiti_2025a import class_factor_checks, eqs_1_to_4
+
+    X, y, cases, class_covs = derivation
+    assert cases["random SPD"][0].shape == (500, 6) and np.linalg.cond(cases["WDBC"][1]) > 1e11
+    table = eqs_1_to_4(cases)
+    assert np.isnan(table.loc["random SPD", "cov(Z) vs I"])
+    assert (table.fillna(0) < 1e-6).all().all()
+    per_class = class_factor_checks(X, y, class_covs, class_whitening_matrices(X, y))
+    assert (per_class[["max |W_k S_k W_k' - I|", "max |Eq. 7 - variance_adjusted_cosine|"]] < 1e-6).all().all()
+
+
+def test_uncentred_transform_whitens_but_moves_the_cloud(derivation):
+    from helpers.studies.sahoo_maiti_2025a import uncentred_transform
+
+    X, _, cases, _ = derivation
+    out = uncentred_transform(X, cases["WDBC"][1])
+    assert out["cov_error"] < 1e-6 and out["shift"] == pytest.approx(10.1, abs=0.05)
+    assert out["max_cosine_change"] == pytest.approx(1.698, abs=5e-4)
+    assert out["nn_changed"] == pytest.approx(0.527, abs=5e-4)
+    # on data centred at the origin, centring changes nothing
+    Xc = X - X.mean(0)
+    assert uncentred_transform(Xc, cases["WDBC"][1])["nn_changed"] == 0.0
+
+
+def test_expected_factor_p_and_whitening_error(derivation):
+    from helpers.studies.sahoo_maiti_2025a import expected_factor_checks, expected_whitening_error, p_mle
+
+    X, y, cases, class_covs = derivation
+    out = expected_factor_checks(X, y, class_whitening_matrices(X, y), class_covs, cases["WDBC"][1])
+    assert out["gap"].min() == pytest.approx(0.65, abs=0.005) and out["eq9_gap"] < 1e-6 and out["whitener_gap"] < 1e-6
+    assert out["factors_ok"] and out["p"] == pytest.approx(212 / 569) and out["priors"][1] == pytest.approx(212 / 569)
+    p, p_grid = p_mle(y)
+    assert p == pytest.approx(212 / 569) and abs(p_grid - p) < 1e-4
+    err, diff, changed = expected_whitening_error(X, y, class_covs, cases["WDBC"][1])
+    assert err.shape == (4, 2) and (err > 4).all().all()
+    assert err.loc["malignant", "E mixes cholesky matrices"] == pytest.approx(208.25, abs=0.005)
+    assert diff == pytest.approx(0.063, abs=5e-4) and changed == pytest.approx(0.144, abs=5e-4)
+
+
+def test_five_whitenings_give_the_same_cosines(derivation):
+    from helpers.studies.sahoo_maiti_2025a import method_invariance
+
+    _, _, cases, _ = derivation
+    table = method_invariance(cases)
+    assert table.shape == (10, 4)
+    by_case = table.groupby(level="case", sort=False).max()
+    assert by_case.loc["WDBC", "max |cosine - cosine_chol|"] < 1e-10
+    assert by_case.loc["random SPD", "max rel. diff. of distances"] < 1e-13
+    assert (table.loc[("WDBC", "cholesky")] == 0).iloc[2:].all()       # against itself: exactly zero

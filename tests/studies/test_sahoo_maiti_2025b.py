@@ -160,3 +160,80 @@ def test_fold_schemes_closeness_and_iterations(split):
     fitted = SVC(kernel="rbf").fit(split.X_train, split.y_train)
     iters = study.libsvm_iterations({"rbf": fitted}, split.X_train, split.y_train)
     assert iters == {"rbf": float(f"{fitted.n_iter_[0]:.2g}"), "standardised_linear": 1100.0}
+
+
+# ---------------------------------------------------------------- notebook 02: Fig. 1, support vectors and spread
+
+
+def test_spread_classes_support_vectors_and_the_rules_that_know_the_spread():
+    rng = np.random.default_rng(0)
+    X, y = study.spread_classes(rng, 50, 0.3, 1.5, 4.5)
+    X_new, y_new = study.spread_classes(rng, 5000, 0.3, 1.5, 4.5)
+    assert X.shape == (100, 2) and X_new.shape == (10000, 2)
+    svm = SVC(kernel="linear", C=1000.0).fit(X, y)
+    refits = study.support_vector_refits(X, y, svm)
+    assert refits["change"] < 1e-6 and refits["n_support"] == len(svm.support_)
+    assert refits["spread_after"] > 2 * refits["spread_before"]
+    rules = study.spread_rules(X, y, X_new, y_new, svm)
+    err = rules.errors["error, overall"]
+    assert err["QDA (class Gaussians)"] < err["linear SVM"]
+    assert err["nearest mean, Mahalanobis"] < err["nearest mean, Euclidean"]
+    assert rules.svm_margin["tight"] == pytest.approx(rules.svm_margin["wide"], rel=1e-3)   # the SVM splits the gap
+    assert rules.qda_margin["wide"] > rules.qda_margin["tight"]
+    assert rules.qda_x_range[0] < 0 < rules.qda_x_range[1] < 4.5          # an oval around the tight class
+    np.testing.assert_array_equal(rules.predictions["linear SVM"], svm.predict(X_new))
+
+
+# ---------------------------------------------------------------- notebook 03: Eqs. 1-8 and 14-27
+
+COV_POS, COV_NEG = [[1.0, 0.6], [0.6, 0.8]], [[3.0, -1.2], [-1.2, 1.5]]
+
+
+@pytest.fixture(scope="module")
+def example():
+    X, y, fresh = study.gaussian_example([4.0, 4.0], COV_POS, [0.0, 0.0], COV_NEG, 40, 1000, 0)
+    covs = {k: np.cov(X[y == k], rowvar=False) for k in (1, -1)}
+    return X, y, fresh, covs, 39 * (covs[1] + covs[-1]) / 78
+
+
+def test_gaussian_example_draws_training_then_fresh_points_from_one_stream(example):
+    X, y, fresh, _, _ = example
+    rng = np.random.default_rng(0)
+    first = rng.multivariate_normal([4.0, 4.0], COV_POS, 40)
+    np.testing.assert_array_equal(X[:40], first)
+    assert y.tolist() == [1] * 40 + [-1] * 40 and fresh.shape == (2000, 2)
+
+
+def test_standard_svm_equations_hold_at_the_solution(example):
+    X, y, _, _, _ = example
+    out = study.standard_svm_checks(X, y, 1.0)
+    assert out["eq1_gap"] < 1e-9 and out["eq4_gap"] < 1e-6 and out["constraints_hold"]
+    assert out["primal"] == pytest.approx(out["dual"], rel=1e-4)
+    assert out["n_free"] <= out["n_support"] == len(out["svc"].support_)
+    assert out["on_margin"] < 1e-3 and out["outside_min"] >= 1 - 1e-3
+
+
+def test_earlier_formulations_are_svms_on_transformed_rows_and_units(example):
+    X, y, fresh, _, pooled = example
+    early = study.earlier_formulations(X, y, pooled, 1.0)
+    assert max(early["gap_std"], early["gap56"], early["gap78"]) < 1e-3
+    flips = study.unit_change_flips(X, y, fresh, pooled, [1000.0, 0.01], 1.0)
+    assert flips["Eqs. 5-6 (Sigma^-1 in objective and constraint)"] == 0
+    assert flips["paper's Eqs. 16-17 (pooled Psi^-1)"] == 0
+    assert flips["standard SVM (Eqs. 2-3)"] > 50 and flips["Eqs. 7-8 (Sigma^-1 in the objective only)"] > 50
+    assert study.unit_change_flips(X, y, fresh, pooled, [1.0, 1.0], 1.0).sum() == 0     # no change of units
+
+
+def test_input_space_margins_match_the_geometry_and_eq22(example):
+    X, y, _, covs, _ = example
+    table, fits = study.input_space_margins(X, y, covs, 1000.0)
+    assert table.index.tolist() == ["zca", "cholesky"] and (table["training errors"] == 0).all()
+    zca, chol = table.loc["zca"], table.loc["cholesky"]
+    assert zca["ratio, geometric"] == pytest.approx(zca["ratio, paper's Eq. 27"], rel=1e-9)
+    assert chol["ratio, geometric"] == pytest.approx(chol["ratio, |W'theta| formula"], rel=1e-9)
+    assert abs(chol["ratio, geometric"] - chol["ratio, paper's Eq. 27"]) > 0.1
+    W, th, th0, Z, fit = fits["cholesky"]
+    assert chol["margin, class +1"] == pytest.approx(1 / np.linalg.norm(W[1].T @ th), rel=1e-9)
+    assert study.eq20_eq21_gap(X[y == 1], W[1], th, th0) < 1e-9
+    steps = study.eq22_steps({"class +1": covs[1]})
+    assert steps.iloc[0, 0] < 1e-12 and steps.iloc[0, 2] < 1e-12 and steps.iloc[0, 1] > 0.1
