@@ -1072,3 +1072,321 @@ def plot_class_maps(maps, classes, *, title: str, legend_title: str = "class", x
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+
+# --------------------------------------------------------------------------------------------
+# notebooks 02-05: curves against a parameter
+
+__all__ += ["plot_classes_and_lines", "plot_cloud_and_points", "plot_error_curves", "plot_table_bars",
+            "plot_level_ellipses", "plot_raw_and_whitened"]
+
+
+def plot_error_curves(x, curves: Mapping, *, mark=None, mark_label: str | None = None, xlabel: str, ylabel: str,
+                      title: str, ax=None, markers="osd^v<>"):
+    """Several curves over one x axis, one marker each, with an optional vertical line at ``mark``.
+
+    For an error (or any score) against a parameter under several protocols, e.g. kNN's
+    misclassification error against K; the legend sits right of the axes.
+
+    Parameters
+    ----------
+    x : array-like
+        The parameter values, shared by every curve.
+    curves : dict of {name: array-like}
+        One value per ``x`` each.
+    mark : float, optional
+        Where to draw a dotted vertical line (e.g. the value a source chose), labelled ``mark_label``.
+    xlabel, ylabel, title : str
+        Axis labels with units and a title that states the finding.
+    ax : matplotlib Axes, optional
+        Drawn into; a new 9 x 3.8 inch figure otherwise.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_error_curves([1, 3, 5], {"a": [0.2, 0.1, 0.15], "b": [0.3, 0.2, 0.1]}, mark=3, mark_label="K = 3",
+    ...                        xlabel="K (neighbours)", ylabel="error", title="a is lowest at K = 3")
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['a', 'b', 'K = 3']
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(curves, Mapping) or not curves:
+        raise ValueError("curves must be a non-empty dict {name: values}.")
+    x = np.asarray(x)
+    for name, values in curves.items():
+        if np.shape(values) != x.shape:
+            raise ValueError(f"curves[{name!r}] has shape {np.shape(values)}; it needs one value per x, {x.shape}.")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 3.8))
+    for (name, values), marker in zip(curves.items(), markers * len(curves)):
+        ax.plot(x, values, marker=marker, label=name)
+    if mark is not None:
+        ax.axvline(mark, color="grey", ls=":", label=mark_label)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    return ax
+
+
+def plot_table_bars(table, tick_labels=None, *, xlabel: str, ylabel: str, title: str, ylim=None, ax=None,
+                      figsize=(8, 3.8)):
+    """Grouped bars of a table: one group per row, one bar per column, the legend right of the axes.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per group (e.g. a model), one column per bar (e.g. a metric).
+    tick_labels : sequence of str, optional
+        Labels of the groups on the x axis; the table's index by default.
+    xlabel, ylabel, title : str
+        Axis labels with units and a title that states the finding.
+    ylim : (float, float), optional
+        Limits of the y axis, to show small differences between bars.
+    ax : matplotlib Axes, optional
+        Drawn into; a new ``figsize`` figure otherwise.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"accuracy": [0.95, 0.97], "recall": [0.9, 0.93]}, index=["a", "b"])
+    >>> ax = plot_table_bars(t, ["model a", "model b"], xlabel="model", ylabel="score", title="b is ahead")
+    >>> [tick.get_text() for tick in ax.get_xticklabels()], len(ax.patches)
+    (['model a', 'model b'], 4)
+    """
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame) or table.empty:
+        raise ValueError("table must be a non-empty DataFrame: one row per group, one column per bar.")
+    if tick_labels is not None and len(tick_labels) != len(table):
+        raise ValueError(f"tick_labels has {len(tick_labels)} labels for {len(table)} groups; give one per row.")
+    ax = table.plot.bar(figsize=figsize, rot=0, ax=ax)
+    if tick_labels is not None:
+        ax.set_xticks(range(len(table)), list(tick_labels))
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+    return ax
+
+
+# notebooks 02-03: points, ellipses and lines in two dimensions
+
+
+def plot_raw_and_whitened(points: Mapping, sigma, W, *, levels=(0.5, 0.9, 0.99), limits=(6.5, 4.5),
+                          colours=("tab:red", "tab:blue", "tab:green", "tab:purple"), title: str):
+    """Points seen from the origin before and after whitening: two panels, the prediction ellipses and the long axis.
+
+    The right panel shows ``W x`` and the ellipses of ``W sigma W'`` (circles when ``W``
+    whitens ``sigma``); each point is drawn as a ray from the origin, as a cosine sees it.
+
+    Parameters
+    ----------
+    points : dict of {label: (2,) array}
+    sigma : (2, 2) array
+        The covariance of the zero-mean Gaussian.
+    W : (2, 2) array
+        The whitening matrix.
+    levels : sequence of float
+        Prediction-ellipse levels.
+    limits : (float, float)
+        Half-widths of the raw and the whitened panel.
+    title : str
+        The figure's title, stating the finding.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
+    >>> W = np.linalg.inv(np.linalg.cholesky(sigma))
+    >>> fig = plot_raw_and_whitened({"A": np.array([5.5, 0.5])}, sigma, W, title="A swings away")
+    >>> [ax.get_title() for ax in fig.axes], [float(v) for v in fig.axes[1].get_xlim()]
+    (['raw coordinates', 'whitened coordinates  Wx'], [-4.5, 4.5])
+    """
+    import matplotlib.pyplot as plt
+
+    sigma, W = np.asarray(sigma, dtype=float), np.asarray(W, dtype=float)
+    _, eigvecs = np.linalg.eigh(sigma)
+    long_axis = eigvecs[:, 1] * np.sign(eigvecs[0, 1])
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    views = [("raw coordinates", np.eye(2), sigma, limits[0], ("feature 1", "feature 2")),
+             ("whitened coordinates  Wx", W, W @ sigma @ W.T, limits[1], ("(Wx)$_1$", "(Wx)$_2$"))]
+    for ax, (name, T, cov, lim, (xlabel, ylabel)) in zip(axes, views):
+        ax.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect="equal")
+        plot_prediction_ellipses(ax, [0, 0], cov, levels=levels)
+        ax.axline((0, 0), tuple(T @ long_axis), color="0.3", ls="--", lw=0.8, label="long axis")
+        for (label, x), colour in zip(points.items(), colours):
+            z = T @ np.asarray(x, dtype=float)
+            ax.plot([0, z[0]], [0, z[1]], color=colour, lw=1.2)
+            ax.plot(*z, "o", color=colour, label=label)
+            ax.annotate(label, z, textcoords="offset points", xytext=(4, 4))
+        ax.set(title=name, xlabel=xlabel, ylabel=ylabel)
+        ax.legend(loc="upper left", fontsize=8)
+    fig.suptitle(title)
+    return fig
+
+
+def plot_level_ellipses(cov, levels, points: Mapping, *, xlim, ylim, title: str, xlabel="$x_1$", ylabel="$x_2$",
+                        figsize=(8, 4.5)):
+    """The prediction ellipses of ``N(0, cov)``, each labelled with its level where it crosses the negative x axis.
+
+    Parameters
+    ----------
+    cov : (2, 2) array
+    levels : sequence of float in (0, 1)
+    points : dict of {legend label: ((2,) array, colour)}
+        Points to mark.
+    xlim, ylim : (float, float)
+    title : str
+        States the finding.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_level_ellipses(np.diag([9.0, 0.2]), [0.5, 0.9], {"(5, 0)": ([5.0, 0.0], "tab:red")},
+    ...                          xlim=(-7, 7), ylim=(-2, 2), title="two ellipses")
+    >>> [t.get_text() for t in ax.texts], [t.get_text() for t in ax.get_legend().get_texts()]
+    (['50%', '90%'], ['(5, 0)'])
+    """
+    import matplotlib.pyplot as plt
+
+    cov = np.asarray(cov, dtype=float)
+    _, ax = plt.subplots(figsize=figsize)
+    ax.set(xlim=xlim, ylim=ylim)
+    plot_prediction_ellipses(ax, [0, 0], cov, levels=levels, label_levels=False)
+    inv00 = np.linalg.inv(cov)[0, 0]
+    for i, p in enumerate(levels):
+        x_left = -np.sqrt(stats.chi2.ppf(p, df=2) / inv00)                     # where the ellipse meets the x axis
+        ax.annotate(f"{100 * p:.0f}%", (x_left, 0.14 if i % 2 == 0 else -0.14), ha="center", va="center", fontsize=7,
+                    color="0.35", bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+    for label, (x, colour) in points.items():
+        ax.plot(*x, "o", color=colour, label=label)
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    ax.legend(loc="lower left", fontsize=8)
+    return ax
+
+
+def plot_cloud_and_points(cloud, mean, cov, points: Mapping, *, radius: float, lim: float = 4.0, title: str,
+                          levels=(0.5, 0.9, 0.99), cloud_label="cloud", xlabel="$x_1$", ylabel="$x_2$",
+                          figsize=(5.5, 5)):
+    """A sample cloud with its prediction ellipses, marked points and the circle of one Euclidean distance.
+
+    Parameters
+    ----------
+    cloud : (n, 2) array
+    mean, cov
+        The cloud's mean and covariance, for the ellipses and the circle's centre.
+    points : dict of {legend label: ((2,) array, colour)}
+        Drawn as stars.
+    radius : float
+        Radius of the dotted circle around ``mean``.
+    lim : float
+        Half-width of the (square) axes.
+    cloud_label : str
+        What the cloud is, for the legend ("cluster (n = 300)").
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> cloud = np.random.default_rng(0).normal(size=(50, 2))
+    >>> ax = plot_cloud_and_points(cloud, [0, 0], np.eye(2), {"y1": ([2.0, 0.0], "tab:blue")}, radius=2.0, title="t")
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['cloud (n = 50)', 'y1', 'equal Euclidean distance']
+    """
+    import matplotlib.pyplot as plt
+
+    cloud, mean = np.asarray(cloud, dtype=float), np.asarray(mean, dtype=float)
+    _, ax = plt.subplots(figsize=figsize)
+    ax.scatter(cloud[:, 0], cloud[:, 1], s=8, color="0.6", label=f"{cloud_label} (n = {len(cloud)})")
+    ax.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect="equal")
+    plot_prediction_ellipses(ax, mean, cov, levels=levels)
+    for label, (x, colour) in points.items():
+        ax.plot(*x, "*", ms=14, color=colour, label=label)
+    circle = np.linspace(0, 2 * np.pi, 200)
+    ax.plot(mean[0] + radius * np.cos(circle), mean[1] + radius * np.sin(circle), ":", color="k", lw=0.8,
+            label="equal Euclidean distance")
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    ax.legend(loc="lower right", fontsize=7)
+    return ax
+
+
+def plot_classes_and_lines(X, y, classes: Mapping, lines=(), *, marked=None, ax=None, xlim=None, ylim=None,
+                           title: str, xlabel="$x_1$", ylabel="$x_2$", proxies: Mapping | None = None,
+                           legend_loc="upper left", fontsize=8, figsize=(7, 5), size=10):
+    """Two-dimensional classes as dots, with lines ``w'x + b = c`` (decision and margin lines) across the axes.
+
+    Parameters
+    ----------
+    X : (n, 2) array
+    y : (n,) array
+    classes : dict of {label value: (name, colour)}
+        The classes to draw, in legend order.
+    lines : iterable of (w, b, c, style)
+        Each drawn with :func:`plot_line` (``style``: keyword arguments such as ``label``, ``ls``).
+    marked : (m, 2) array, optional
+        Points circled in black (e.g. support vectors), labelled "support vectors".
+    ax : matplotlib Axes, optional
+        Drawn into (e.g. after a contour); a new ``figsize`` figure otherwise.
+    xlim, ylim : (float, float), optional
+        Set before the lines are drawn; the data's range otherwise.
+    proxies : dict of {legend label: colour}, optional
+        Legend entries for what was drawn outside (e.g. a contour).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> X, y = np.array([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 4.0]]), np.array([0, 0, 1, 1])
+    >>> ax = plot_classes_and_lines(X, y, {0: ("a", "tab:blue"), 1: ("b", "tab:orange")},
+    ...                             [([1.0, 1.0], -4.0, 0.0, {"color": "k", "label": "boundary"})], title="t")
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['a', 'b', 'boundary']
+    """
+    import matplotlib.pyplot as plt
+
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize)
+    for value, (name, colour) in classes.items():
+        ax.scatter(*X[y == value].T, s=size, color=colour, label=name)
+    if marked is not None:
+        ax.scatter(*np.asarray(marked).T, s=60, facecolors="none", edgecolors="k", label="support vectors")
+    if xlim is not None or ylim is not None:
+        ax.set(xlim=xlim if xlim is not None else ax.get_xlim(), ylim=ylim if ylim is not None else ax.get_ylim())
+    for w, b, c, style in lines:
+        plot_line(ax, w, b, c=c, **style)
+    for label, colour in (proxies or {}).items():
+        ax.plot([], [], color=colour, label=label)
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel, aspect="equal")
+    ax.legend(loc=legend_loc, fontsize=fontsize)
+    return ax

@@ -11,10 +11,14 @@ is named after its author and kind; the workbook's own studies after their quest
                                         01): the slides' tables, worked examples and the
                                         checks of their statements
 :mod:`.sahoo_maiti_2025a`               Sahoo & Maiti (2025), variance-adjusted cosine: the
-                                        label-using "population" protocol and its audit
+                                        label-using "population" protocol and its audit, the
+                                        case study of notebook 04, Fig. 1 and Eqs. 1-10
+:mod:`.sahoo_maiti_2025b`               Sahoo & Maiti (2025), Cholesky-kernel SVC: its case
+                                        study (notebook 05), its kernel and its derivations
 :mod:`.srivastava_rao_2016`             Srivastava & Rao (2016), Mahal-kNN: the collection,
                                         the PCA checks, its readings, sweeps, comparisons,
-                                        Table 2, nearest category and Rocchio
+                                        Table 2, nearest category and Rocchio; its Figs. 2-3
+                                        and Eqs. 6-18 (``derivations``)
 :mod:`.lecture_notes_6_2`               the lecture notes' section 6.2 (notebook 07): their
                                         data, their R code ported, one driver per check
 :mod:`.generalisation`                  the workbook's own study: the sources' claims over
@@ -103,7 +107,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "face_noise_sds": ListOf(Real(0)), "face_shifts": ListOf(Integer(0)), "results_path": RESULTS_PATH,
     }, seconds=7),
     Notebook("02", "02_limitations", "Where Euclidean distance and cosine similarity mislead",
-             ("VAC", "SVM", "MKN"), (), {
+             ("VAC", "SVM", "MKN"), ("sahoo_maiti_2025a", "sahoo_maiti_2025b", "srivastava_rao_2016.derivations"), {
         "random_state": SEED, "fig1_cov": MATRIX_2X2, "point_a": POINT, "point_b": POINT, "point_c": POINT,
         "nn_dims": Integer(2), "nn_correlation": Real(-1, 1, closed="neither"), "nn_n": Integer(2),
         "far_point": POINT, "far_level": FRACTION, "near_point": POINT, "near_level": FRACTION,
@@ -112,7 +116,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "svm_gap": Real(0), "svm_C": POSITIVE, "k_neighbours": COUNT, "results_path": RESULTS_PATH,
     }, seconds=6),
     Notebook("03", "03_whitening_derivation", "Whitening: the derivations of the three papers, checked step by step",
-             ("VAC", "SVM", "MKN"), (), {
+             ("VAC", "SVM", "MKN"), ("sahoo_maiti_2025a", "sahoo_maiti_2025b", "srivastava_rao_2016.derivations"), {
         "random_state": SEED, "n_random_features": Integer(2), "n_random_samples": Integer(3),
         "rounding_bound": POSITIVE, "cosine_bounds": DictOf(POSITIVE, keys=("WDBC", "random SPD")),
         "distance_bounds": DictOf(POSITIVE, keys=("WDBC", "random SPD")), "svm_n_per_class": Integer(3),
@@ -125,7 +129,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "n_splits_sweep": Integer(2), "n_repeats": COUNT, "n_random_transforms": COUNT, "results_path": RESULTS_PATH,
     }, seconds=18),
     Notebook("05", "05_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
-             ("sahoo_maiti_2025a",), {
+             ("sahoo_maiti_2025b",), {
         "random_state": SEED, "test_size": FRACTION, "method": OneOf(METHODS), "covariance": COVARIANCE,
         "n_splits_sweep": Integer(2), "n_random_transforms": COUNT, "n_jobs": N_JOBS, "results_path": RESULTS_PATH,
     }, seconds=72),

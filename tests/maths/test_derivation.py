@@ -141,3 +141,36 @@ def test_margin_ratio_paper_formula_fails_for_cholesky():
     ratio = geometric_margin(W_pos, theta, theta0, 1) / geometric_margin(W_neg, theta, theta0, -1)
     assert abs(ratio - paper_ratio(theta, SIGMA_POS, SIGMA_NEG)) > 0.05
     np.testing.assert_allclose(W_pos.T @ W_pos, np.linalg.inv(SIGMA_POS), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- the studies compute what these facts say
+
+def test_study_margins_equal_the_geometry_above():
+    from helpers.studies import sahoo_maiti_2025b as svm_paper
+
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.multivariate_normal([4, 4], SIGMA_POS, 40), rng.multivariate_normal([0, 0], SIGMA_NEG, 40)])
+    y = np.repeat([1, -1], 40)
+    table, fits = svm_paper.input_space_margins(X, y, {1: SIGMA_POS, -1: SIGMA_NEG}, 1000.0)
+    for method in ("zca", "cholesky"):
+        W, th, th0 = fits[method][:3]
+        assert table.loc[method, "margin, class +1"] == pytest.approx(geometric_margin(W[1], th, th0, 1), rel=1e-12)
+        assert table.loc[method, "margin, class -1"] == pytest.approx(geometric_margin(W[-1], th, th0, -1), rel=1e-12)
+        assert table.loc[method, "ratio, paper's Eq. 27"] == pytest.approx(paper_ratio(th, SIGMA_POS, SIGMA_NEG))
+
+
+def test_study_fig2_covariance_is_the_one_above():
+    from helpers.studies.srivastava_rao_2016 import derivations
+
+    np.testing.assert_allclose(derivations.fig2_covariance([5.0, 0.0], 0.75, [0.0, 1.0], 0.90), fig2_covariance(),
+                               rtol=1e-12)
+
+
+def test_study_fig1_points_rank_as_above():
+    from helpers.studies import sahoo_maiti_2025a as cosine_paper
+
+    sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
+    _, abc = cosine_paper.fig1_points(sigma, {"A": np.array([4.0, 0.4]), "B": np.array([3.0, 1.0]),
+                                              "C": np.array([1.0, 0.8])})
+    assert abc.loc["(A,B)", "cosine, raw"] > abc.loc["(B,C)", "cosine, raw"]
+    assert abc.loc["(B,C)", "cosine, variance-adjusted"] > abc.loc["(A,B)", "cosine, variance-adjusted"]

@@ -268,3 +268,108 @@ def test_class_maps_colour_each_class_and_refuse_too_many():
     with pytest.raises(ValueError, match="non-empty dict"):
         plot_class_maps({}, [], title="t")
     plt.close("all")
+
+
+
+
+# ---------------------------------------------------------------- notebooks 02-05
+
+
+def test_error_curves_draw_each_curve_and_the_mark():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_error_curves
+
+    ks = np.arange(1, 8, 2)
+    curves = {"test split": np.array([0.1, 0.08, 0.09, 0.12]), "10-fold": np.array([0.2, 0.15, 0.1, 0.11])}
+    ax = plot_error_curves(ks, curves, mark=5, mark_label="the paper's K = 5", xlabel="K (neighbours)",
+                           ylabel="error (share of rows)", title="10-fold has its minimum at K = 5")
+    lines = ax.get_lines()
+    np.testing.assert_array_equal(lines[0].get_xdata(), ks)
+    np.testing.assert_allclose(lines[1].get_ydata(), curves["10-fold"])
+    assert lines[2].get_xdata()[0] == 5 and lines[2].get_linestyle() == ":"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["test split", "10-fold", "the paper's K = 5"]
+    assert (ax.get_xlabel(), ax.get_title()) == ("K (neighbours)", "10-fold has its minimum at K = 5")
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r"curves\['a'\] has shape \(2,\); it needs one value per x, \(4,\)"):
+        plot_error_curves(ks, {"a": [1, 2]}, xlabel="x", ylabel="y", title="t")
+    with pytest.raises(ValueError, match="non-empty dict"):
+        plot_error_curves(ks, {}, xlabel="x", ylabel="y", title="t")
+
+
+def test_grouped_bars_one_bar_per_cell_with_the_given_labels():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from helpers.plotting import plot_table_bars
+
+    table = pd.DataFrame({"accuracy": [0.956, 0.965, 1.0], "recall": [0.907, 0.930, 1.0]}, index=["a", "b", "c"])
+    ax = plot_table_bars(table, ["linear", "Option B", "Option A"], xlabel="model", ylabel="score (share)",
+                           title="Option A reaches 1.0", ylim=(0.8, 1.01))
+    heights = sorted(round(p.get_height(), 3) for p in ax.patches)
+    assert heights == sorted([0.956, 0.965, 1.0, 0.907, 0.930, 1.0])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["linear", "Option B", "Option A"]
+    assert ax.get_ylim() == (0.8, 1.01)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["accuracy", "recall"]
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="tick_labels has 1 labels for 3 groups"):
+        plot_table_bars(table, ["x"], xlabel="x", ylabel="y", title="t")
+    with pytest.raises(ValueError, match="non-empty DataFrame"):
+        plot_table_bars(pd.DataFrame(), xlabel="x", ylabel="y", title="t")
+
+
+def test_raw_and_whitened_panels_show_each_point_as_seen_from_the_origin():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_raw_and_whitened
+
+    sigma = np.array([[9.0, 2.7], [2.7, 1.0]])
+    W = np.linalg.inv(np.linalg.cholesky(sigma))
+    points = {"A": np.array([5.5, 0.5]), "B": np.array([2.5, 1.0])}
+    fig = plot_raw_and_whitened(points, sigma, W, levels=(0.5,), title="A swings away")
+    raw, white = fig.axes
+    markers = [line for line in white.get_lines() if line.get_marker() == "o"]
+    np.testing.assert_allclose([m.get_xydata()[0] for m in markers], [W @ points["A"], W @ points["B"]])
+    assert fig._suptitle.get_text() == "A swings away" and raw.get_xlabel() == "feature 1"
+    plt.close(fig)
+
+
+def test_level_ellipses_cloud_and_lines():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from helpers.plotting import plot_classes_and_lines, plot_cloud_and_points, plot_level_ellipses
+
+    ax = plot_level_ellipses(np.diag([9.0, 0.2]), [0.5, 0.9], {"far": ([5.0, 0.0], "tab:red")}, xlim=(-7, 7),
+                             ylim=(-2, 2), title="levels")
+    # the labels sit where the ellipses cross the negative x axis: x = -sqrt(9 * chi2.ppf(p, 2))
+    np.testing.assert_allclose([t.xy[0] for t in ax.texts], -np.sqrt(9 * stats.chi2.ppf([0.5, 0.9], 2)))
+    plt.close(ax.figure)
+    cloud = np.random.default_rng(0).normal(size=(40, 2))
+    ax = plot_cloud_and_points(cloud, [0, 0], np.eye(2), {"y1": ([2.0, 0.0], "tab:blue")}, radius=2.0, title="t",
+                               cloud_label="cluster")
+    circle = ax.get_lines()[-1].get_xydata()
+    np.testing.assert_allclose(np.hypot(*circle.T), 2.0)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["cluster (n = 40)", "y1", "equal Euclidean distance"]
+    plt.close(ax.figure)
+    X, y = np.array([[0.0, 0.0], [1.0, 0.5], [3.0, 3.0], [4.0, 3.5]]), np.array([0, 0, 1, 1])
+    ax = plot_classes_and_lines(X, y, {0: ("a", "tab:blue"), 1: ("b", "tab:orange")},
+                                [([1.0, 1.0], -3.5, c, {"color": "k"}) for c in (-1.0, 0.0, 1.0)],
+                                marked=X[[1, 2]], xlim=(-1, 5), ylim=(-1, 5), proxies={"contour": "tab:purple"},
+                                title="three lines")
+    for line, c in zip(ax.get_lines()[:3], (-1.0, 0.0, 1.0)):                  # every point on w'x + b = c
+        np.testing.assert_allclose(line.get_xydata() @ [1.0, 1.0] - 3.5, c)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "support vectors", "contour"]
+    assert ax.get_xlim() == (-1.0, 5.0)
+    plt.close(ax.figure)

@@ -1,0 +1,86 @@
+"""How a notebook reads: a short setup from its study module, at most 60 cells, findings as Markdown.
+
+A reader meets the same shape in every notebook: the parameters, a setup cell of a few lines
+that imports the notebook's study module (``helpers.studies``, as the manifest names it), one
+idea per cell, and "What we found" rendered as Markdown with the values of this run (never
+``print``ed Markdown, which the book would show with literal ``**``).
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from helpers.studies import notebook
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MAX_SETUP_LINES = 12
+MAX_CELLS = 60
+MARKDOWN_IN_TEXT = re.compile(r"\*\*[^*\n]+\*\*|^\s*#{1,6} \S|^\s*- \*\*", re.M)
+
+
+@pytest.fixture(params=NOTEBOOKS, ids=lambda p: p.name)
+def nb(request):
+    return request.param, nbformat.read(request.param, as_version=4)
+
+
+def setup_cell(nb):
+    cells = nb.cells
+    (i,) = [i for i, c in enumerate(cells) if "parameters" in c.metadata.get("tags", [])]
+    following = [c for c in cells[i + 1:] if c.cell_type == "code"]
+    return following[0]
+
+
+def test_the_manifest_knows_every_notebook(nb):
+    path, _ = nb
+    entry = notebook(path.name)
+    assert entry is not None, f"{path.name} is not in helpers.studies.NOTEBOOKS: add its entry"
+    assert entry.stem == path.stem
+
+
+def test_setup_cell_is_short(nb):
+    path, book = nb
+    lines = [line for line in setup_cell(book).source.splitlines() if line.strip()]
+    assert len(lines) <= MAX_SETUP_LINES, (
+        f"{path.name}: the setup cell has {len(lines)} lines (at most {MAX_SETUP_LINES}); import from the "
+        "notebook's study module instead")
+
+
+def test_setup_imports_its_study_module(nb):
+    path, book = nb
+    studies = notebook(path.name).studies
+    source = setup_cell(book).source
+    if studies:
+        assert any(re.search(rf"helpers\.studies(\.| import ){s}\b", source) for s in studies), (
+            f"{path.name}: the setup cell imports none of its study modules {studies}")
+    assert "notebook_setup(globals()" in source, f"{path.name}: the setup cell does not call notebook_setup"
+
+
+def test_at_most_sixty_cells(nb):
+    path, book = nb
+    assert len(book.cells) <= MAX_CELLS, f"{path.name} has {len(book.cells)} cells (at most {MAX_CELLS})"
+
+
+def test_no_printed_markdown(nb):
+    path, book = nb
+    for i, cell in enumerate(book.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                hit = MARKDOWN_IN_TEXT.search(out.get("text", ""))
+                assert not hit, f"{path.name}, cell {i} prints Markdown ({hit.group(0)!r}): display it as Markdown"
+
+
+def test_what_we_found_is_markdown_with_computed_values(nb):
+    path, book = nb
+    cells = book.cells
+    (start,) = [i for i, c in enumerate(cells) if c.cell_type == "markdown" and re.search(r"^#+ What we found",
+                                                                                          c.source, re.M)]
+    end = next((i for i in range(start + 1, len(cells))
+                if cells[i].cell_type == "markdown" and re.match(r"#+ ", cells[i].source)), len(cells))
+    shown = [out for c in cells[start + 1:end] if c.cell_type == "code" for out in c.get("outputs", [])
+             if "text/markdown" in out.get("data", {})]
+    assert shown, f"{path.name}: 'What we found' shows no Markdown computed in this run"
+    assert all(out["data"]["text/plain"].strip() == out["data"]["text/markdown"].strip() for out in shown), (
+        "the findings' text/plain must carry the Markdown itself, so that nbval compares the numbers")

@@ -1,0 +1,239 @@
+"""helpers.studies.sahoo_maiti_2025b: the Cholesky-kernel SVC paper's case study and its kernel (notebook 05)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.spatial.distance import cdist
+from sklearn.model_selection import LeaveOneOut, StratifiedKFold, cross_val_predict, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC
+
+from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
+from helpers.studies import sahoo_maiti_2025b as study
+from tests.support import two_classes
+
+
+@pytest.fixture(scope="module")
+def split():
+    return study.wdbc_split(0.2, 42)
+
+
+@pytest.fixture(scope="module")
+def options(split):
+    return study.two_options(split)
+
+
+def test_bounded_prints_rounding_noise_as_a_bound():
+    assert study.bounded(2.6e-14) == study.bounded(-2.1e-14) == "below 1e-12"
+    assert study.bounded(0.1412) == "1.4e-01" and study.bounded(3e-9, floor=1e-6, fmt=".2f") == "below 1e-06"
+
+
+def test_kernels_on_the_raw_split_rbf_equals_poly_and_sigmoid_collapses(split):
+    fitted, preds = study.kernel_predictions(split.X_train, split.y_train, split.X_test)
+    assert list(preds) == list(study.KERNELS)
+    acc = {k: np.mean(p == split.y_test) for k, p in preds.items()}
+    assert acc == pytest.approx({"linear": 109 / 114, "rbf": 108 / 114, "poly": 108 / 114, "sigmoid": 53 / 114})
+    np.testing.assert_array_equal(preds["rbf"], preds["poly"])
+    precision = study.precision_table(split.y_test, preds)
+    assert precision.index.tolist() == ["malignant", "benign", "macro avg", "weighted avg"]
+    assert precision.loc["malignant", "rbf"] == 1.0 and precision.loc["malignant", "linear"] == pytest.approx(39 / 40)
+    assert precision.loc["benign", "linear"] == pytest.approx(70 / 74)
+    assert study.split_metrics(split.y_test, preds["linear"]) == pytest.approx(
+        {"accuracy": 109 / 114, "precision": 39 / 40, "recall": 39 / 43, "f1": 78 / 83})
+
+
+def test_two_options_option_b_is_eq_29_and_eq_28(split, options):
+    acc = {name: np.mean(p == split.y_test) for name, p in options.predictions.items()}
+    assert acc == pytest.approx({"population_cholesky": 1.0, "expected_cholesky": 110 / 114})
+    p, M = study.eq29_by_hand(split.X_train, split.y_train)
+    assert p == pytest.approx(169 / 455)
+    np.testing.assert_allclose(M, options.expected, rtol=1e-12)
+    np.testing.assert_allclose(study.eq28_applied(split.X_test, split.X_train, split.y_train),
+                               split.X_test @ options.expected.T, rtol=1e-10)
+    E = options.expected
+    ref = SVC(kernel="linear").fit(split.X_train @ E.T, split.y_train).predict(split.X_test @ E.T)
+    np.testing.assert_array_equal(options.predictions["expected_cholesky"], ref)
+
+
+def test_separability_by_exact_lp():
+    X, y = two_classes(seed=0, n=20)
+    far = X + np.where(y[:, None] == 1, 50.0, 0.0)                          # the classes pulled apart
+    mats = {0: np.eye(3), 1: np.eye(3)}
+    out = study.separability(far, y, far, y, mats, np.eye(3))
+    assert out == {"raw rows (all 40)": True, "Option A rows (all 40)": True, "Option B training rows": True}
+    mixed = study.separability(np.vstack([X[:20], X[:20]]), y, X, y, mats, np.zeros((3, 3)))
+    assert mixed["raw rows (all 40)"] is False and mixed["Option B training rows"] is False
+
+
+def test_eq_18_and_31_are_squared_distances_not_kernels():
+    rng = np.random.default_rng(1)
+    X, y = two_classes(seed=1, n=30)
+    mats = {0: rng.normal(size=(3, 3)), 1: rng.normal(size=(3, 3))}
+    E = rng.normal(size=(3, 3))
+    kc = study.kernel_check(X[::2], y[::2], X[1::2], y[1::2], mats, E)
+    assert kc.spectra.index.tolist() == ["Eq. 18, benign rows (own factor)", "Eq. 18, malignant rows (own factor)",
+                                         "Eq. 31, all training rows (E(C^-1))"]
+    # a matrix of squared distances of points in R^3 has rank <= 5: one positive and at most 4 negative eigenvalues
+    assert (kc.spectra["positive eigenvalues"] == 1).all() and (kc.spectra["negative eigenvalues"] >= 1).all()
+    np.testing.assert_allclose(kc.spectra["trace"], 0.0, atol=1e-9)
+    assert kc.centred_gap < 1e-12 and kc.gauss_min > 0 and kc.n == 30
+    Z = X[::2] @ E.T
+    K = cdist(Z, Z, "sqeuclidean")
+    expected = SVC(kernel="precomputed").fit(K, y[::2]).score(cdist(X[1::2] @ E.T, Z, "sqeuclidean"), y[1::2])
+    assert kc.precomputed_accuracy == pytest.approx(expected)
+
+
+def test_eq19_agrees_with_option_a_only_within_a_class():
+    X, y = two_classes(seed=2, n=20)
+    rng = np.random.default_rng(2)
+    mats = {0: rng.normal(size=(3, 3)), 1: rng.normal(size=(3, 3))}
+    r = study.eq19_versus_optiona(X[::2], y[::2], X[1::2], y[1::2], mats)
+    assert r["cross_share"] == pytest.approx(0.5) and r["same_max_deviation"] < 1e-9 < r["cross_max_deviation"]
+    one = study.eq19_versus_optiona(X[::2], y[::2], X[1::2], y[1::2], {0: mats[0], 1: mats[0]})
+    assert one["cross_max_deviation"] < 1e-9 and one["cross_ratio_median"] == pytest.approx(1.0)
+    assert study.eq32_is_a_distance(X[:5], X[5:10], mats[0])
+
+
+def test_eq33_differs_from_the_constraint_by_p_1_minus_p_d_d(split, options):
+    out = study.eq33_against_constraint(split.X_train, split.y_train, options.expected)
+    d = out["differences"]
+    assert d["E(S^-1) vs p S_1^-1 + (1 - p) S_0^-1 (check)"] < 1e-10
+    assert d["difference vs p(1 - p) D'D (identity)"] < 1e-10
+    assert d["E(S^-1) vs E(C^-1)' E(C^-1)"] == pytest.approx(0.14, abs=0.005)
+    assert out["ratio_min"] == pytest.approx(1.0, abs=0.005) and out["ratio_max"] == pytest.approx(4.6, abs=0.05)
+    # equal class factors: E(S^-1) is exactly E(C^-1)'E(C^-1)
+    X, y = two_classes(seed=3, n=40)
+    X[y == 1] = X[y == 0] + 5.0                                              # same covariance in both classes
+    same = study.eq33_against_constraint(X, y, expected_whitening_matrix(X, y))
+    assert same["differences"]["E(S^-1) vs E(C^-1)' E(C^-1)"] < 1e-10
+
+
+def test_svm_split_sweep_and_its_table(split):
+    models = study.svm_models()
+    assert list(models) == ["linear", "rbf", "poly", "sigmoid", "expected_cholesky", "whitened_linear",
+                            "standardised_linear", "standardised_rbf"]
+    by_metric = study.svm_split_sweep({"rbf": SVC()}, split.X, split.y, n_splits=3, random_state=42,
+                                      metrics=("accuracy", "recall"))
+    assert list(by_metric) == ["accuracy", "recall"]
+    assert list(by_metric["accuracy"]) == ["rbf", "population_cholesky", "population_cholesky_train_matrices"]
+    np.testing.assert_array_equal(by_metric["recall"]["population_cholesky_train_matrices"], [1.0, 1.0, 1.0])
+    table, acc = study.sweep_table(by_metric, 0.25)
+    assert table.index[-1] == "rbf" and table.loc["rbf", "accuracy"] == pytest.approx(acc.loc["rbf", "mean"])
+    assert table.loc["rbf", "accuracy ci_low"] <= table.loc["rbf", "accuracy"] <= table.loc["rbf", "accuracy ci_high"]
+
+
+def test_advantage_evidence_names_the_weakest_and_every_comparison():
+    pairs = pd.MultiIndex.from_tuples([("accuracy", "b vs a"), ("accuracy", "b vs c")])
+    pt = pd.DataFrame({"mean_diff": [0.01, -0.02], "p_value": [0.5, 0.04], "wins": [3, 1], "losses": [2, 4]},
+                      index=pairs)
+    text = study.advantage_evidence(pt, pd.DataFrame(), ("accuracy", "b vs c"), ["accuracy"], ["a", "c"], "b",
+                                    10, first="b")
+    assert text == ("b. Weakest: accuracy, b vs c: -0.020 over 10 splits (1 wins, 4 losses), corrected paired "
+                    "p = 0.04. All: accuracy vs a +0.010 (p = 0.5); accuracy vs c -0.020 (p = 0.04)")
+
+
+def test_table1_equals_scikit_learn_cross_validation(split):
+    X, y = split.X[:80, :5] / split.X[:, :5].std(0), split.y[:80]   # a corner, scaled: the same protocol, quickly
+    t = study.table1_svm(X, y)
+    expected_svc = make_pipeline(ExpectedWhitener(), SVC(kernel="linear"))
+    loo = cross_val_predict(SVC(kernel="linear"), X, y, cv=LeaveOneOut())
+    np.testing.assert_array_equal(t.loo_predictions["linear"], loo)
+    folds = cross_val_score(expected_svc, X, y, cv=StratifiedKFold(10))
+    np.testing.assert_allclose(t.fold_scores["expected_cholesky"], folds)
+    assert t.accuracy["linear"] == pytest.approx([np.mean(loo == y), np.mean(t.fold_scores["linear"])])
+    Z = transform_by_class(X, y, class_whitening_matrices(X, y))
+    pop = cross_val_score(SVC(kernel="linear"), Z, y, cv=StratifiedKFold(10)).mean()
+    assert t.accuracy["population_cholesky"][1] == pytest.approx(pop)
+
+
+def test_fold_schemes_closeness_and_iterations(split):
+    X, y = split.X[:150, :5] / split.X[:, :5].std(0), split.y[:150]
+    table = study.fold_scheme_scores(X, y, class_whitening_matrices(X, y), random_state=42)
+    assert table.shape == (2, 4)
+    ref = cross_val_score(make_pipeline(ExpectedWhitener(), SVC(kernel="linear")), X, y, cv=StratifiedKFold(10)).mean()
+    assert table.loc["expected_cholesky", "StratifiedKFold(10)"] == pytest.approx(ref)
+    closeness = study.expected_matrix_closeness(X, y, expected_whitening_matrix(X[:120], y[:120]), 120)
+    assert list(closeness) == ["80:20 training rows (120)", "10-fold training folds (135)",
+                               "LOOCV training folds (149)"]
+    values = list(closeness.values())
+    assert values[0] > values[1] > values[2] > 0
+    fitted = SVC(kernel="rbf").fit(split.X_train, split.y_train)
+    iters = study.libsvm_iterations({"rbf": fitted}, split.X_train, split.y_train)
+    assert iters == {"rbf": float(f"{fitted.n_iter_[0]:.2g}"), "standardised_linear": 1100.0}
+
+
+# ---------------------------------------------------------------- notebook 02: Fig. 1, support vectors and spread
+
+
+def test_spread_classes_support_vectors_and_the_rules_that_know_the_spread():
+    rng = np.random.default_rng(0)
+    X, y = study.spread_classes(rng, 50, 0.3, 1.5, 4.5)
+    X_new, y_new = study.spread_classes(rng, 5000, 0.3, 1.5, 4.5)
+    assert X.shape == (100, 2) and X_new.shape == (10000, 2)
+    svm = SVC(kernel="linear", C=1000.0).fit(X, y)
+    refits = study.support_vector_refits(X, y, svm)
+    assert refits["change"] < 1e-6 and refits["n_support"] == len(svm.support_)
+    assert refits["spread_after"] > 2 * refits["spread_before"]
+    rules = study.spread_rules(X, y, X_new, y_new, svm)
+    err = rules.errors["error, overall"]
+    assert err["QDA (class Gaussians)"] < err["linear SVM"]
+    assert err["nearest mean, Mahalanobis"] < err["nearest mean, Euclidean"]
+    assert rules.svm_margin["tight"] == pytest.approx(rules.svm_margin["wide"], rel=1e-3)   # the SVM splits the gap
+    assert rules.qda_margin["wide"] > rules.qda_margin["tight"]
+    assert rules.qda_x_range[0] < 0 < rules.qda_x_range[1] < 4.5          # an oval around the tight class
+    np.testing.assert_array_equal(rules.predictions["linear SVM"], svm.predict(X_new))
+
+
+# ---------------------------------------------------------------- notebook 03: Eqs. 1-8 and 14-27
+
+COV_POS, COV_NEG = [[1.0, 0.6], [0.6, 0.8]], [[3.0, -1.2], [-1.2, 1.5]]
+
+
+@pytest.fixture(scope="module")
+def example():
+    X, y, fresh = study.gaussian_example([4.0, 4.0], COV_POS, [0.0, 0.0], COV_NEG, 40, 1000, 0)
+    covs = {k: np.cov(X[y == k], rowvar=False) for k in (1, -1)}
+    return X, y, fresh, covs, 39 * (covs[1] + covs[-1]) / 78
+
+
+def test_gaussian_example_draws_training_then_fresh_points_from_one_stream(example):
+    X, y, fresh, _, _ = example
+    rng = np.random.default_rng(0)
+    first = rng.multivariate_normal([4.0, 4.0], COV_POS, 40)
+    np.testing.assert_array_equal(X[:40], first)
+    assert y.tolist() == [1] * 40 + [-1] * 40 and fresh.shape == (2000, 2)
+
+
+def test_standard_svm_equations_hold_at_the_solution(example):
+    X, y, _, _, _ = example
+    out = study.standard_svm_checks(X, y, 1.0)
+    assert out["eq1_gap"] < 1e-9 and out["eq4_gap"] < 1e-6 and out["constraints_hold"]
+    assert out["primal"] == pytest.approx(out["dual"], rel=1e-4)
+    assert out["n_free"] <= out["n_support"] == len(out["svc"].support_)
+    assert out["on_margin"] < 1e-3 and out["outside_min"] >= 1 - 1e-3
+
+
+def test_earlier_formulations_are_svms_on_transformed_rows_and_units(example):
+    X, y, fresh, _, pooled = example
+    early = study.earlier_formulations(X, y, pooled, 1.0)
+    assert max(early["gap_std"], early["gap56"], early["gap78"]) < 1e-3
+    flips = study.unit_change_flips(X, y, fresh, pooled, [1000.0, 0.01], 1.0)
+    assert flips["Eqs. 5-6 (Sigma^-1 in objective and constraint)"] == 0
+    assert flips["paper's Eqs. 16-17 (pooled Psi^-1)"] == 0
+    assert flips["standard SVM (Eqs. 2-3)"] > 50 and flips["Eqs. 7-8 (Sigma^-1 in the objective only)"] > 50
+    assert study.unit_change_flips(X, y, fresh, pooled, [1.0, 1.0], 1.0).sum() == 0     # no change of units
+
+
+def test_input_space_margins_match_the_geometry_and_eq22(example):
+    X, y, _, covs, _ = example
+    table, fits = study.input_space_margins(X, y, covs, 1000.0)
+    assert table.index.tolist() == ["zca", "cholesky"] and (table["training errors"] == 0).all()
+    zca, chol = table.loc["zca"], table.loc["cholesky"]
+    assert zca["ratio, geometric"] == pytest.approx(zca["ratio, paper's Eq. 27"], rel=1e-9)
+    assert chol["ratio, geometric"] == pytest.approx(chol["ratio, |W'theta| formula"], rel=1e-9)
+    assert abs(chol["ratio, geometric"] - chol["ratio, paper's Eq. 27"]) > 0.1
+    W, th, th0, Z, fit = fits["cholesky"]
+    assert chol["margin, class +1"] == pytest.approx(1 / np.linalg.norm(W[1].T @ th), rel=1e-9)
+    assert study.eq20_eq21_gap(X[y == 1], W[1], th, th0) < 1e-9
+    steps = study.eq22_steps({"class +1": covs[1]})
+    assert steps.iloc[0, 0] < 1e-12 and steps.iloc[0, 2] < 1e-12 and steps.iloc[0, 1] > 0.1
