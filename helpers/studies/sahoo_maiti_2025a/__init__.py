@@ -1,0 +1,172 @@
+"""Sahoo & Maiti (2025), variance-adjusted cosine: the paper's protocols, readings and audit (notebook 04).
+
+The "population" protocol, kept under a name that says what it does:
+:func:`population_protocol_predict` whitens every test point with the matrix of its *own*
+class, so it reads the test labels. Use it to reproduce the papers (Sahoo & Maiti 2025, and
+the Cholesky-kernel SVM paper, which reuses it), never to evaluate a classifier.
+:func:`label_audit` measures how much of its accuracy the test labels carry: the protocol is
+run with each test row's own label and with the labels flipped, under the papers' class
+matrices and under controls (:func:`label_audit_controls`: the matrices swapped, plus and minus
+the identity, random matrices).
+
+The case study of sections 4-5 (notebook 04), in the order of the paper:
+
+* :func:`wdbc_split`: the Wisconsin data and the 80:20 split;
+* :func:`k_error_curves` and :func:`error_minima`: Fig. 2, misclassification error against K
+  on the test split and under three fold schemes;
+* :func:`three_cases` and :func:`classification_rows`: the three cases of lines 353-370 (raw
+  cosine, each row with its own class's factor, :math:`E(W^{-1})`) and the rows of their
+  classification tables (Figs. 3-5); :func:`eq9_by_hand` writes Eq. 9 out;
+* :func:`eq7_versus_case2`: case 2's cosine against Eq. 7's, which uses one factor per pair;
+* :func:`leak_free_models` and :func:`split_sweep`: the methods over random splits with every
+  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS` and
+  :func:`paired_claim` for the normalisation and decorrelation claims;
+* :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
+  Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
+  which protocols print as the paper's cells (:func:`prints_as`);
+* :func:`mcnemar_table`: exact McNemar tests of two methods on the same rows.
+"""
+
+from ...data import (
+    load_salary_age,
+    load_wdbc,
+)
+from ...estimators import (
+    ClassConditionalKNN,
+)
+from ...evaluation import (
+    repeated_cv_scores,
+)
+from ...metrics import (
+    cosine_similarity,
+    variance_adjusted_cosine,
+)
+from ...plotting import (
+    plot_confusions,
+    plot_error_curves,
+    plot_model_scores,
+    plot_raw_and_whitened,
+)
+from ...significance import (
+    compare_pairs,
+    mcnemar_exact,
+    summarize_scores,
+)
+from ...whitening import (
+    METHODS,
+    class_whitening_matrices,
+    estimate_covariance,
+    whitening_matrix,
+)
+from .case_study import (
+    CASES,
+    PAIRS,
+    TABLE_ROWS,
+    Split,
+    classification_reports,
+    classification_rows,
+    cosine_knn,
+    eq7_versus_case2,
+    eq9_by_hand,
+    error_minima,
+    k_error_curves,
+    leak_free_models,
+    mcnemar_table,
+    paired_claim,
+    prints_as,
+    protocols_printing_as,
+    split_sweep,
+    table1_protocol,
+    table1_protocol_grid,
+    three_cases,
+    wdbc_split,
+)
+from .derivations import (
+    below,
+    class_factor_checks,
+    derivation_cases,
+    eqs_1_to_4,
+    expected_factor_checks,
+    expected_whitening_error,
+    method_invariance,
+    p_mle,
+    rel,
+    uncentred_transform,
+)
+from .limitations import (
+    area_features,
+    cosine_formula_gap,
+    cosine_nn,
+    cosine_nn_agreement,
+    fig1_points,
+    salary_age_shares,
+)
+from .protocol import (
+    label_audit,
+    label_audit_controls,
+    population_protocol_cv,
+    population_protocol_predict,
+    population_split_scores,
+)
+
+__all__ = [
+    "CASES",
+    "METHODS",
+    "PAIRS",
+    "TABLE_ROWS",
+    "ClassConditionalKNN",
+    "Split",
+    "area_features",
+    "below",
+    "class_factor_checks",
+    "class_whitening_matrices",
+    "classification_reports",
+    "classification_rows",
+    "compare_pairs",
+    "cosine_formula_gap",
+    "cosine_knn",
+    "cosine_nn",
+    "cosine_nn_agreement",
+    "cosine_similarity",
+    "derivation_cases",
+    "eq7_versus_case2",
+    "eq9_by_hand",
+    "eqs_1_to_4",
+    "error_minima",
+    "estimate_covariance",
+    "expected_factor_checks",
+    "expected_whitening_error",
+    "fig1_points",
+    "k_error_curves",
+    "label_audit",
+    "label_audit_controls",
+    "leak_free_models",
+    "load_salary_age",
+    "load_wdbc",
+    "mcnemar_exact",
+    "mcnemar_table",
+    "method_invariance",
+    "p_mle",
+    "paired_claim",
+    "plot_confusions",
+    "plot_error_curves",
+    "plot_model_scores",
+    "plot_raw_and_whitened",
+    "population_protocol_cv",
+    "population_protocol_predict",
+    "population_split_scores",
+    "prints_as",
+    "protocols_printing_as",
+    "rel",
+    "repeated_cv_scores",
+    "salary_age_shares",
+    "split_sweep",
+    "summarize_scores",
+    "table1_protocol",
+    "table1_protocol_grid",
+    "three_cases",
+    "uncentred_transform",
+    "variance_adjusted_cosine",
+    "wdbc_split",
+    "whitening_matrix",
+]

@@ -1,0 +1,169 @@
+"""Sahoo & Maiti (2025), the Cholesky-kernel SVC (arXiv:2504.04371, v1): its case study and its kernel (notebook 05).
+
+The second of the two 2025 papers reuses the first one's protocols on the Wisconsin data
+(:mod:`.sahoo_maiti_2025a`: the split, the label-using "population" protocol and its audit)
+with support vector classifiers. What this paper needs beyond them, in the order of its
+sections 4-6:
+
+* :func:`kernel_predictions`, :func:`split_metrics` and :func:`precision_table`: the four
+  standard kernels on the raw data (Figs. 2-4);
+* :func:`two_options`: Option A (each row times its own class's inverse Cholesky factor, which
+  reads the test labels) and Option B (:math:`E(C^{-1})` of the training classes), then a
+  linear SVC (Figs. 5-6); :func:`eq28_applied` writes Eq. 28 out row by row;
+  :func:`separability` asks which rows are linearly separable (exact LP);
+* :func:`kernel_check`: Eqs. 18 and 31 as Gram matrices (squared distances: not positive
+  semi-definite), with the valid kernels built from the same distances;
+  :func:`eq19_versus_optiona`, :func:`eq32_is_a_distance` and :func:`eq33_against_constraint`
+  for Eqs. 19, 32 and 33-34; :func:`bounded` prints a rounding-level number as a bound;
+* :func:`svm_models`, :func:`svm_split_sweep` and :func:`sweep_table`: the models over random
+  splits with every transform fitted on training rows, four metrics;
+  :func:`advantage_evidence` words a claimed advantage from the paired tests;
+* :func:`table1_svm` and :func:`fold_scheme_scores`: Table 1 (LOOCV and 10-fold CV) under our
+  stated protocol and other fold schemes; :func:`expected_matrix_closeness` and
+  :func:`libsvm_iterations` for the paper's reason for cross-validation and its drawback.
+
+Section 2's figure and derivations (notebooks 02 and 03):
+
+* :func:`spread_classes`, :func:`support_vector_refits` and :func:`spread_rules`: Fig. 1, a
+  tight and a wide class; a linear SVM is fixed by its support vectors, while rules that know
+  the class covariances leave the wide class more room;
+* :func:`gaussian_example`, :func:`standard_svm_checks`, :func:`earlier_formulations` and
+  :func:`unit_change_flips`: Eqs. 1-8, the standard SVM and the earlier covariance
+  formulations solved as printed, and which of them depend on the units;
+* :func:`input_space_margins`, :func:`eq20_eq21_gap` and :func:`eq22_steps`: Eqs. 14-27, one
+  whitened hyperplane as two input-space lines, and the step of Eq. 22 that holds only for a
+  symmetric root.
+"""
+
+from sklearn.inspection import (
+    DecisionBoundaryDisplay,
+)
+from sklearn.svm import (
+    SVC,
+)
+
+from ...plotting import (
+    plot_classes_and_lines,
+    plot_confusions,
+    plot_model_scores,
+    plot_table_bars,
+)
+from ...significance import (
+    compare_pairs,
+    mcnemar_exact,
+)
+from ...whitening import (
+    class_whitening_matrices,
+    estimate_covariance,
+    whitening_matrix,
+)
+from ..sahoo_maiti_2025a import (
+    below,
+    classification_reports,
+    label_audit,
+    label_audit_controls,
+    mcnemar_table,
+    rel,
+    wdbc_split,
+)
+from .case_study import (
+    KernelCheck,
+    Table1,
+    advantage_evidence,
+    eq19_versus_optiona,
+    eq32_is_a_distance,
+    eq33_against_constraint,
+    expected_matrix_closeness,
+    fold_scheme_scores,
+    kernel_check,
+    libsvm_iterations,
+    svm_models,
+    svm_split_sweep,
+    sweep_table,
+    table1_svm,
+)
+from .derivations import (
+    earlier_formulations,
+    eq20_eq21_gap,
+    eq22_steps,
+    gaussian_example,
+    input_space_margins,
+    standard_svm_checks,
+    unit_change_flips,
+)
+from .kernels import (
+    KERNELS,
+    METRICS,
+    Options,
+    bounded,
+    eq28_applied,
+    eq29_by_hand,
+    kernel_predictions,
+    precision_table,
+    separability,
+    split_metrics,
+    two_options,
+)
+from .limitations import (
+    SpreadRules,
+    spread_classes,
+    spread_rules,
+    support_vector_refits,
+)
+
+__all__ = [
+    "KERNELS",
+    "METRICS",
+    "SVC",
+    "DecisionBoundaryDisplay",
+    "KernelCheck",
+    "Options",
+    "SpreadRules",
+    "Table1",
+    "advantage_evidence",
+    "below",
+    "bounded",
+    "class_whitening_matrices",
+    "classification_reports",
+    "compare_pairs",
+    "earlier_formulations",
+    "eq19_versus_optiona",
+    "eq20_eq21_gap",
+    "eq22_steps",
+    "eq28_applied",
+    "eq29_by_hand",
+    "eq32_is_a_distance",
+    "eq33_against_constraint",
+    "estimate_covariance",
+    "expected_matrix_closeness",
+    "fold_scheme_scores",
+    "gaussian_example",
+    "input_space_margins",
+    "kernel_check",
+    "kernel_predictions",
+    "label_audit",
+    "label_audit_controls",
+    "libsvm_iterations",
+    "mcnemar_exact",
+    "mcnemar_table",
+    "plot_classes_and_lines",
+    "plot_confusions",
+    "plot_table_bars",
+    "plot_model_scores",
+    "precision_table",
+    "rel",
+    "separability",
+    "split_metrics",
+    "spread_classes",
+    "spread_rules",
+    "standard_svm_checks",
+    "support_vector_refits",
+    "svm_models",
+    "svm_split_sweep",
+    "sweep_table",
+    "table1_svm",
+    "two_options",
+    "unit_change_flips",
+    "wdbc_split",
+    "whitening_matrix",
+]

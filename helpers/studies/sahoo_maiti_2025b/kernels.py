@@ -1,0 +1,170 @@
+"""The standard kernels and Options A and B on the raw data (sections 5.1-5.2, Figs. 2-6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import classification_report
+from sklearn.svm import SVC
+
+from ...evaluation import METRICS as METRIC_FUNCTIONS
+from ...svm import is_linearly_separable
+from ...whitening import (
+    class_whitening_matrices,
+    expected_whitening_matrix,
+    transform_by_class,
+)
+from ..sahoo_maiti_2025a import (
+    Split,
+    eq9_by_hand,
+    population_protocol_predict,
+)
+
+#: the standard kernels of Figs. 2-4, scikit-learn's names
+KERNELS = ("linear", "rbf", "poly", "sigmoid")
+
+#: the paper's measures of performance (line 202, and F1 in the abstract); class 1 (malignant) positive
+METRICS = ("accuracy", "precision", "recall", "f1")
+
+#: Eq. 29 is Eq. 9 of the cosine paper: p C_1^-1 + (1 - p) C_0^-1, with p of Eq. 35
+eq29_by_hand = eq9_by_hand
+
+
+def bounded(value: float, floor: float = 1e-12, fmt: str = ".1e") -> str:
+    """A number for print, or ``"below {floor}"`` when it is at rounding level (its digits would vary).
+
+    Examples
+    --------
+    >>> bounded(2.6e-14), bounded(0.1412), bounded(0.1412, fmt=".2f")
+    ('below 1e-12', '1.4e-01', '0.14')
+    """
+    return f"below {floor:g}" if abs(value) < floor else format(value, fmt)
+
+
+# --------------------------------------------------------------------------------------------
+# Section 5.1, Figs. 2-4: the standard kernels on the raw data
+
+
+def kernel_predictions(X_train, y_train, X_test, kernels: Sequence[str] = KERNELS) -> tuple[dict, dict]:
+    """Fit an ``SVC`` with each kernel (scikit-learn's defaults: C = 1, gamma "scale", degree 3) on raw rows.
+
+    Returns
+    -------
+    (fitted, predictions)
+        Two dicts keyed by kernel: the fitted SVCs and their test predictions.
+
+    Examples
+    --------
+    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
+    >>> fitted, preds = kernel_predictions(X_train, y_train, X_test, ("rbf", "poly"))
+    >>> bool(np.array_equal(preds["rbf"], preds["poly"])), round(float(np.mean(preds["rbf"] == y_test)), 3)
+    (True, 0.947)
+    """
+    fitted = {kern: SVC(kernel=kern).fit(X_train, y_train) for kern in kernels}
+    return fitted, {kern: model.predict(X_test) for kern, model in fitted.items()}
+
+
+def split_metrics(y_true, y_pred, metrics: Sequence[str] = METRICS) -> dict[str, float]:
+    """Accuracy, precision, recall and F1 of one set of predictions, class 1 (malignant) positive.
+
+    Examples
+    --------
+    >>> split_metrics([0, 1, 1, 0], [0, 1, 0, 0])
+    {'accuracy': 0.75, 'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
+    """
+    return {m: METRIC_FUNCTIONS[m](y_true, y_pred) for m in metrics}
+
+
+def precision_table(y_true, predictions: Mapping) -> pd.DataFrame:
+    """Precision of each model for the malignant and the benign class and their macro and weighted averages.
+
+    Examples
+    --------
+    >>> precision_table([0, 0, 1, 1], {"m": [0, 1, 1, 1]})["m"].round(3).tolist()
+    [0.667, 1.0, 0.833, 0.833]
+    """
+    y_true = np.asarray(y_true)
+    columns = {}
+    for name, p in predictions.items():
+        p = np.asarray(p)
+        report = classification_report(y_true, p, output_dict=True, zero_division=0)
+        columns[name] = {"malignant": METRIC_FUNCTIONS["precision"](y_true, p),
+                         "benign": METRIC_FUNCTIONS["precision"](1 - y_true, 1 - p),
+                         **{avg: report[avg]["precision"] for avg in ("macro avg", "weighted avg")}}
+    return pd.DataFrame(columns)
+
+
+# --------------------------------------------------------------------------------------------
+# Section 5.2, Figs. 5-6: Options A and B
+
+
+class Options(NamedTuple):
+    """Test predictions of Options A and B, their matrices, and Option B's fitted SVC."""
+
+    predictions: dict      #: {"population_cholesky": ..., "expected_cholesky": ...}
+    matrices: dict         #: Option A: {0: Psi_B^-1, 1: Psi_M^-1}, the class factors of all rows
+    expected: np.ndarray   #: Option B: E(C^-1) of the training rows
+    model: SVC             #: Option B's linear SVC, fitted on the transformed training rows
+
+
+def two_options(split: Split, method="cholesky", covariance="sample") -> Options:
+    """Options A and B of lines 204-208, each followed by a linear SVC (the hyperplane of Eqs. 14-17).
+
+    Option A: class covariances of all rows and every row, test rows included, multiplied by
+    its own class's inverse factor (reads the test labels). Option B: :math:`E(C^{-1})` of the
+    training classes (Eq. 29 with p of Eq. 35) applied to training and test rows alike.
+
+    Examples
+    --------
+    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> split = wdbc_split()
+    >>> options = two_options(split)
+    >>> {name: round(float(np.mean(p == split.y_test)), 3) for name, p in options.predictions.items()}
+    {'population_cholesky': 1.0, 'expected_cholesky': 0.965}
+    """
+    X, y, X_train, X_test, y_train, y_test = split
+    mats_all = class_whitening_matrices(X, y, method=method, covariance=covariance)         # Option A: every label
+    E = expected_whitening_matrix(X_train, y_train, method=method, covariance=covariance)    # Option B: training rows
+    model = SVC(kernel="linear").fit(X_train @ E.T, y_train)
+    preds = {"population_cholesky": population_protocol_predict(SVC(kernel="linear"), X_train, y_train, X_test,
+                                                                y_test, matrices=mats_all),
+             "expected_cholesky": model.predict(X_test @ E.T)}
+    return Options(preds, mats_all, E, model)
+
+
+def eq28_applied(X, X_train, y_train, method="cholesky", covariance="sample") -> np.ndarray:
+    """Eq. 28 applied to each row of ``X``: :math:`L\\,C_1^{-1}x + (1 - L)\\,C_0^{-1}x`, L = p of the training rows.
+
+    Examples
+    --------
+    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
+    >>> E = expected_whitening_matrix(X_train, y_train)
+    >>> bool(np.allclose(eq28_applied(X_test, X_train, y_train), X_test @ E.T, rtol=1e-12))
+    True
+    """
+    p1, _ = eq29_by_hand(X_train, y_train, method, covariance)
+    W = class_whitening_matrices(X_train, y_train, method=method, covariance=covariance)
+    return p1 * (X @ W[1].T) + (1 - p1) * (X @ W[0].T)
+
+
+def separability(X, y, X_train, y_train, matrices: Mapping, E) -> dict[str, bool]:
+    """Which rows are linearly separable (exact LP): raw, after Option A, Option B's training rows.
+
+    Examples
+    --------
+    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> split = wdbc_split()
+    >>> options = two_options(split)
+    >>> separability(split.X, split.y, split.X_train, split.y_train, options.matrices, options.expected)
+    {'raw rows (all 569)': True, 'Option A rows (all 569)': True, 'Option B training rows': True}
+    """
+    return {f"raw rows (all {len(y)})": is_linearly_separable(X, y),
+            f"Option A rows (all {len(y)})": is_linearly_separable(transform_by_class(X, y, matrices), y),
+            "Option B training rows": is_linearly_separable(X_train @ E.T, y_train)}
+
+
