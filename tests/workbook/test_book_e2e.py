@@ -106,9 +106,9 @@ def test_every_chapter_loads_from_the_contents(book, reader):
         assert page.locator("div.cell").count() > 0, f"{stem}: no notebook cells on the page"
 
 
-def test_equations_of_notebook_02_are_typeset(book, reader):
+def test_equations_of_notebook_03_are_typeset(book, reader):
     site, chapters = book
-    stem = next(s for s in chapters if s.startswith("02_"))
+    stem = next(s for s in chapters if s.startswith("03_"))
     page = reader.open(site / "notebooks" / f"{stem}.html")
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
     page.evaluate("() => MathJax.startup.promise")
@@ -118,18 +118,18 @@ def test_equations_of_notebook_02_are_typeset(book, reader):
     prose = page.evaluate(PROSE)
     assert "$" not in prose, prose[max(0, prose.find("$") - 80): prose.find("$") + 80]
     page.locator("mjx-container").nth(5).scroll_into_view_if_needed()
-    _shot(page, "02_equations")
+    _shot(page, "03_equations")
 
 
-def test_figures_of_notebook_03_are_shown(book, reader):
+def test_figures_of_notebook_04_are_shown(book, reader):
     site, chapters = book
-    stem = next(s for s in chapters if s.startswith("03_"))
+    stem = next(s for s in chapters if s.startswith("04_"))
     page = reader.open(site / "notebooks" / f"{stem}.html")
     widths = page.eval_on_selector_all("article .cell_output img", "els => els.map(e => e.naturalWidth)")
     assert len(widths) >= 2, f"{len(widths)} figures"
     assert all(w > 0 for w in widths), widths
     page.locator("article .cell_output img").first.scroll_into_view_if_needed()
-    _shot(page, "03_figure")
+    _shot(page, "04_figure")
 
 
 def test_ledger_page_has_every_row(book, reader):
