@@ -258,7 +258,7 @@ def score_indicators(T, P) -> dict:
     """Every score of :data:`SCORES` for predictions ``P`` (..., n, C) against truth ``T`` (n, C)."""
     tp = (P & T).sum(axis=-2).astype(np.float64)  # (..., C)
     pp = P.sum(axis=-2).astype(np.float64)
-    tt = np.broadcast_to(T.sum(axis=0).astype(np.float64), tp.shape)
+    tt = np.broadcast_to(T.sum(axis=-2).astype(np.float64), tp.shape)  # T may carry batch dimensions too
     with np.errstate(divide="ignore", invalid="ignore"):
         micro_p = np.nan_to_num(tp.sum(-1) / pp.sum(-1))
         micro_r = np.nan_to_num(tp.sum(-1) / tt.sum(-1))

@@ -14,17 +14,20 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
-from .ledger import load_ledger
+from .ledger import OPTIONAL, load_ledger
 from .verdicts import (
     VERDICTS,
     Printed,
-    claim_verdict,
     compare_values,
+    effect_verdict,
     holds_verdict,
     number_verdict,
     parse_printed,
+    rope_sensitivity,
+    weakest,
 )
 
 __all__ = ["MIME", "ComparisonTable", "Done", "Row", "SourceCheck"]
@@ -34,7 +37,9 @@ MIME = "application/vnd.covsim.comparison+json"
 
 _NOTEBOOK = re.compile(r"\d\d")
 _NUMBER_OPTIONS = ("how", "tol", "percent", "exact", "note")
-_CLAIM_OPTIONS = ("holds", "evidence", "effect", "p", "alpha", "how")
+_CLAIM_OPTIONS = ("holds", "evidence", "effect", "interval", "posterior", "comparisons", "kind", "how")
+#: the fields of a claim judged from an effect, stored with its row in the results JSON
+EFFECT_FIELDS = ("effect", "interval", "rope", "posterior", "p", "rope_sensitivity", "method", "comparison")
 
 
 def _round_json(value):
@@ -111,6 +116,9 @@ class SourceCheck:
             raise ValueError(f"notebook must be its two-digit number such as '04', not {notebook!r}")
         self.notebook = str(notebook)
         self.ledger = load_ledger() if ledger is None else ledger
+        missing = {col: "" for col in OPTIONAL if col not in self.ledger.columns}
+        if missing:
+            self.ledger = self.ledger.assign(**missing)
         mine = self.ledger[(self.ledger["notebook"] == self.notebook) & (self.ledger["key"] != "")]
         self._rows_by_key = {r["key"]: r for r in mine.to_dict("records")}
         self.rows: list[dict] = []
@@ -150,9 +158,9 @@ class SourceCheck:
         """
         row = self.item(key)
         printed = parse_printed(row["reading"] if reading and row["reading"] else row["printed"])
-        return compare_values(printed, ours, None, percent).ok
+        return compare_values(printed, ours, None, percent, truncated=row["printing"].startswith("truncated")).ok
 
-    def _add(self, key, ours, verdict, difference, note, source_text) -> Row:
+    def _add(self, key, ours, verdict, difference, note, source_text, fields=None) -> Row:
         row = self.item(key)
         if verdict not in VERDICTS:  # pragma: no cover - internal
             raise ValueError(verdict)
@@ -161,6 +169,8 @@ class SourceCheck:
             "lines": row["lines"], "item": row["item"], "printed": source_text, "ours": ours,
             "difference": difference, "verdict": verdict, "note": note,
         }
+        if fields:
+            record |= fields
         self.rows = [r for r in self.rows if r["key"] != key]  # a re-run cell replaces its row
         self.rows.append(record)
         return Row(record)
@@ -196,43 +206,108 @@ class SourceCheck:
                              "answer it with claim() or not_testable()")
         verdict, notes, diff = number_verdict(row["printed"], ours, reading=row["reading"],
                                               correction=row["correction"], how=how, tol=tol,
-                                              percent=percent, exact=exact)
+                                              percent=percent, exact=exact,
+                                              truncated=row["printing"].startswith("truncated"))
         parts = ([f"by {how}"] if how else []) + notes + ([note] if note else [])
         return self._add(key, _round_json(ours), verdict, _round_json(diff), "; ".join(parts), row["printed"])
 
-    def claim(self, key: str, holds: bool | None = None, *, evidence: str, effect: float | None = None,
-              p: float | None = None, alpha: float = 0.05, how: str | None = None) -> Row:
-        """Answer a claim with evidence: a boolean, or an effect and a p-value.
+    def claim(self, key: str, holds: bool | None = None, *, evidence: str, effect=None, interval=None,
+              posterior=None, comparisons: Mapping | None = None, kind: str = "advantage",
+              how: str | None = None) -> Row:
+        """Answer a claim with evidence: whether it holds, or an effect with its interval against the ROPE.
 
         Parameters
         ----------
         holds : bool, optional
-            Whether the claim holds exactly as the source states it (:func:`~.verdicts.holds_verdict`).
+            Whether the claim holds exactly as the source states it (:func:`~.verdicts.holds_verdict`);
+            for a claim that is true or false, not larger or smaller (an identity, a count, a definition).
         evidence : str
             What was measured, with its numbers (shown to the reader).
-        effect, p : float, optional
-            For a claimed advantage: the effect oriented so that ``effect > 0`` is the claimed
-            direction, and the p-value of a test of no effect (:func:`~.verdicts.claim_verdict`):
-            "reproduced" (claimed direction, p < alpha), "small, not significant" (claimed
-            direction, p >= alpha), "not supported" (opposite direction, p >= alpha) or
-            "refuted" (opposite direction, p < alpha).
+        effect : float or dict, optional
+            A claimed advantage (or, with ``kind="equality"``, a claimed equality): the estimate of
+            the difference in the claim's direction (``> 0`` favours the claim). Either a number
+            with ``interval``, or the dict an effect function of :mod:`helpers.effects` returns
+            (``effect``, ``interval``, and optionally ``p``, ``method``, ``posterior``). The
+            verdict is :func:`~.verdicts.effect_verdict` with the ROPE the ledger row states
+            (its ``rope`` column); the row also records the verdicts at half and double the ROPE.
+        interval : (float, float), optional
+            The effect's 95% interval, when ``effect`` is a number.
+        posterior : dict or callable, optional
+            Over data sets: P(better), P(equivalent), P(worse) (:func:`helpers.effects.bayesian_signed_rank`),
+            or a function of the ROPE returning them, so that the sensitivity check recomputes them.
+        comparisons : dict, optional
+            A claim that holds only if each of several comparisons does (``{name: effect dict}``):
+            judged by the weakest (:func:`~.verdicts.weakest`), which the row names.
+        kind : {"advantage", "equality"}
+            What the source claims.
         how : str, optional
             A protocol other than the source's, for a claim that holds only that way.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> led = pd.DataFrame([dict(id="VAC-9", source="000_355ea6f26af76eed.txt", lines="519", item="B beats cosine",
+        ...                          printed="better", reading="", correction="", notebook="99", key="b.better",
+        ...                          scope="", rope="0.01", printing="")])
+        >>> row = SourceCheck("99", ledger=led).claim("b.better", effect=0.002, interval=(-0.004, 0.008),
+        ...                                            evidence="50 splits")
+        >>> row.verdict, row.record["rope_sensitivity"]
+        ('practically equivalent', {'half': 'small, not significant', 'double': 'practically equivalent'})
         """
         row = self.item(key)
-        if (holds is None) == (effect is None):
-            raise ValueError(f"{key}: give either holds=True/False or effect= and p=, not both or neither")
-        if effect is not None:
-            try:
-                verdict = claim_verdict(effect, p, alpha, how)
-            except ValueError as exc:
-                raise ValueError(f"{key}: {exc}") from None
-            ours = f"effect {effect:+.4g}, p = {p:.3g}"
-        else:
-            verdict = holds_verdict(holds, how)
+        if sum(x is not None for x in (holds, effect, comparisons)) != 1:
+            raise ValueError(f"{key}: give one of holds=True/False, effect= (with interval=) or comparisons=")
+        if holds is not None:
+            if not isinstance(holds, (bool, np.bool_)):
+                raise TypeError(f"{key}: holds must be True or False, not {holds!r}")
+            verdict = holds_verdict(bool(holds), how, row["correction"])
             ours = "holds" if holds else "does not hold"
-        note = "; ".join(([f"by {how}"] if how else []) + [evidence])
-        return self._add(key, ours, verdict, None, note, row["printed"])
+            note = "; ".join(([f"by {how}"] if how else []) + [evidence])
+            return self._add(key, ours, verdict, None, note, row["printed"])
+        try:
+            fields = self._effect_fields(row, effect, interval, posterior, comparisons, kind, how)
+        except ValueError as exc:
+            raise ValueError(f"{key} ({row['id']}): {exc}") from None
+        note = "; ".join(([f"by {how}"] if how else []) + [evidence]
+                         + ([f"judged by the weakest comparison, {fields['comparison']}"] if fields["comparison"] else [])
+                         + ([fields["method"]] if fields["method"] else []))
+        verdict = fields.pop("verdict")
+        return self._add(key, _effect_text(fields), verdict, None, note, row["printed"], fields)
+
+    def _effect_fields(self, row, effect, interval, posterior, comparisons, kind, how) -> dict:
+        if not row["rope"]:
+            raise ValueError("the ledger row states no ROPE: give its rope column the half-width of the region of "
+                             "practical equivalence (e.g. 0.01, one accuracy point)")
+        rope = float(row["rope"])
+        chosen = None
+        if comparisons is not None:
+            if not isinstance(comparisons, Mapping) or not comparisons:
+                raise ValueError(f"comparisons must be a non-empty dict {{name: effect dict}}, not {comparisons!r}")
+            chosen = weakest(comparisons)
+            effect = comparisons[chosen]
+        if isinstance(effect, Mapping):
+            if interval is not None:
+                raise ValueError("give the interval inside the effect dict or beside a number, not both")
+            given = dict(effect)
+            effect, interval = given.get("effect"), given.get("interval")
+            posterior = given.get("posterior", posterior)
+            p, method = given.get("p"), given.get("method", "")
+        else:
+            p, method = None, ""
+        if interval is None:
+            raise ValueError("an effect needs its 95% interval (interval=(low, high)), so that its size and its "
+                             "uncertainty are judged together")
+        at = posterior(rope) if callable(posterior) else posterior
+        verdict = effect_verdict(effect, interval, rope, posterior=at, kind=kind, how=how)
+        sensitivity = rope_sensitivity(effect, interval, rope, posterior=posterior if callable(posterior) else None,
+                                       kind=kind, how=how)
+        if at is not None and not callable(posterior):
+            sensitivity = {}  # a fixed posterior belongs to one ROPE: the interval alone cannot redo it
+        return {"verdict": verdict, "effect": _round_json(effect), "interval": _round_json(list(interval)),
+                "rope": rope, "posterior": ({k: _round_json(at[k]) for k in ("better", "equivalent", "worse")}
+                                            if at is not None else None),
+                "p": _round_json(p) if p is not None else None, "rope_sensitivity": sensitivity,
+                "method": str(method or ""), "comparison": chosen}
 
     def not_testable(self, key: str, why: str) -> Row:
         """Record that nothing here can test the item, and why."""
@@ -289,8 +364,8 @@ class SourceCheck:
         ----------
         answers : dict
             ``{key: holds}`` (with ``evidence`` among the shared options), ``{key: (holds,
-            evidence)}``, or ``{key: {option: value}}`` with :meth:`claim`'s keywords (``holds``
-            or ``effect`` and ``p``, ``evidence``, ``alpha``, ``how``); a tuple of keys
+            evidence)}``, or ``{key: {option: value}}`` with :meth:`claim`'s keywords (``holds``,
+            ``effect``, ``interval``, ``posterior``, ``comparisons``, ``kind``, ``evidence``, ``how``); a tuple of keys
             ``{(key1, key2): answer}`` answers each with the same evidence.
         **shared
             Keywords of :meth:`claim` for every key (a key's own take precedence).
@@ -304,11 +379,11 @@ class SourceCheck:
         --------
         >>> import pandas as pd
         >>> led = pd.DataFrame([dict(id=f"VAC-{i}", source="000_355ea6f26af76eed.txt", lines="1", item=k,
-        ...                          printed="a claim", reading="", correction="", notebook="99", key=k, scope="")
-        ...                     for i, k in enumerate(["eq1", "eq2", "better"])])
+        ...                          printed="a claim", reading="", correction="", notebook="99", key=k, scope="",
+        ...                          rope="0.01", printing="") for i, k in enumerate(["eq1", "eq2", "better"])])
         >>> check = SourceCheck("99", ledger=led)
         >>> table = check.claims({("eq1", "eq2"): (True, "A A' = S to 1e-15"),
-        ...                       "better": {"effect": -0.01, "p": 0.4, "evidence": "50 splits"}})
+        ...                       "better": {"effect": -0.012, "interval": (-0.03, 0.006), "evidence": "50 splits"}})
         >>> [(r["key"], r["verdict"]) for r in table.rows]
         [('eq1', 'reproduced'), ('eq2', 'reproduced'), ('better', 'not supported')]
         """
@@ -367,7 +442,17 @@ class SourceCheck:
 
 
 def _json_rows(rows: list[dict]) -> list[dict]:
-    return [{k: r[k] for k in ("id", "key", "notebook", "ours", "verdict")} for r in rows]
+    return [{k: r[k] for k in ("id", "key", "notebook", "ours", "verdict", *EFFECT_FIELDS) if k in r} for r in rows]
+
+
+def _effect_text(fields: dict) -> str:
+    """A claim's effect as the tables show it: ``+0.0150 [-0.0075, +0.0375]; ROPE ±0.01; P(...)``."""
+    low, high = fields["interval"]
+    text = f"{fields['effect']:+.4g} [{low:+.4g}, {high:+.4g}]; ROPE ±{fields['rope']:g}"
+    if fields["posterior"]:
+        post = fields["posterior"]
+        text += f"; P(better, equivalent, worse) = {post['better']:.2f}, {post['equivalent']:.2f}, {post['worse']:.2f}"
+    return text
 
 
 class Done:
@@ -398,6 +483,20 @@ class Row:
         return f"{r['id']} {r['key']}: {r['verdict']}"
 
 
+def _effect_columns(r: dict) -> dict:
+    if r.get("interval") is None:
+        return dict.fromkeys(ComparisonTable.EFFECT_COLUMNS, "")
+    post, sens = r.get("posterior"), r.get("rope_sensitivity") or {}
+    return {
+        "effect": f"{r['effect']:+.4g}",
+        "95% interval": f"[{r['interval'][0]:+.4g}, {r['interval'][1]:+.4g}]",
+        "ROPE": f"±{r['rope']:g}",
+        "P(better, equivalent, worse)": (f"{post['better']:.2f}, {post['equivalent']:.2f}, {post['worse']:.2f}"
+                                         if post else ""),
+        "at half, double the ROPE": f"{sens['half']}; {sens['double']}" if sens else "",
+    }
+
+
 def _display_value(value) -> str:
     if value is None:
         return ""
@@ -417,17 +516,29 @@ class ComparisonTable:
     """
 
     COLUMNS = ["id", "quantity", "source", "ours", "difference", "verdict", "lines", "note"]
+    #: the columns of claims judged from an effect, shown when a table has one
+    EFFECT_COLUMNS = ["effect", "95% interval", "ROPE", "P(better, equivalent, worse)", "at half, double the ROPE"]
 
     def __init__(self, rows: list[dict]):
         self.rows = [dict(r) for r in rows]
 
     def frame(self) -> pd.DataFrame:
-        records = [{
-            "id": r["id"], "quantity": r["item"], "source": r["printed"],
-            "ours": _display_value(r["ours"]), "difference": _display_value(r["difference"]),
-            "verdict": r["verdict"], "lines": r["lines"], "note": r["note"],
-        } for r in self.rows]
-        return pd.DataFrame.from_records(records, columns=self.COLUMNS)
+        with_effect = any(r.get("interval") is not None for r in self.rows)
+        records = []
+        for r in self.rows:
+            record = {
+                "id": r["id"], "quantity": r["item"], "source": r["printed"],
+                "ours": _display_value(r["ours"]), "difference": _display_value(r["difference"]),
+                "verdict": r["verdict"], "lines": r["lines"], "note": r["note"],
+            }
+            if with_effect:
+                record |= _effect_columns(r)
+            records.append(record)
+        columns = self.COLUMNS[:6] + (self.EFFECT_COLUMNS if with_effect else []) + self.COLUMNS[6:]
+        if with_effect:
+            for record in records:  # the effect has columns of its own: ours would repeat them
+                record["ours"] = "" if record["effect"] else record["ours"]
+        return pd.DataFrame.from_records(records, columns=columns)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         frame = self.frame()

@@ -7,7 +7,10 @@ file and lines where the source prints it. A notebook answers the rows that name
 evidence; the printed value comes from the ledger, never typed twice, and the verdict is
 computed by :mod:`~helpers.workbook.verdicts`, which lists the verdicts and their rules.
 
-Rows out of the workbook's scope carry a ``scope`` note instead of a ``key``. Coverage per
+Rows out of the workbook's scope carry a ``scope`` note instead of a ``key``. A claim judged
+from an effect states its region of practical equivalence in ``rope`` (the half-width, in the
+effect's units: ``0.01`` is one accuracy point). A printed number is compared at its rounding,
+unless ``printing`` says ``truncated: <the evidence from the source's own printing habit>``. Coverage per
 source, and the README's block of it: :mod:`~helpers.workbook.coverage`.
 """
 
@@ -27,7 +30,10 @@ __all__ = ["COLUMNS", "LEDGER_PATH", "SOURCES", "load_ledger"]
 
 LEDGER_PATH = DATA_DIR / "source_ledger.csv"
 
-COLUMNS = ["id", "source", "lines", "item", "printed", "reading", "correction", "notebook", "key", "scope"]
+COLUMNS = ["id", "source", "lines", "item", "printed", "reading", "correction", "notebook", "key", "scope", "rope",
+           "printing"]
+#: the columns a ledger written before ``rope`` and ``printing`` existed lacks; read as empty
+OPTIONAL = ("rope", "printing")
 
 #: source file -> (id prefix, short name used in tables), from the manifest (helpers.studies.SOURCES)
 SOURCES = {file: (source.prefix, source.name) for file, source in STUDY_SOURCES.items()}
@@ -55,8 +61,9 @@ def load_ledger(path=None) -> pd.DataFrame:
     ValueError
         Missing columns, a duplicate id, an id whose prefix does not match its source, a
         notebook that is not two digits, a key that is not a lower-case slug or is used twice
-        in one notebook, a row with neither a key nor a scope note, or lines that are not
-        line numbers.
+        in one notebook, a row with neither a key nor a scope note, lines that are not
+        line numbers, a correction of an unknown kind, a ``rope`` that is not a positive
+        number, or a ``printing`` that does not give its evidence.
 
     Examples
     --------
@@ -70,6 +77,9 @@ def load_ledger(path=None) -> pd.DataFrame:
     with path.open(encoding="utf-8", newline="") as fh:
         records = list(csv.DictReader(line for line in fh if not line.startswith("#")))
     table = pd.DataFrame(records, columns=COLUMNS if not records else None, dtype=str)
+    for col in OPTIONAL:
+        if col not in table.columns:
+            table[col] = ""
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: columns {missing} are missing; the ledger has {list(table.columns)}")
@@ -94,8 +104,21 @@ def load_ledger(path=None) -> pd.DataFrame:
                 problems.append(f"{row.id}: key {row.key!r} must be a lower-case slug (letters, digits, . _ -)")
         elif not row.scope:
             problems.append(f"{row.id}: neither a key (the comparison row that answers it) nor a scope note")
-        if row.reading and not row.correction.startswith(("typo:", "extraction:")):
-            problems.append(f"{row.id}: a reading needs a correction starting 'typo:' or 'extraction:'")
+        if row.reading and not row.correction.startswith(("typo:", "extraction:", "slip:")):
+            problems.append(f"{row.id}: a reading needs a correction starting 'typo:', 'extraction:' or 'slip:'")
+        if row.correction and not row.correction.startswith(("typo:", "extraction:", "slip:")):
+            problems.append(f"{row.id}: correction {row.correction[:40]!r} must start 'typo:', 'extraction:' or 'slip:'")
+        if row.rope:
+            try:
+                rope = float(row.rope)
+            except ValueError:
+                rope = float("nan")
+            if not (rope > 0 and rope < float("inf")):
+                problems.append(f"{row.id}: rope {row.rope!r} must be a positive number, the half-width of the region "
+                                "of practical equivalence in the effect's units (0.01 is one accuracy point)")
+        if row.printing and not (row.printing.startswith("truncated: ") and len(row.printing) > 20):
+            problems.append(f"{row.id}: printing {row.printing!r} must read 'truncated: <the evidence in the source "
+                            "that it cuts digits instead of rounding them>'")
     keyed = table[table["key"] != ""]
     dup_keys = keyed[keyed.duplicated(["notebook", "key"], keep=False)]
     problems += [f"{r.id}: key {r.key!r} is used twice in notebook {r.notebook}" for r in dup_keys.itertuples()]

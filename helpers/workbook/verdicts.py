@@ -4,22 +4,36 @@ Every rule is a pure function of the evidence; :class:`~helpers.workbook.checks.
 only looks up the ledger row and records what they return.
 
 ==========================  ==============================================================
-``reproduced``              ours equals the printed value at its rounding (or the claim holds)
+``reproduced``              ours equals the printed value at its rounding (or the claim holds;
+                            a claimed advantage: its interval lies above zero)
 ``reproduced differently``  it does, but only by a protocol other than the one the source states
+``practically equivalent``  the difference lies inside the region of practical equivalence (its
+                            interval, or 95% of its posterior): no advantage worth having
 ``source typo``             the printed value cannot be right (the source's own other content
                             contradicts it); ours equals the consistent reading in the ledger
 ``extraction error``        the text extraction garbled the value; ours equals the legible reading
-``small, not significant``  a claimed advantage in the claimed direction, not significant
-``not supported``           a claimed advantage not seen: the opposite direction, not significant
+``source slip``             a slip that is not a false claim: a citation or cross-reference, a
+                            misspelling, two equations that disagree, a loose phrase whose meaning
+                            the source states elsewhere (the ledger's correction says which)
+``small, not significant``  a claimed advantage, undecided, whose estimate lies inside the ROPE
+``inconclusive``            a claimed advantage, undecided, whose estimate lies beyond the ROPE:
+                            large but uncertain
+``not supported``           a claimed advantage, undecided, whose estimate is not in its direction
 ``not reproduced``          ours differs beyond the rounding and no reading explains it
-``refuted``                 the claim does not hold on the evidence
+``refuted``                 the claim does not hold on the evidence (a claimed advantage: its
+                            interval lies below zero)
 ``not testable``            nothing here can test it (the row says why)
 ==========================  ==============================================================
 
 The rules, one function each: :func:`match_verdict` (a value matched its print or not),
 :func:`correction_verdict` (it matched the ledger's corrected reading instead),
 :func:`number_verdict` (the two together, for a printed value), :func:`holds_verdict` (a claim
-that holds or not) and :func:`claim_verdict` (a claimed advantage, from an effect and its p-value).
+that holds or not), :func:`effect_verdict` (a claimed advantage or equality, from an effect, its
+95% interval, the ROPE the ledger states and, over data sets, the posterior probabilities),
+:func:`rope_sensitivity` (the same at half and at double the ROPE) and :func:`weakest` (a claim
+that needs several comparisons to hold: the one that supports it least). A printed number is
+compared at its rounding; truncation only where the ledger row says so and why
+(``printing = "truncated: ..."``).
 """
 
 from __future__ import annotations
@@ -32,32 +46,41 @@ from fractions import Fraction
 from typing import NamedTuple
 
 __all__ = [
+    "DECISIVE",
     "VERDICTS",
     "Comparison",
     "NumberVerdict",
     "Printed",
-    "claim_verdict",
     "compare_value",
     "compare_values",
     "correction_verdict",
+    "effect_verdict",
     "format_value",
     "holds_verdict",
     "match_verdict",
     "number_verdict",
     "parse_printed",
+    "rope_sensitivity",
+    "weakest",
 ]
 
 VERDICTS = (
     "reproduced",
     "reproduced differently",
+    "practically equivalent",
     "source typo",
     "extraction error",
+    "source slip",
     "small, not significant",
+    "inconclusive",
     "not supported",
     "not reproduced",
     "refuted",
     "not testable",
 )
+
+#: the posterior probability at which the Bayesian signed-rank test decides (Benavoli et al. 2017)
+DECISIVE = 0.95
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,23 +173,25 @@ def format_value(value, decimals: int | None) -> str:
 # comparing ours with printed values
 
 
-def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool = False) -> tuple[bool, str]:
+def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool = False,
+                  truncated: bool = False) -> tuple[bool, str]:
     """Does ``ours`` equal one printed value? Returns ``(match, how)``.
 
     A number matches when it rounds to the printed digits (half a unit of the last printed
-    digit), when it *truncates* to them (some sources cut digits instead of rounding: the note
-    says so), or when it lies within ``tol`` (a tolerance the notebook states, e.g. for fold
-    noise). A fraction, or any number when ``exact`` is true (a count, an identity, a matrix
+    digit), or when it lies within ``tol`` (a tolerance the notebook states, e.g. for fold
+    noise). It matches by *truncation* (the digits cut instead of rounded) only when
+    ``truncated`` is true: the ledger row names that printing habit and its evidence in the
+    source. A fraction, or any number when ``exact`` is true (a count, an identity, a matrix
     entry the source gives exactly), must match to 1e-9; a word must match ignoring case.
 
     Examples
     --------
     >>> compare_value(parse_printed("0.939")[0], 107 / 114)
     (True, '')
-    >>> compare_value(parse_printed("0.971")[0], 553 / 569)
-    (True, 'the source truncates: 0.97188 is printed 0.971')
-    >>> compare_value(parse_printed("0.912")[0], 0.9068)
+    >>> compare_value(parse_printed("0.971")[0], 553 / 569)                  # 0.97188 rounds to 0.972
     (False, '')
+    >>> compare_value(parse_printed("0.971")[0], 553 / 569, truncated=True)
+    (True, 'truncated as the ledger row says: 0.97188 is printed 0.971')
     """
     if not printed.is_number:
         return str(ours).strip().lower() == str(printed.value).strip().lower(), ""
@@ -183,9 +208,9 @@ def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool 
     slack = 1e-9 * max(1.0, abs(target))
     if abs(ours - target) <= 0.5 * unit + slack:
         return True, ""
-    truncated = math.trunc(ours / unit + math.copysign(1e-9, ours)) * unit
-    if abs(truncated - target) <= slack:
-        return True, f"the source truncates: {ours:.{printed.decimals + 2}f} is printed {printed.text}"
+    cut = math.trunc(ours / unit + math.copysign(1e-9, ours)) * unit
+    if truncated and abs(cut - target) <= slack:
+        return True, f"truncated as the ledger row says: {ours:.{printed.decimals + 2}f} is printed {printed.text}"
     if tol is not None and abs(ours - target) <= tol + slack:
         return True, f"within the stated tolerance {tol:g}"
     return False, ""
@@ -200,7 +225,7 @@ class Comparison(NamedTuple):
 
 
 def compare_values(printed: list[Printed], ours, tol: float | None = None, percent: bool = False,
-                   exact: bool = False, label: str = "printed") -> Comparison:
+                   exact: bool = False, label: str = "printed", truncated: bool = False) -> Comparison:
     """Compare one value of ours with each printed value (:func:`compare_value`).
 
     Parameters
@@ -209,7 +234,7 @@ def compare_values(printed: list[Printed], ours, tol: float | None = None, perce
         From :func:`parse_printed`.
     ours : number, str, or list or tuple of them
         One value per printed value.
-    tol, exact
+    tol, exact, truncated
         As in :func:`compare_value`.
     percent : bool
         The source prints per cent and ours is a fraction: ours is multiplied by 100.
@@ -247,7 +272,7 @@ def compare_values(printed: list[Printed], ours, tol: float | None = None, perce
             v = v.item()
         if percent and p.is_number and not isinstance(v, str):
             v = 100.0 * float(v)
-        ok, how = compare_value(p, v, tol, exact)
+        ok, how = compare_value(p, v, tol, exact, truncated)
         ok_all &= ok
         if how:
             notes.append(how)
@@ -279,17 +304,23 @@ def match_verdict(ok: bool, how: str | None = None) -> str:
 def correction_verdict(correction: str) -> str:
     """Ours matches the ledger's corrected reading: which kind of error the print holds.
 
-    ``correction`` is the ledger's cell, ``"extraction: ..."`` or ``"typo: ..."``.
+    ``correction`` is the ledger's cell: ``"extraction: ..."`` (the PDF-to-text extraction garbled
+    it), ``"typo: ..."`` (the source's own content contradicts the print) or ``"slip: ..."`` (a
+    citation, cross-reference or wording slip whose intended meaning the source shows).
 
     Examples
     --------
     >>> correction_verdict("extraction: the leading 0 is read as 9"), correction_verdict("typo: 1/2 for 1/3")
     ('extraction error', 'source typo')
+    >>> correction_verdict("slip: line 366 cites Eq. 7 for the formula of Eq. 9")
+    'source slip'
     """
     kind = correction.split(":", 1)[0].strip()
-    if kind not in ("extraction", "typo"):
-        raise ValueError(f"correction {correction!r} must start 'typo:' or 'extraction:' (the ledger's convention)")
-    return "extraction error" if kind == "extraction" else "source typo"
+    kinds = {"extraction": "extraction error", "typo": "source typo", "slip": "source slip"}
+    if kind not in kinds:
+        raise ValueError(f"correction {correction!r} must start 'typo:', 'extraction:' or 'slip:' (the ledger's "
+                         "convention)")
+    return kinds[kind]
 
 
 class NumberVerdict(NamedTuple):
@@ -301,7 +332,8 @@ class NumberVerdict(NamedTuple):
 
 
 def number_verdict(printed: str, ours, *, reading: str = "", correction: str = "", how: str | None = None,
-                   tol: float | None = None, percent: bool = False, exact: bool = False) -> NumberVerdict:
+                   tol: float | None = None, percent: bool = False, exact: bool = False,
+                   truncated: bool = False) -> NumberVerdict:
     """The verdict on a printed value: compare with the print, then with the ledger's reading.
 
     Ours matching the print is :func:`match_verdict`'s "reproduced" (or "reproduced
@@ -318,6 +350,8 @@ def number_verdict(printed: str, ours, *, reading: str = "", correction: str = "
         One value per printed value.
     how, tol, percent, exact
         As in :meth:`~helpers.workbook.checks.SourceCheck.number`.
+    truncated : bool
+        The ledger row says the source truncates its digits (its ``printing`` cell).
 
     Examples
     --------
@@ -327,12 +361,13 @@ def number_verdict(printed: str, ours, *, reading: str = "", correction: str = "
     >>> got.verdict, got.notes, round(got.difference, 6)
     ('extraction error', ['printed 9.921, read 0.921 (extraction: the 0 is read as 9)'], 0.0001)
     """
-    ok, notes, diff = compare_values(parse_printed(printed), ours, tol, percent, exact)
+    ok, notes, diff = compare_values(parse_printed(printed), ours, tol, percent, exact, truncated=truncated)
     verdict = match_verdict(ok, how)
     if not ok and reading:
         # the printed value cannot be right: compare with the reading, and measure the difference from it
         if_read = correction_verdict(correction)
-        ok_r, notes_r, diff_r = compare_values(parse_printed(reading), ours, tol, percent, exact, label="read")
+        ok_r, notes_r, diff_r = compare_values(parse_printed(reading), ours, tol, percent, exact, label="read",
+                                               truncated=truncated)
         if ok_r:
             verdict = if_read
         kind, why = (part.strip() for part in correction.split(":", 1))
@@ -340,48 +375,157 @@ def number_verdict(printed: str, ours, *, reading: str = "", correction: str = "
     return NumberVerdict(verdict, notes, diff)
 
 
-def holds_verdict(holds: bool, how: str | None = None) -> str:
+def holds_verdict(holds: bool, how: str | None = None, correction: str = "") -> str:
     """A claim checked as a whole: "reproduced" when it holds ("reproduced differently" by ``how``), else "refuted".
+
+    A claim that does not hold as printed but whose ledger row is a slip (``correction``
+    ``"slip: ..."``: a citation, a cross-reference, a loose phrase whose meaning the source
+    states elsewhere) is a "source slip", not a refuted claim.
 
     Examples
     --------
     >>> holds_verdict(True), holds_verdict(True, how="LOOCV"), holds_verdict(False)
     ('reproduced', 'reproduced differently', 'refuted')
+    >>> holds_verdict(False, correction="slip: cites Lewis (1998) for naive Bayes; the reference is Rennie (2003)")
+    'source slip'
     """
     if not holds:
-        return "refuted"
+        return correction_verdict(correction) if correction.startswith("slip") else "refuted"
     return "reproduced differently" if how else "reproduced"
 
 
-def claim_verdict(effect: float, p: float, alpha: float = 0.05, how: str | None = None) -> str:
-    """A claimed advantage, from its effect (``> 0``: the claimed direction) and the p-value of no effect.
+def _check_effect(effect, interval, rope):
+    try:
+        effect, low, high, rope = float(effect), float(interval[0]), float(interval[1]), float(rope)
+    except (TypeError, ValueError, IndexError) as exc:
+        raise ValueError(f"an effect needs a number, its interval (low, high) and the ROPE; got effect={effect!r}, "
+                         f"interval={interval!r}, rope={rope!r} ({exc})") from None
+    if not all(math.isfinite(v) for v in (effect, low, high, rope)):
+        raise ValueError(f"effect {effect}, interval ({low}, {high}) and ROPE {rope} must be finite numbers: a "
+                         "verdict cannot be judged from NaN or inf")
+    if not low <= effect <= high:
+        raise ValueError(f"the effect {effect:g} lies outside its interval ({low:g}, {high:g})")
+    if rope < 0:
+        raise ValueError(f"the ROPE is a half-width >= 0; got {rope:g}")
+    return effect, low, high, rope
 
-    ==================  =====================  ==============
-    direction           p < alpha              p >= alpha
-    ==================  =====================  ==============
-    claimed (``> 0``)   reproduced [1]_        small, not significant
-    opposite (``<= 0``) refuted                not supported
-    ==================  =====================  ==============
 
-    .. [1] "reproduced differently" when ``how`` names a protocol other than the source's.
+def _check_posterior(posterior):
+    if posterior is None:
+        return None
+    try:
+        better, equivalent, worse = (float(posterior[k]) for k in ("better", "equivalent", "worse"))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"posterior must give 'better', 'equivalent' and 'worse' probabilities; got {posterior!r} "
+                         f"({exc})") from None
+    if min(better, equivalent, worse) < 0 or abs(better + equivalent + worse - 1) > 1e-6:
+        raise ValueError(f"posterior probabilities must be >= 0 and sum to 1; got {posterior!r}")
+    return better, equivalent, worse
 
-    Raises
-    ------
-    ValueError
-        ``p`` is missing or outside [0, 1].
+
+def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind: str = "advantage",
+                   how: str | None = None) -> str:
+    """A claimed advantage (or equality) judged from its effect, its 95% interval and the ROPE.
+
+    ``effect`` is the estimate of the difference in the claim's direction (``> 0`` favours the
+    claim), ``interval`` its 95% interval, ``rope`` the half-width of the region of practical
+    equivalence the ledger states for the claim, ``posterior`` (over data sets) the probabilities
+    that the difference lies above the ROPE (``better``), inside it (``equivalent``) or below it
+    (``worse``). The rule for a claimed advantage, in this order:
+
+    1. **practically equivalent**: the interval lies inside ``[-rope, rope]``, or
+       P(equivalent) >= :data:`DECISIVE`;
+    2. **reproduced** (``"reproduced differently"`` with ``how``): with a posterior, P(better)
+       >= :data:`DECISIVE`; without, the interval lies above zero;
+    3. **refuted**: with a posterior, P(worse) >= :data:`DECISIVE`; without, the interval lies
+       below zero;
+    4. undecided: **small, not significant** when the estimate lies in ``(0, rope]``,
+       **inconclusive** when it lies beyond ``rope`` (large but uncertain), **not supported**
+       when it is not in the claimed direction (``<= 0``).
+
+    For a claimed equality (``kind="equality"``): reproduced when practically equivalent (rule 1),
+    refuted when the interval lies wholly outside the ROPE (or P(better) or P(worse) >=
+    :data:`DECISIVE`), inconclusive otherwise.
 
     Examples
     --------
-    >>> [claim_verdict(e, p) for e, p in [(0.02, 0.001), (0.001, 0.9), (-0.004, 0.6), (-0.03, 0.01)]]
-    ['reproduced', 'small, not significant', 'not supported', 'refuted']
+    >>> effect_verdict(0.02, (0.01, 0.03), 0.01), effect_verdict(0.001, (-0.004, 0.006), 0.01)
+    ('reproduced', 'practically equivalent')
+    >>> effect_verdict(0.004, (-0.02, 0.03), 0.01), effect_verdict(0.03, (-0.02, 0.08), 0.01)
+    ('small, not significant', 'inconclusive')
+    >>> effect_verdict(-0.01, (-0.05, 0.03), 0.01), effect_verdict(-0.04, (-0.06, -0.02), 0.01)
+    ('not supported', 'refuted')
+    >>> effect_verdict(0.003, (-0.01, 0.02), 0.01, posterior={"better": 0.02, "equivalent": 0.97, "worse": 0.01})
+    'practically equivalent'
+    >>> effect_verdict(0.0, (-0.002, 0.002), 0.01, kind="equality")
+    'reproduced'
     """
-    if p is None or not 0 <= p <= 1:
-        raise ValueError(f"an effect needs its p-value in [0, 1], got {p!r}")
-    significant = p < alpha
-    if effect > 0:
-        verdict = "reproduced" if significant else "small, not significant"
-    else:
-        verdict = "refuted" if significant else "not supported"
-    if verdict == "reproduced" and how:
-        verdict = "reproduced differently"
-    return verdict
+    effect, low, high, rope = _check_effect(effect, interval, rope)
+    probabilities = _check_posterior(posterior)
+    if kind not in ("advantage", "equality"):
+        raise ValueError(f"kind must be 'advantage' or 'equality'; got {kind!r}")
+    better, equivalent, worse = probabilities if probabilities else (None, None, None)
+    inside = (low >= -rope and high <= rope) or (equivalent is not None and equivalent >= DECISIVE)
+    if kind == "equality":
+        if inside:
+            return "reproduced differently" if how else "reproduced"
+        outside = low > rope or high < -rope or (better is not None and max(better, worse) >= DECISIVE)
+        return "refuted" if outside else "inconclusive"
+    if inside:
+        return "practically equivalent"
+    above = better >= DECISIVE if probabilities else low > 0
+    below = worse >= DECISIVE if probabilities else high < 0
+    if above:
+        return "reproduced differently" if how else "reproduced"
+    if below:
+        return "refuted"
+    if effect <= 0:
+        return "not supported"
+    return "small, not significant" if effect <= rope else "inconclusive"
+
+
+def rope_sensitivity(effect: float, interval, rope: float, *, posterior=None, kind: str = "advantage",
+                     how: str | None = None) -> dict:
+    """The verdict of :func:`effect_verdict` at half and at double the ROPE.
+
+    ``posterior`` is a function of the ROPE returning the three probabilities (the posterior
+    depends on the ROPE), or ``None``.
+
+    Examples
+    --------
+    >>> rope_sensitivity(0.004, (-0.006, 0.014), 0.01)
+    {'half': 'small, not significant', 'double': 'practically equivalent'}
+    """
+    out = {}
+    for name, factor in (("half", 0.5), ("double", 2.0)):
+        r = rope * factor
+        out[name] = effect_verdict(effect, interval, r, posterior=posterior(r) if posterior else None, kind=kind,
+                                   how=how)
+    return out
+
+
+def weakest(comparisons) -> str:
+    """Of several comparisons that must all hold for one claim, the name of the one that supports it least.
+
+    A claim such as "better than both kernels" holds only if each comparison does (an
+    intersection-union test), so its verdict is that of its weakest comparison: the one whose
+    interval reaches lowest in the claimed direction (ties: the smaller estimate).
+
+    Parameters
+    ----------
+    comparisons : mapping
+        ``{name: {"effect": e, "interval": (low, high), ...}}``.
+
+    Examples
+    --------
+    >>> weakest({"vs linear": {"effect": 0.01, "interval": (-0.002, 0.02)},
+    ...          "vs RBF": {"effect": -0.001, "interval": (-0.01, 0.008)}})
+    'vs RBF'
+    """
+    if not comparisons:
+        raise ValueError("weakest() needs at least one comparison {name: {'effect': ..., 'interval': (low, high)}}")
+    try:
+        return min(comparisons, key=lambda k: (float(comparisons[k]["interval"][0]), float(comparisons[k]["effect"])))
+    except (KeyError, TypeError, IndexError) as exc:
+        raise ValueError(f"every comparison needs 'effect' and 'interval' (low, high); got {comparisons!r} "
+                         f"({exc})") from None

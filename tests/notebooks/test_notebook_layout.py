@@ -84,3 +84,30 @@ def test_what_we_found_is_markdown_with_computed_values(nb):
     assert shown, f"{path.name}: 'What we found' shows no Markdown computed in this run"
     assert all(out["data"]["text/plain"].strip() == out["data"]["text/markdown"].strip() for out in shown), (
         "the findings' text/plain must carry the Markdown itself, so that nbval compares the numbers")
+
+
+#: code that chooses a verdict: comparing p-values or effects, or picking the weakest comparison;
+#: every such rule lives in helpers.workbook.verdicts, which a notebook calls through its check
+VERDICT_RULES = [
+    re.compile(r"""\[\s*["'](?:p_value|p_holm|p|effect|mean_diff|median_diff|t)["']\s*\]\s*\.idxm(?:ax|in)\("""),
+    re.compile(r"""sort_values\(\s*["'](?:p_value|p_holm|effect|mean_diff|median_diff|t)["']"""),
+    re.compile(r"""(?:p_value|p_holm|\bp)["']?\]?\s*(?:<=?|>=?)\s*(?:alpha|0?\.0[15])\b"""),
+    re.compile(r"""(?:effect|mean_diff|median_diff)["']\]\s*(?:<=?|>=?)\s*0\b"""),
+    re.compile(r"""\bdef\s+weakest\b"""),
+]
+
+
+def test_no_notebook_cell_holds_a_verdict_rule(nb):
+    path, book = nb
+    found = [(i, m.group(0)) for i, cell in enumerate(book.cells) if cell.cell_type == "code"
+             for rule in VERDICT_RULES for m in rule.finditer(cell.source)]
+    assert not found, (f"{path.name}: cells choose a verdict by hand ({found[:4]}); give the effects to "
+                       "check.claim(..., effect=..., comparisons=...), which decides by helpers.workbook.verdicts")
+
+
+@pytest.mark.parametrize("code", [
+    'weak = tests.loc[tests["p_value"].idxmax()]', 'beyond.sort_values("p_value").iloc[-1]',
+    'survives = corr.loc[s, "p_value"] < alpha / 3', 'if (t1["effect"] <= 0).any():', "def weakest(names):",
+])
+def test_the_verdict_rule_patterns_catch_the_old_forms(code):
+    assert any(rule.search(code) for rule in VERDICT_RULES)

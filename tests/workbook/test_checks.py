@@ -8,19 +8,22 @@ from helpers.workbook.checks import MIME, ComparisonTable, SourceCheck
 SRC = "000_355ea6f26af76eed.txt"
 
 
-def row(key, printed, reading="", correction="", rid=None, notebook="99", scope=""):
+def row(key, printed, reading="", correction="", rid=None, notebook="99", scope="", rope="", printing=""):
     return dict(id=rid or f"VAC-{abs(hash(key)) % 10**6}", source=SRC, lines="1", item=f"item {key}",
-                printed=printed, reading=reading, correction=correction, notebook=notebook, key=key, scope=scope)
+                printed=printed, reading=reading, correction=correction, notebook=notebook, key=key, scope=scope,
+                rope=rope, printing=printing)
 
 
 @pytest.fixture
 def check():
     led = pd.DataFrame([
-        row("acc", "0.939"), row("loocv", "0.971"), row("one", "1.0"), row("third", "1/3"),
+        row("acc", "0.939"), row("loocv", "0.971", printing="truncated: the table prints 553/569 and 565/569 cut at three digits"), row("one", "1.0"), row("third", "1/3"),
         row("prec", "9.921", "0.921", "extraction: the leading 0 is read as 9"),
         row("smc", "1/2", "1/3", "typo: the notes' R output prints 0.3333333 and the entry below is 1/3"),
         row("table", "2.50; 6.00; No"), row("count", "2,877"), row("pct", "91"),
-        row("claim", "E(W^-1) beats raw cosine"), row("fig", "Fig. 2 numbers"),
+        row("claim", "E(W^-1) beats raw cosine", rope="0.01"), row("fig", "Fig. 2 numbers"),
+        row("cite", "naive Bayes as in Lewis (1998)", correction="slip: the reference list's entry is another paper"),
+        row("nr", "0.971"),
     ])
     return SourceCheck("99", ledger=led)
 
@@ -32,6 +35,9 @@ def test_number_verdicts(check):
     assert check.number("acc", 107 / 114).verdict == "reproduced"
     assert check.number("acc", 0.95).verdict == "not reproduced"
     assert check.number("loocv", 553 / 569, how="LOOCV on all 569").verdict == "reproduced differently"
+    assert "truncated as the ledger row says" in check.rows[-1]["note"]
+    assert check.number("nr", 553 / 569).verdict == "not reproduced"     # 0.97188 rounds to 0.972: no truncation
+    assert check.number("nr", 0.9714).verdict == "reproduced"
     assert check.number("prec", 0.9211).verdict == "extraction error"
     assert check.number("smc", 1 / 3).verdict == "source typo"
     assert check.number("smc", 1 / 4).verdict == "not reproduced"       # neither printed nor the reading
@@ -47,7 +53,8 @@ def test_number_verdicts(check):
 
 def test_matches_tests_a_value_against_the_print_without_recording(check):
     assert check.matches("acc", 107 / 114) and not check.matches("acc", 0.95)
-    assert check.matches("loocv", 553 / 569)                       # 0.97188 printed truncated
+    assert check.matches("loocv", 553 / 569)                       # 0.97188 printed truncated, as the row says
+    assert not check.matches("nr", 553 / 569)                      # a row that does not say so: rounding
     assert check.matches("pct", 0.9061, percent=True) and not check.matches("pct", 0.9061)
     assert not check.matches("prec", 0.9211) and check.matches("prec", 0.9211, reading=True)
     assert check.matches("table", [2.5, 6.0, "No"])
@@ -72,12 +79,51 @@ def test_rows_carry_the_difference_and_notes(check):
     assert r["difference"] == pytest.approx(0.011) and "0.95000 vs printed 0.939" in r["note"]
 
 
-@pytest.mark.parametrize("effect, p, verdict", [
-    (0.02, 0.001, "reproduced"), (0.001, 0.91, "small, not significant"),
-    (-0.004, 0.6, "not supported"), (-0.03, 0.01, "refuted"),
+@pytest.mark.parametrize("effect, interval, verdict", [
+    (0.02, (0.012, 0.03), "reproduced"), (0.002, (-0.005, 0.009), "practically equivalent"),
+    (0.004, (-0.02, 0.03), "small, not significant"), (0.03, (-0.01, 0.07), "inconclusive"),
+    (-0.004, (-0.03, 0.02), "not supported"), (-0.03, (-0.05, -0.012), "refuted"),
 ])
-def test_claims_with_an_effect(check, effect, p, verdict):
-    assert check.claim("claim", effect=effect, p=p, evidence="50 splits").verdict == verdict
+def test_claims_with_an_effect(check, effect, interval, verdict):
+    r = check.claim("claim", effect=effect, interval=interval, evidence="50 splits").record
+    assert r["verdict"] == verdict and r["rope"] == 0.01 and r["interval"] == list(interval)
+    assert set(r["rope_sensitivity"]) == {"half", "double"} and r["posterior"] is None
+
+
+def test_a_claim_takes_an_effect_dict_a_posterior_and_several_comparisons(check):
+    r = check.claim("claim", effect={"effect": 0.02, "interval": (0.01, 0.03), "p": 0.001, "method": "5x2 CV"},
+                    evidence="x").record
+    assert (r["verdict"], r["p"], r["method"]) == ("reproduced", 0.001, "5x2 CV") and "5x2 CV" in r["note"]
+    post = {"better": 0.01, "equivalent": 0.97, "worse": 0.02}
+    r = check.claim("claim", effect=0.004, interval=(-0.02, 0.03), posterior=post, evidence="x").record
+    assert r["verdict"] == "practically equivalent" and r["posterior"] == post and r["rope_sensitivity"] == {}
+    r = check.claim("claim", effect=0.004, interval=(-0.02, 0.03), evidence="x",
+                    posterior=lambda rope: {"better": 0.0, "equivalent": 1.0, "worse": 0.0} if rope >= 0.01
+                    else {"better": 0.5, "equivalent": 0.2, "worse": 0.3}).record
+    assert r["verdict"] == "practically equivalent"
+    assert r["rope_sensitivity"] == {"half": "small, not significant", "double": "practically equivalent"}
+    r = check.claim("claim", evidence="x", comparisons={
+        "vs linear": {"effect": 0.03, "interval": (0.02, 0.04)},
+        "vs RBF": {"effect": 0.01, "interval": (-0.01, 0.03)}}).record
+    assert (r["verdict"], r["comparison"]) == ("small, not significant", "vs RBF") and "vs RBF" in r["note"]
+
+
+def test_a_claim_without_a_rope_or_an_interval_is_refused(check):
+    with pytest.raises(ValueError, match="states no ROPE"):
+        check.claim("fig", effect=0.1, interval=(0.0, 0.2), evidence="x")
+    with pytest.raises(ValueError, match="needs its 95% interval"):
+        check.claim("claim", effect=0.1, evidence="x")
+    with pytest.raises(ValueError, match="finite"):
+        check.claim("claim", effect=float("nan"), interval=(0.0, 0.2), evidence="x")
+    with pytest.raises(ValueError, match="outside its interval"):
+        check.claim("claim", effect=0.5, interval=(0.0, 0.2), evidence="x")
+    with pytest.raises(TypeError, match="True or False"):
+        check.claim("claim", "False", evidence="x")
+
+
+def test_a_slip_that_does_not_hold_is_not_refuted(check):
+    assert check.claim("cite", False, evidence="the reference list cites Rennie").verdict == "source slip"
+    assert check.claim("claim", False, evidence="x").verdict == "refuted"
 
 
 def test_claims_and_untestable_items(check):
@@ -88,10 +134,8 @@ def test_claims_and_untestable_items(check):
     assert not_testable.verdict == "not testable"
     with pytest.raises(ValueError, match="say why"):
         check.not_testable("fig", "")
-    with pytest.raises(ValueError, match="either holds"):
-        check.claim("claim", True, effect=0.1, p=0.5, evidence="x")
-    with pytest.raises(ValueError, match="p-value"):
-        check.claim("claim", effect=0.1, evidence="x")
+    with pytest.raises(ValueError, match="give one of holds"):
+        check.claim("claim", True, effect=0.1, interval=(0.0, 0.2), evidence="x")
 
 
 def test_bad_answers_are_refused_with_the_fix(check):
@@ -107,25 +151,30 @@ def test_bad_answers_are_refused_with_the_fix(check):
 
 def test_summary_names_unanswered_rows_and_counts_verdicts(check):
     check.number("acc", 107 / 114)
-    with pytest.raises(ValueError, match="10 ledger row.*have no comparison row: loocv"):
+    with pytest.raises(ValueError, match="12 ledger row.*have no comparison row: loocv"):
         check.summary()
-    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct"):
+    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct", "nr"):
         check.number(key, check.printed(key)[0].value if len(check.printed(key)) == 1 else [2.5, 6.0, "No"])
-    check.claim("claim", effect=0.001, p=0.9, evidence="x")
+    check.claim("claim", effect=0.001, interval=(-0.03, 0.03), evidence="x")
+    check.claim("cite", False, evidence="x")
     check.not_testable("fig", "image only")
-    assert check.summary() == "11 source items answered: 9 reproduced, 1 small, not significant, 1 not testable"
+    assert check.summary() == ("13 source items answered: 10 reproduced, 1 source slip, 1 small, not significant, "
+                               "1 not testable")
 
 
 def test_done_stores_every_row_and_refuses_gaps(check):
     check.number("acc", 107 / 114)
     with pytest.raises(ValueError, match="have no comparison row"):
         check.done()
-    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct"):
+    for key in ("loocv", "one", "third", "prec", "smc", "table", "count", "pct", "nr"):
         check.number(key, [2.5, 6.0, "No"] if key == "table" else check.printed(key)[0].value)
-    check.claim("claim", True, evidence="x")
+    check.claim("claim", effect=0.02, interval=(0.01, 0.03), evidence="x")
+    check.claim("cite", True, evidence="x")
     check.not_testable("fig", "image only")
     bundle = check.done()._repr_mimebundle_()
-    assert len(bundle[MIME]["rows"]) == 11 and "10 reproduced" in bundle["text/plain"]
+    assert len(bundle[MIME]["rows"]) == 13 and "12 reproduced" in bundle["text/plain"]
+    stored = next(r for r in bundle[MIME]["rows"] if r["key"] == "claim")
+    assert stored["interval"] == [0.01, 0.03] and stored["rope"] == 0.01 and "posterior" in stored
 
 
 def test_table_shows_new_rows_and_stores_json(check):
@@ -144,7 +193,7 @@ def test_table_shows_new_rows_and_stores_json(check):
 
 
 def test_a_check_knows_its_notebook(check):
-    assert repr(check) == "SourceCheck('99'): 0 of 11 ledger rows answered"
+    assert repr(check) == "SourceCheck('99'): 0 of 13 ledger rows answered"
     assert check.item("acc")["printed"] == "0.939" and [p.value for p in check.printed("table")] == [2.5, 6.0, "No"]
 
 
@@ -189,16 +238,16 @@ def test_a_tuple_of_keys_shares_one_answer(check):
 
 def test_claims_add_the_rows_the_single_calls_add(check):
     single = SourceCheck("99", ledger=check.ledger)
-    single.claim("claim", True, evidence="A A' = S", how="LOOCV")
-    single.claim("fig", effect=-0.01, p=0.4, evidence="50 splits", how="LOOCV")
+    single.claim("claim", effect=-0.01, interval=(-0.03, 0.01), evidence="50 splits", how="LOOCV")
     single.claim("one", False, evidence="A A' = S", how="LOOCV")
     single.claim("third", False, evidence="none", how="LOOCV")
-    batch = check.claims({("claim", "one"): {"holds": True, "evidence": "A A' = S"},
-                          "fig": {"effect": -0.01, "p": 0.4, "evidence": "50 splits"},
+    batch = check.claims({("fig", "one"): {"holds": True, "evidence": "A A' = S"},
+                          "claim": {"effect": -0.01, "interval": (-0.03, 0.01), "evidence": "50 splits"},
                           "third": (False, "none")}, how="LOOCV")
     check.claims({"one": False}, evidence="A A' = S", how="LOOCV")   # a re-answered key replaces its row
+    single.claim("fig", True, evidence="A A' = S", how="LOOCV")
     assert [(r["key"], r["verdict"]) for r in batch.rows] == [
-        ("claim", "reproduced differently"), ("one", "reproduced differently"), ("fig", "not supported"),
+        ("fig", "reproduced differently"), ("one", "reproduced differently"), ("claim", "not supported"),
         ("third", "refuted")]
     by_key = lambda rows: sorted(records(rows), key=lambda r: r["key"])  # noqa: E731
     assert by_key(check.rows) == by_key(single.rows)

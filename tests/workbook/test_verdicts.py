@@ -5,15 +5,17 @@ import pytest
 from helpers.workbook.verdicts import (
     VERDICTS,
     Comparison,
-    claim_verdict,
     compare_value,
     compare_values,
     correction_verdict,
+    effect_verdict,
     format_value,
     holds_verdict,
     match_verdict,
     number_verdict,
     parse_printed,
+    rope_sensitivity,
+    weakest,
 )
 
 # ---------------------------------------------------------------------------- printed values
@@ -32,8 +34,9 @@ def test_parse_printed_keeps_the_printed_rounding():
     ("0.939", 107 / 114, True),        # 0.93860 rounds to 0.939
     ("0.939", 0.9384, False),
     ("1.27", 1.2748, True),
-    ("0.971", 553 / 569, True),        # 0.97188 truncates to 0.971 (noted)
-    ("0.971", 0.9725, False),          # neither rounds nor truncates to it
+    ("0.971", 553 / 569, False),       # 0.97188 rounds to 0.972: truncation only where a row says so
+    ("1.21", 1.2174, False),           # the slide's normalised L1 distance: 1.2174 rounds to 1.22
+    ("0.971", 0.9714, True),
     ("2/3", 0.6666666667, True), ("2/3", 0.667, False),
     ("No", "no", True), ("No", "yes", False), ("No", 0.0, False), ("0.5", "0.5", False),
     ("-0.46", -0.4649, True), ("-0.46", -0.4549, False), ("-0.46", -0.4701, False),
@@ -49,8 +52,13 @@ def test_exact_values_ignore_the_printed_rounding():
     assert compare_value(one, 1.0, exact=True)[0]
 
 
-def test_truncation_is_named_and_tolerance_is_stated():
-    assert "truncates" in compare_value(parse_printed("0.971")[0], 553 / 569)[1]
+def test_truncation_only_where_the_row_says_so_and_tolerance_is_stated():
+    assert compare_value(parse_printed("0.971")[0], 553 / 569) == (False, "")
+    ok, how = compare_value(parse_printed("0.971")[0], 553 / 569, truncated=True)
+    assert ok and "truncated as the ledger row says" in how
+    assert not compare_value(parse_printed("0.971")[0], 0.9725, truncated=True)[0]   # cut, it is 0.972
+    assert number_verdict("0.971", 553 / 569).verdict == "not reproduced"
+    assert number_verdict("0.971", 553 / 569, truncated=True).verdict == "reproduced"
     assert compare_value(parse_printed("0.955")[0], 0.9613, tol=0.01) == (True, "within the stated tolerance 0.01")
 
 
@@ -73,9 +81,14 @@ def test_format_value_prints_two_digits_beyond_the_source():
 def test_every_rule_returns_a_verdict_of_the_list():
     assert set(VERDICTS) >= {match_verdict(True), match_verdict(True, "x"), match_verdict(False),
                              correction_verdict("typo: x"), correction_verdict("extraction: x"),
-                             holds_verdict(True), holds_verdict(False),
-                             claim_verdict(1, 0.01), claim_verdict(1, 0.5),
-                             claim_verdict(-1, 0.5), claim_verdict(-1, 0.01)}
+                             correction_verdict("slip: x"), holds_verdict(True), holds_verdict(False),
+                             holds_verdict(False, correction="slip: x"),
+                             *(effect_verdict(e, i, 0.01) for e, i in ADVANTAGES),
+                             *(effect_verdict(e, i, 0.01, kind="equality") for e, i in ADVANTAGES)}
+
+
+ADVANTAGES = [(0.02, (0.01, 0.03)), (0.002, (-0.005, 0.009)), (0.004, (-0.02, 0.03)), (0.03, (-0.01, 0.07)),
+              (-0.004, (-0.03, 0.02)), (-0.03, (-0.05, -0.012)), (0.0, (0.0, 0.0))]
 
 
 @pytest.mark.parametrize("ok, how, verdict", [
@@ -89,13 +102,14 @@ def test_match_verdict(ok, how, verdict):
 @pytest.mark.parametrize("correction, verdict", [
     ("extraction: the leading 0 is read as 9", "extraction error"),
     ("typo: the notes' R output prints 0.3333333", "source typo"),
+    ("slip: cites Lewis (1998) for naive Bayes; the reference list's entry is McCallum & Nigam", "source slip"),
 ])
 def test_correction_verdict(correction, verdict):
     assert correction_verdict(correction) == verdict
 
 
 def test_a_correction_outside_the_convention_is_refused():
-    with pytest.raises(ValueError, match="must start 'typo:' or 'extraction:'"):
+    with pytest.raises(ValueError, match="must start 'typo:', 'extraction:' or 'slip:'"):
         correction_verdict("my guess: 0.9")
 
 
@@ -106,7 +120,8 @@ TYPO = dict(reading="1/3", correction="typo: the entry below is 1/3")
 @pytest.mark.parametrize("printed, ours, options, verdict", [
     ("0.939", 107 / 114, {}, "reproduced"),
     ("0.939", 0.95, {}, "not reproduced"),
-    ("0.971", 553 / 569, {"how": "LOOCV on all 569"}, "reproduced differently"),
+    ("0.971", 0.9712, {"how": "LOOCV on all 569"}, "reproduced differently"),
+    ("0.971", 553 / 569, {"how": "LOOCV on all 569"}, "not reproduced"),
     ("9.921", 0.9211, EXTRACTION, "extraction error"),
     ("9.921", 0.93, EXTRACTION, "not reproduced"),           # neither the print nor the reading
     ("1/2", 1 / 3, TYPO, "source typo"),
@@ -132,31 +147,93 @@ def test_number_verdict_measures_from_the_reading_once_the_print_fails():
     assert plain.difference == pytest.approx(0.011) and plain.notes == ["0.95000 vs printed 0.939"]
 
 
-@pytest.mark.parametrize("holds, how, verdict", [
-    (True, None, "reproduced"), (True, "LOOCV", "reproduced differently"),
-    (False, None, "refuted"), (False, "LOOCV", "refuted"),
+@pytest.mark.parametrize("holds, how, correction, verdict", [
+    (True, None, "", "reproduced"), (True, "LOOCV", "", "reproduced differently"),
+    (False, None, "", "refuted"), (False, "LOOCV", "", "refuted"),
+    (False, None, "slip: Eq. 19 has one class factor; Eq. 18 and the text have two", "source slip"),
+    (False, None, "typo: 1/2 for 1/3", "refuted"),        # a typo is a printed number's category, not a claim's
 ])
-def test_holds_verdict(holds, how, verdict):
-    assert holds_verdict(holds, how) == verdict
+def test_holds_verdict(holds, how, correction, verdict):
+    assert holds_verdict(holds, how, correction) == verdict
 
 
-@pytest.mark.parametrize("effect, p, alpha, how, verdict", [
-    (0.02, 0.001, 0.05, None, "reproduced"),
-    (0.02, 0.001, 0.05, "LOOCV", "reproduced differently"),
-    (0.001, 0.91, 0.05, None, "small, not significant"),
-    (0.001, 0.91, 0.05, "LOOCV", "small, not significant"),
-    (0.02, 0.03, 0.01, None, "small, not significant"),      # alpha decides significance
-    (0.02, 0.05, 0.05, None, "small, not significant"),      # p = alpha is not below it
-    (-0.004, 0.6, 0.05, None, "not supported"),
-    (0.0, 0.6, 0.05, None, "not supported"),                 # no effect is not the claimed direction
-    (-0.03, 0.01, 0.05, None, "refuted"),
-    (-0.03, 0.01, 0.05, "LOOCV", "refuted"),
+@pytest.mark.parametrize("effect, interval, kind, how, verdict", [
+    (0.02, (0.01, 0.03), "advantage", None, "reproduced"),
+    (0.02, (0.01, 0.03), "advantage", "LOOCV", "reproduced differently"),
+    (0.002, (-0.005, 0.009), "advantage", None, "practically equivalent"),   # the interval inside the ROPE
+    (0.005, (0.001, 0.009), "advantage", None, "practically equivalent"),    # above 0, but too small to matter
+    (0.004, (-0.02, 0.03), "advantage", None, "small, not significant"),     # undecided, estimate inside the ROPE
+    (0.01, (-0.02, 0.04), "advantage", None, "small, not significant"),      # on the ROPE's edge
+    (0.03, (-0.01, 0.07), "advantage", None, "inconclusive"),                # large but uncertain: not "small"
+    (-0.004, (-0.03, 0.02), "advantage", None, "not supported"),
+    (0.0, (-0.03, 0.03), "advantage", None, "not supported"),                # no effect is not the claimed direction
+    (-0.03, (-0.05, -0.012), "advantage", None, "refuted"),
+    (-0.03, (-0.05, -0.012), "advantage", "LOOCV", "refuted"),
+    (0.0, (-0.002, 0.002), "equality", None, "reproduced"),
+    (0.0, (-0.002, 0.002), "equality", "LOOCV", "reproduced differently"),
+    (0.03, (0.02, 0.04), "equality", None, "refuted"),
+    (0.005, (-0.01, 0.02), "equality", None, "inconclusive"),
 ])
-def test_claim_verdict(effect, p, alpha, how, verdict):
-    assert claim_verdict(effect, p, alpha, how) == verdict
+def test_effect_verdict(effect, interval, kind, how, verdict):
+    assert effect_verdict(effect, interval, 0.01, kind=kind, how=how) == verdict
 
 
-@pytest.mark.parametrize("p", [None, -0.1, 1.5])
-def test_claim_verdict_needs_a_p_value(p):
-    with pytest.raises(ValueError, match=r"p-value in \[0, 1\]"):
-        claim_verdict(0.1, p)
+@pytest.mark.parametrize("posterior, verdict", [
+    ({"better": 0.96, "equivalent": 0.04, "worse": 0.0}, "reproduced"),
+    ({"better": 0.02, "equivalent": 0.97, "worse": 0.01}, "practically equivalent"),
+    ({"better": 0.0, "equivalent": 0.03, "worse": 0.97}, "refuted"),
+    ({"better": 0.60, "equivalent": 0.30, "worse": 0.10}, "inconclusive"),   # the posterior decides, not the interval
+])
+def test_over_data_sets_the_posterior_decides(posterior, verdict):
+    assert effect_verdict(0.03, (0.005, 0.06), 0.01, posterior=posterior) == verdict
+
+
+@pytest.mark.parametrize("effect, interval, rope, posterior, message", [
+    (float("nan"), (0.0, 0.1), 0.01, None, "finite"), (0.05, (0.0, float("inf")), 0.01, None, "finite"),
+    (0.5, (0.0, 0.1), 0.01, None, "outside its interval"), (0.05, (0.0, 0.1), -0.01, None, "half-width"),
+    (0.05, "wide", 0.01, None, "needs a number, its interval"),
+    (0.05, (0.0, 0.1), 0.01, {"better": 0.5}, "'better', 'equivalent' and 'worse'"),
+    (0.05, (0.0, 0.1), 0.01, {"better": 0.5, "equivalent": 0.6, "worse": 0.1}, "sum to 1"),
+])
+def test_effect_verdict_refuses_what_it_cannot_judge(effect, interval, rope, posterior, message):
+    with pytest.raises(ValueError, match=message):
+        effect_verdict(effect, interval, rope, posterior=posterior)
+
+
+def test_an_interval_inside_the_rope_is_practically_equivalent_at_any_estimate():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @given(st.floats(-0.0099, 0.0099), st.floats(0, 0.0099), st.floats(0, 0.0099))
+    def inside(effect, below, above):
+        low, high = max(effect - below, -0.0099), min(effect + above, 0.0099)
+        assert effect_verdict(effect, (low, high), 0.01) == "practically equivalent"
+
+    @given(st.floats(0.0001, 0.5), st.floats(0.0001, 0.5))
+    def above_zero(width, lowest):
+        assert effect_verdict(lowest + width, (lowest, lowest + 2 * width), 0.01) in ("reproduced",
+                                                                                   "practically equivalent")
+
+    inside()
+    above_zero()
+
+
+def test_rope_sensitivity_redoes_the_verdict_at_half_and_double():
+    assert rope_sensitivity(0.004, (-0.006, 0.014), 0.01) == {"half": "small, not significant",
+                                                               "double": "practically equivalent"}
+    calls = []
+    rope_sensitivity(0.004, (-0.006, 0.014), 0.01,
+                     posterior=lambda r: calls.append(r) or {"better": 0.2, "equivalent": 0.7, "worse": 0.1})
+    assert calls == [0.005, 0.02]
+
+
+def test_weakest_is_the_comparison_reaching_lowest():
+    both = {"vs linear": {"effect": 0.01, "interval": (-0.002, 0.02)},
+            "vs RBF": {"effect": -0.001, "interval": (-0.01, 0.008)}}
+    assert weakest(both) == "vs RBF"
+    assert weakest({"a": {"effect": 0.02, "interval": (0.0, 0.04)},
+                    "b": {"effect": 0.01, "interval": (0.0, 0.02)}}) == "b"    # a tie: the smaller estimate
+    with pytest.raises(ValueError, match="at least one"):
+        weakest({})
+    with pytest.raises(ValueError, match="needs 'effect' and 'interval'"):
+        weakest({"a": {"effect": 0.1}})

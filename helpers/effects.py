@@ -1,0 +1,248 @@
+"""Effect sizes with their 95% intervals, and the posterior of an effect against a ROPE.
+
+A claim that one method beats another is judged on how large the difference is and how
+certain, not on a p-value alone (a p-value cannot tell "no difference worth having" from "too
+little data to tell"). Each function here returns the estimate of a difference in the claim's
+direction (``a - b``), its interval, and what it was computed from:
+
+* :func:`resampled_difference`: the mean difference over resamples of one data set (random
+  splits or repeated cross-validation), with the interval of Nadeau & Bengio (2003) that widens
+  the naive one for training sets that overlap;
+* :func:`paired_bootstrap`: a score difference on one test set (accuracy, micro or macro F1),
+  with a BCa interval from resampling the test rows in pairs (:func:`scipy.stats.bootstrap`);
+* :func:`hodges_lehmann`: the location of paired differences over data sets that the Wilcoxon
+  signed-rank test tests (the median of the Walsh averages), with the distribution-free
+  interval obtained by inverting the exact test;
+* :func:`bayesian_signed_rank`: P(a better), P(practically equivalent), P(b better) over data
+  sets for a region of practical equivalence (ROPE), the Bayesian signed-rank test of Benavoli
+  et al. (2017) as ``baycomp`` computes it.
+
+The verdict a claim gets from these numbers is decided in one place,
+:func:`helpers.workbook.verdicts.effect_verdict`.
+
+References
+----------
+.. [1] C. Nadeau & Y. Bengio (2003), Inference for the generalization error, Machine Learning
+   52, 239-281.
+.. [2] J. L. Hodges & E. L. Lehmann (1963), Estimates of location based on rank tests, Ann.
+   Math. Statist. 34, 598-611; M. Hollander & D. A. Wolfe (1999), Nonparametric Statistical
+   Methods, 2nd ed., section 3.3 (the interval from the Walsh averages).
+.. [3] B. Efron (1987), Better bootstrap confidence intervals, JASA 82, 171-185 (BCa).
+.. [4] A. Benavoli, G. Corani, J. Demsar & M. Zaffalon (2017), Time for a change: a tutorial for
+   comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 1-36.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from ._validation import check_int, check_real
+from .evaluation import SCORES, indicator_matrix, score_indicators
+
+__all__ = [
+    "bayesian_signed_rank",
+    "hodges_lehmann",
+    "paired_bootstrap",
+    "resampled_difference",
+    "signed_rank_null",
+]
+
+
+def _paired(a, b, name_a: str = "a", name_b: str = "b", minimum: int = 2):
+    try:
+        a, b = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name_a} and {name_b} must be numbers ({exc}).") from None
+    if a.shape != b.shape or a.size < minimum:
+        raise ValueError(f"{name_a} and {name_b} must be paired scores of equal length >= {minimum}; got shapes "
+                         f"{a.shape} and {b.shape}.")
+    bad = np.flatnonzero(~(np.isfinite(a) & np.isfinite(b)))
+    if bad.size:
+        raise ValueError(f"{name_a} or {name_b} is not finite at position {bad[0]} ({bad.size} in all); a failed fit "
+                         "leaves NaN: rerun it, or drop that position from both.")
+    return a, b
+
+
+def resampled_difference(scores_a, scores_b, test_train_ratio: float, confidence: float = 0.95) -> dict:
+    """Mean of ``a - b`` over resamples, with the corrected interval of Nadeau & Bengio (2003).
+
+    The scores come from the same resamples (random train/test splits, or the folds of repeated
+    cross-validation). Their differences are correlated through the overlapping training sets,
+    so the standard error is ``sd * sqrt(1/n + n_test/n_train)``, not ``sd / sqrt(n)``; the
+    interval uses Student's t on ``n - 1`` degrees of freedom.
+
+    Returns
+    -------
+    dict with ``effect`` (the mean difference), ``interval`` (low, high), ``p`` (the corrected
+    paired t-test of no difference), ``n`` and ``method``.
+
+    Examples
+    --------
+    >>> r = resampled_difference([0.95, 0.93, 0.96, 0.94], [0.93, 0.93, 0.94, 0.92], test_train_ratio=0.25)
+    >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}] p={r['p']:.3f}")
+    +0.0150 [-0.0075, +0.0375] p=0.124
+    """
+    a, b = _paired(scores_a, scores_b, "scores_a", "scores_b")
+    ratio = check_real(test_train_ratio, "test_train_ratio", "0.25 for 80:20 splits", low=0)
+    confidence = check_real(confidence, "confidence", "0.95", 0, 1, closed="neither")
+    d = a - b
+    n, mean, sd = d.size, float(d.mean()), float(d.std(ddof=1))
+    se = sd * np.sqrt(1.0 / n + ratio)
+    if se == 0:
+        low = high = mean
+        p = 1.0 if mean == 0 else 0.0
+    else:
+        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
+        low, high = mean - half, mean + half
+        p = float(2 * stats.t.sf(abs(mean / se), n - 1))
+    return {"effect": mean, "interval": (float(low), float(high)), "p": p, "n": int(n),
+            "method": f"mean over {n} resamples, Nadeau-Bengio corrected {confidence:.0%} interval "
+                      f"(n_test/n_train = {ratio:.3g})"}
+
+
+def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=None, confidence: float = 0.95,
+                     n_resamples: int = 9999, random_state: int = 0) -> dict:
+    """``score(a) - score(b)`` on one test set, with a BCa bootstrap interval over its rows.
+
+    The test rows are resampled with their two predictions together (``paired=True``), so the
+    interval reflects which rows the two classifiers get right or wrong together.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : labels (1-D) or indicator matrices (2-D), one row per test row
+    score : str
+        One of :data:`helpers.evaluation.SCORES` (``"accuracy"``, ``"micro_f1"``, ...).
+    classes : sequence, optional
+        The categories averaged over (as :func:`helpers.evaluation.prf_scores`).
+
+    Returns
+    -------
+    dict with ``effect``, ``interval`` (low, high), ``n`` and ``method``.
+
+    Examples
+    --------
+    Classifier a is right on 40 of 50 rows, b on 30:
+
+    >>> y = np.zeros(50, dtype=int)
+    >>> a = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]
+    >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
+    >>> r = paired_bootstrap(y, a, b, classes=[0, 1], n_resamples=999)
+    >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]")
+    +0.20 [+0.12, +0.34]
+    """
+    if score not in SCORES:
+        raise ValueError(f"score must be one of {SCORES}; got {score!r}.")
+    y_true, pred_a, pred_b = np.asarray(y_true), np.asarray(pred_a), np.asarray(pred_b)
+    if not (y_true.shape == pred_a.shape == pred_b.shape) or len(y_true) < 2:
+        raise ValueError(f"y_true, pred_a and pred_b must have one row per test row, at least two; got shapes "
+                         f"{y_true.shape}, {pred_a.shape}, {pred_b.shape}.")
+    n_resamples = check_int(n_resamples, "n_resamples", 99, "n_resamples=9999")
+    confidence = check_real(confidence, "confidence", "0.95", 0, 1, closed="neither")
+    if classes is None:
+        classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, np.union1d(pred_a, pred_b))
+    T, A, B = (indicator_matrix(v, classes) for v in (y_true, pred_a, pred_b))
+    rows = np.arange(len(T))
+
+    def difference(idx, axis=-1):  # idx: one resample of the rows, or a batch of them (batches first)
+        return score_indicators(T[idx], A[idx])[score] - score_indicators(T[idx], B[idx])[score]
+
+    effect = float(difference(rows))
+    res = stats.bootstrap((rows,), difference, vectorized=True, paired=True, confidence_level=confidence,
+                          n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(random_state),
+                          batch=max(1, 2_000_000 // max(T.size, 1)))
+    low, high = (float(v) for v in (res.confidence_interval.low, res.confidence_interval.high))
+    if not (np.isfinite(low) and np.isfinite(high)):  # BCa is undefined when every resample agrees
+        low = high = effect
+    return {"effect": effect, "interval": (low, high), "n": int(len(T)),
+            "method": f"{score} difference on {len(T)} test rows, paired BCa bootstrap {confidence:.0%} interval "
+                      f"({n_resamples} resamples)"}
+
+
+def signed_rank_null(n: int) -> np.ndarray:
+    """The exact null distribution of the Wilcoxon signed-rank statistic ``W+`` for ``n`` differences.
+
+    ``out[w]`` is P(W+ = w) when each rank 1..n is counted with probability 1/2 (no ties).
+
+    Examples
+    --------
+    >>> signed_rank_null(3).tolist()     # 2^3 sign patterns: sums 0, 1, 2, 3, 3, 4, 5, 6
+    [0.125, 0.125, 0.125, 0.25, 0.125, 0.125, 0.125]
+    """
+    n = check_int(n, "n", 1, "n=20")
+    counts = np.zeros(n * (n + 1) // 2 + 1)
+    counts[0] = 1.0
+    for r in range(1, n + 1):
+        counts[r:] = counts[r:] + counts[:-r].copy()
+    return counts / 2.0**n
+
+
+def hodges_lehmann(differences, confidence: float = 0.95) -> dict:
+    """The Hodges-Lehmann estimate of paired differences and its distribution-free interval.
+
+    The estimate is the median of the Walsh averages ``(d_i + d_j) / 2`` (``i <= j``), the
+    location that the Wilcoxon signed-rank test tests. The interval is the set of shifts the
+    exact two-sided signed-rank test does not reject: the ``k``-th smallest and ``k``-th largest
+    Walsh averages, with ``k`` the largest count such that ``P(W+ < k) <= (1 - confidence) / 2``
+    under :func:`signed_rank_null`. Every difference counts (zeros too); ties among their
+    absolute values make the interval approximate.
+
+    Returns
+    -------
+    dict with ``effect``, ``interval`` (low, high), ``n``, ``coverage`` (the exact coverage of
+    the interval, at least ``confidence`` unless ``n`` is too small to reach it) and ``method``.
+
+    Examples
+    --------
+    >>> r = hodges_lehmann([0.02, 0.01, 0.04, 0.05, 0.01, 0.05, -0.01, 0.03])
+    >>> print(f"{r['effect']:+.3f} [{r['interval'][0]:+.3f}, {r['interval'][1]:+.3f}] {r['coverage']:.3f}")
+    +0.025 [+0.005, +0.045] 0.961
+    """
+    d = np.asarray(differences, dtype=float).ravel()
+    if d.size < 2 or not np.isfinite(d).all():
+        raise ValueError(f"differences must be at least two finite numbers (one per data set); got {differences!r}.")
+    confidence = check_real(confidence, "confidence", "0.95", 0, 1, closed="neither")
+    n = d.size
+    i, j = np.triu_indices(n)
+    walsh = np.sort((d[i] + d[j]) / 2.0)
+    null = signed_rank_null(n)
+    cdf = np.cumsum(null)            # P(W+ <= w)
+    alpha_half = (1.0 - confidence) / 2
+    k = int(np.searchsorted(cdf, alpha_half, side="right"))   # P(W+ <= k - 1) <= alpha/2 < P(W+ <= k)
+    if k == 0:  # too few data sets: even the widest interval (the extreme Walsh averages) falls short
+        low, high, coverage = walsh[0], walsh[-1], 1.0 - 2 * null[0]
+    else:
+        low, high, coverage = walsh[k - 1], walsh[-k], 1.0 - 2 * cdf[k - 1]
+    return {"effect": float(np.median(walsh)), "interval": (float(low), float(high)), "n": int(n),
+            "coverage": float(coverage),
+            "method": f"Hodges-Lehmann estimate over {n} data sets, {coverage:.1%} interval from the exact "
+                      "signed-rank test"}
+
+
+def bayesian_signed_rank(scores_a, scores_b, rope: float, random_state: int = 0, n_samples: int = 50_000) -> dict:
+    """P(a better), P(practically equivalent), P(b better) over data sets, for a ROPE of ``±rope``.
+
+    The Bayesian signed-rank test of Benavoli et al. (2017) on the paired per-data-set scores,
+    as ``baycomp.SignedRankTest`` computes it (a Dirichlet process over the differences, with
+    the prior pseudo-observation at zero).
+
+    Returns
+    -------
+    dict with ``better`` (P(a - b > rope)), ``equivalent`` (P(|a - b| <= rope)) and ``worse``
+    (P(a - b < -rope)), summing to 1, and ``rope``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.uniform(0.7, 0.9, 20)
+    >>> r = bayesian_signed_rank(a + 0.05, a, rope=0.01)
+    >>> print(f"{r['better']:.2f} {r['equivalent']:.2f} {r['worse']:.2f}")
+    1.00 0.00 0.00
+    """
+    from baycomp import SignedRankTest
+
+    a, b = _paired(scores_a, scores_b, "scores_a", "scores_b")
+    rope = check_real(rope, "rope", "0.01 (one accuracy point)", low=0)
+    n_samples = check_int(n_samples, "n_samples", 1000, "n_samples=50000")
+    left, equivalent, right = SignedRankTest.probs(a, b, rope=rope, nsamples=n_samples, random_state=random_state)
+    return {"better": float(left), "equivalent": float(equivalent), "worse": float(right), "rope": float(rope)}
