@@ -34,6 +34,8 @@ References
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import stats
 
@@ -148,9 +150,12 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
         return score_indicators(T[idx], A[idx])[score] - score_indicators(T[idx], B[idx])[score]
 
     effect = float(difference(rows))
-    res = stats.bootstrap((rows,), difference, vectorized=True, paired=True, confidence_level=confidence,
-                          n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(random_state),
-                          batch=max(1, 2_000_000 // max(T.size, 1)))
+    with warnings.catch_warnings():  # a degenerate BCa (every resample equal) gives NaN, handled below
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", getattr(stats, "DegenerateDataWarning", RuntimeWarning))
+        res = stats.bootstrap((rows,), difference, vectorized=True, paired=True, confidence_level=confidence,
+                              n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(random_state),
+                              batch=max(1, 2_000_000 // max(T.size, 1)))
     low, high = (float(v) for v in (res.confidence_interval.low, res.confidence_interval.high))
     if not (np.isfinite(low) and np.isfinite(high)):  # BCa is undefined when every resample agrees
         low = high = effect

@@ -198,8 +198,11 @@ for full citations):
 
 Each item they print (a number, a table row, a worked example, an equation, a claim) is a row of
 the [source ledger](ledger.md), and the notebooks compute a verdict for every row in scope:
-*reproduced*, *reproduced differently*, *source typo*, *extraction error*, *small, not
-significant*, *not supported*, *not reproduced*, *refuted* or *not testable*. Chapters 00-07
+*reproduced*, *reproduced differently*, *practically equivalent*, *source typo*, *extraction
+error*, *source slip*, *small, not significant*, *inconclusive*, *not supported*, *not
+reproduced*, *refuted* or *not testable*. A claimed advantage is judged from its effect, the
+effect's 95% interval and the region of practical equivalence (ROPE) the ledger states for it;
+the chapters' comparison tables and the ledger page show all three. Chapters 00-07
 follow the sources' sections; the chapters after them are the workbook's own studies, testing
 the sources' claims beyond the data they used.
 
@@ -264,6 +267,18 @@ def intro_page(out) -> str:
     return _INTRO.format(sources=sources, status=table, toctrees="\n\n".join(toctrees))
 
 
+def _effect_note(found: dict) -> str:
+    """A claim judged from an effect: `` (+0.012 [+0.004, +0.020], ROPE ±0.01; P = 0.97, 0.03, 0.00)``."""
+    interval = found.get("interval")
+    if not interval or found.get("effect") is None:
+        return ""
+    text = f"{found['effect']:+.3g} [{interval[0]:+.3g}, {interval[1]:+.3g}], ROPE ±{found['rope']:g}"
+    post = found.get("posterior")
+    if post:
+        text += f"; P(better, equivalent, worse) = {post['better']:.2f}, {post['equivalent']:.2f}, {post['worse']:.2f}"
+    return f" ({_escape(text)})"
+
+
 def ledger_page(out, ledger: pd.DataFrame | None = None) -> str:
     """``ledger.md``: coverage per source, then every ledger row with its verdict, one table per source.
 
@@ -301,7 +316,7 @@ def ledger_page(out, ledger: pd.DataFrame | None = None) -> str:
             elif found is None:
                 verdict = _verdict("unanswered")
             else:
-                verdict = _verdict(found["verdict"])
+                verdict = _verdict(found["verdict"]) + _effect_note(found)
             nb = r["notebook"]
             where = f"[{nb}](notebooks/{chapters[nb]})" if nb in chapters else _escape(nb)
             printed = _escape(r["printed"]) + (f" (reading: {_escape(r['reading'])})" if r["reading"] else "")

@@ -268,8 +268,8 @@ class SourceCheck:
             fields = self._effect_fields(row, effect, interval, posterior, comparisons, kind, how)
         except ValueError as exc:
             raise ValueError(f"{key} ({row['id']}): {exc}") from None
-        note = "; ".join(([f"by {how}"] if how else []) + [evidence]
-                         + ([f"judged by the weakest comparison, {fields['comparison']}"] if fields["comparison"] else [])
+        weakest_note = [f"judged by the weakest comparison, {fields['comparison']}"] if fields["comparison"] else []
+        note = "; ".join(([f"by {how}"] if how else []) + [evidence] + weakest_note
                          + ([fields["method"]] if fields["method"] else []))
         verdict = fields.pop("verdict")
         return self._add(key, _effect_text(fields), verdict, None, note, row["printed"], fields)

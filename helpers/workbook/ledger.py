@@ -90,41 +90,55 @@ def load_ledger(path=None) -> pd.DataFrame:
     dup = table["id"][table["id"].duplicated()]
     problems += [f"{i}: the id is used twice" for i in dup]
     for row in table.itertuples(index=False):
-        prefix = SOURCES.get(row.source, (None,))[0]
-        if prefix is None:
-            problems.append(f"{row.id}: source {row.source!r} is not one of {sorted(SOURCES)}")
-        elif not row.id.startswith(prefix + "-"):
-            problems.append(f"{row.id}: an item of {row.source} needs an id starting {prefix}-")
-        if not _LINES.fullmatch(row.lines):
-            problems.append(f"{row.id}: lines {row.lines!r} are not line numbers such as 392-396 or 12; 40")
-        if row.key:
-            if not _NOTEBOOK.fullmatch(row.notebook):
-                problems.append(f"{row.id}: key {row.key!r} needs a notebook such as 03, not {row.notebook!r}")
-            if not _KEY.fullmatch(row.key):
-                problems.append(f"{row.id}: key {row.key!r} must be a lower-case slug (letters, digits, . _ -)")
-        elif not row.scope:
-            problems.append(f"{row.id}: neither a key (the comparison row that answers it) nor a scope note")
-        if row.reading and not row.correction.startswith(("typo:", "extraction:", "slip:")):
-            problems.append(f"{row.id}: a reading needs a correction starting 'typo:', 'extraction:' or 'slip:'")
-        if row.correction and not row.correction.startswith(("typo:", "extraction:", "slip:")):
-            problems.append(f"{row.id}: correction {row.correction[:40]!r} must start 'typo:', 'extraction:' or 'slip:'")
-        if row.rope:
-            try:
-                rope = float(row.rope)
-            except ValueError:
-                rope = float("nan")
-            if not (rope > 0 and rope < float("inf")):
-                problems.append(f"{row.id}: rope {row.rope!r} must be a positive number, the half-width of the region "
-                                "of practical equivalence in the effect's units (0.01 is one accuracy point)")
-        if row.printing and not (row.printing.startswith("truncated: ") and len(row.printing) > 20):
-            problems.append(f"{row.id}: printing {row.printing!r} must read 'truncated: <the evidence in the source "
-                            "that it cuts digits instead of rounding them>'")
+        problems += _row_problems(row)
     keyed = table[table["key"] != ""]
     dup_keys = keyed[keyed.duplicated(["notebook", "key"], keep=False)]
     problems += [f"{r.id}: key {r.key!r} is used twice in notebook {r.notebook}" for r in dup_keys.itertuples()]
     if problems:
         raise ValueError(f"{path} has {len(problems)} problem(s):\n  " + "\n  ".join(problems))
     return table.reset_index(drop=True)
+
+
+_KINDS = ("typo:", "extraction:", "slip:")
+
+
+def _row_problems(row) -> list[str]:
+    """What is wrong with one ledger row, each problem named with the row's id."""
+    problems = []
+    prefix = SOURCES.get(row.source, (None,))[0]
+    if prefix is None:
+        problems.append(f"{row.id}: source {row.source!r} is not one of {sorted(SOURCES)}")
+    elif not row.id.startswith(prefix + "-"):
+        problems.append(f"{row.id}: an item of {row.source} needs an id starting {prefix}-")
+    if not _LINES.fullmatch(row.lines):
+        problems.append(f"{row.id}: lines {row.lines!r} are not line numbers such as 392-396 or 12; 40")
+    if row.key:
+        if not _NOTEBOOK.fullmatch(row.notebook):
+            problems.append(f"{row.id}: key {row.key!r} needs a notebook such as 03, not {row.notebook!r}")
+        if not _KEY.fullmatch(row.key):
+            problems.append(f"{row.id}: key {row.key!r} must be a lower-case slug (letters, digits, . _ -)")
+    elif not row.scope:
+        problems.append(f"{row.id}: neither a key (the comparison row that answers it) nor a scope note")
+    if row.reading and not row.correction:
+        problems.append(f"{row.id}: a reading needs a correction starting 'typo:', 'extraction:' or 'slip:'")
+    if row.correction and not row.correction.startswith(_KINDS):
+        problems.append(f"{row.id}: correction {row.correction[:40]!r} must start 'typo:', 'extraction:' or "
+                        "'slip:'")
+    if row.rope and not _positive(row.rope):
+        problems.append(f"{row.id}: rope {row.rope!r} must be a positive number, the half-width of the region of "
+                        "practical equivalence in the effect's units (0.01 is one accuracy point)")
+    if row.printing and not (row.printing.startswith("truncated: ") and len(row.printing) > 20):
+        problems.append(f"{row.id}: printing {row.printing!r} must read 'truncated: <the evidence in the source "
+                        "that it cuts digits instead of rounding them>'")
+    return problems
+
+
+def _positive(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return 0 < value < float("inf")
 
 
 # --------------------------------------------------------------------------------------------

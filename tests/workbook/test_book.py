@@ -21,7 +21,7 @@ def _ledger():
         dict(id="MDS-901", source=MDS, lines="12-14", item="the R session's prompt", printed="",
              notebook="", key="", scope="software output, not a result"),
     ]
-    base = dict(reading="", correction="", notebook="00", key="", scope="")
+    base = dict(reading="", correction="", notebook="00", key="", scope="", rope="0.01", printing="")
     keys = {"VAC-901": "acc.raw", "VAC-902": "acc.expected", "VAC-903": "claim.open"}
     return pd.DataFrame([{**base, "key": keys.get(r["id"], ""), **r} for r in rows])
 
@@ -118,6 +118,17 @@ def test_ledger_page_has_every_row_with_its_verdict(build):
     coverage = {r[0]: r[1:] for r in _table_rows(page, "coverage")}
     assert coverage["VAC"] == ["3", "0", "1", "1", "1"]  # rows, out of scope, reproduced, not reproduced, unanswered
     assert coverage[r"all sources"] == ["4", "1", "1", "1", "1"]
+
+
+def test_ledger_page_shows_a_claims_effect_interval_rope_and_posterior(build):
+    out, ledger = build
+    check = SourceCheck("00", ledger=ledger)
+    check.claim("claim.open", effect=0.012, interval=(0.004, 0.02), evidence="x",
+                posterior={"better": 0.97, "equivalent": 0.03, "worse": 0.0})
+    (out / "results" / "00_primer.json").write_text(json.dumps({"comparison": check.rows}))
+    verdict = _table_rows(book.ledger_page(out, ledger), "ledger")[2][-1]
+    assert verdict.replace("\\", "") == ("[reproduced]{.verdict-reproduced} (+0.012 [+0.004, +0.02], ROPE ±0.01; "
+                                         "P(better, equivalent, worse) = 0.97, 0.03, 0.00)")
 
 
 def test_sweeps_page_without_a_sweep_says_how_to_run_one(build):

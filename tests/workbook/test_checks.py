@@ -17,7 +17,8 @@ def row(key, printed, reading="", correction="", rid=None, notebook="99", scope=
 @pytest.fixture
 def check():
     led = pd.DataFrame([
-        row("acc", "0.939"), row("loocv", "0.971", printing="truncated: the table prints 553/569 and 565/569 cut at three digits"), row("one", "1.0"), row("third", "1/3"),
+        row("acc", "0.939"), row("loocv", "0.971", printing="truncated: the table cuts 565/569 to 0.992"),
+        row("one", "1.0"), row("third", "1/3"),
         row("prec", "9.921", "0.921", "extraction: the leading 0 is read as 9"),
         row("smc", "1/2", "1/3", "typo: the notes' R output prints 0.3333333 and the entry below is 1/3"),
         row("table", "2.50; 6.00; No"), row("count", "2,877"), row("pct", "91"),
@@ -279,3 +280,19 @@ def test_batch_tables_are_not_shown_again_by_table(check):
     assert len(check.table()) == 0 and len(check.table(all=True)) == 3
     bundle = batch._repr_mimebundle_()
     assert [r["key"] for r in bundle[MIME]["rows"]] == ["acc", "one"]
+
+
+def test_a_table_with_an_effect_shows_its_interval_rope_posterior_and_sensitivity(check):
+    check.number("acc", 107 / 114)
+    check.claim("claim", effect=0.004, interval=(-0.006, 0.014), evidence="x",
+                posterior=lambda rope: {"better": 0.1, "equivalent": 0.85, "worse": 0.05})
+    frame = check.table().frame()
+    assert list(frame.columns) == ["id", "quantity", "source", "ours", "difference", "verdict", *ComparisonTable.
+                                   EFFECT_COLUMNS, "lines", "note"]
+    claim = frame.iloc[1]
+    assert (claim["effect"], claim["95% interval"], claim["ROPE"]) == ("+0.004", "[-0.006, +0.014]", "±0.01")
+    assert claim["P(better, equivalent, worse)"] == "0.10, 0.85, 0.05" and claim["ours"] == ""
+    assert claim["at half, double the ROPE"] == "small, not significant; practically equivalent"
+    assert frame.iloc[0]["effect"] == "" and frame.iloc[0]["ours"] == "0.938596"
+    plain = ComparisonTable([check.rows[0]]).frame()
+    assert list(plain.columns) == ComparisonTable.COLUMNS

@@ -35,7 +35,11 @@ def write(tmp_path, rows):
     (dict(notebook=""), "needs a notebook such as 03"),
     (dict(key="Table 1"), "must be a lower-case slug"),
     (dict(key="", scope=""), "neither a key"),
-    (dict(reading="0.9", correction="my guess"), "needs a correction starting"),
+    (dict(reading="0.9", correction="my guess"), "must start 'typo:', 'extraction:' or 'slip:'"),
+    (dict(reading="0.9", correction=""), "needs a correction starting"),
+    (dict(rope="one point"), "rope 'one point' must be a positive number"),
+    (dict(rope="-0.01"), "must be a positive number"),
+    (dict(printing="truncated"), "must read 'truncated: <the evidence"),
     (dict(key="acc"), "key 'acc' is used twice in notebook 99"),
 ])
 def test_ledger_validation_names_the_row_and_the_fix(tmp_path, bad, message):
@@ -83,3 +87,18 @@ def test_names_that_moved_out_still_import_from_the_ledger_module():
 def test_the_ledger_main_forwards_to_the_coverage_command(capsys):
     assert L.main(["coverage"]) == 0
     assert capsys.readouterr().out.startswith("| source | rows | out of scope |")
+
+
+def test_a_ledger_without_the_rope_and_printing_columns_reads_them_as_empty(tmp_path):
+    path = tmp_path / "old.csv"
+    pd.DataFrame([row("acc", "0.939")], columns=L.COLUMNS[:-2]).to_csv(path, index=False)
+    table = L.load_ledger(path)
+    assert list(table.columns) == L.COLUMNS and table.loc[0, "rope"] == "" and table.loc[0, "printing"] == ""
+
+
+def test_every_claim_row_judged_by_an_effect_can_be_read():
+    ledger = L.load_ledger()
+    ropes = ledger.loc[ledger["rope"] != "", "rope"].astype(float)
+    assert (ropes > 0).all() and (ropes <= 0.1).all()     # half-widths in accuracy or AUC units, not per cent
+    truncated = ledger[ledger["printing"] != ""]
+    assert truncated["printing"].str.startswith("truncated: ").all()
