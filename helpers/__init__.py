@@ -7,7 +7,8 @@
   covariances from inner products), :mod:`~helpers.text` (the text pipeline),
   :mod:`~helpers.mds`, :mod:`~helpers.clustering`, :mod:`~helpers.svm`,
   :mod:`~helpers.evaluation` (resampling protocols), :mod:`~helpers.significance` (paired
-  tests, ranks), :mod:`~helpers.plotting`; shared plumbing in ``_arrays`` (chunks, scalings,
+  tests, ranks), :mod:`~helpers.effects` (effect sizes with intervals, the Bayesian signed-rank
+  test), :mod:`~helpers.plotting`; shared plumbing in ``_arrays`` (chunks, scalings,
   squared distances from inner products) and ``_validation`` (the checks and their words);
 * :mod:`helpers.data`: the data folder and every loader;
 * :mod:`helpers.studies`: what one source (or own study) needs beyond the maths, and the

@@ -103,3 +103,36 @@ def test_every_comparison_row_names_a_ledger_row():
 def test_readme_coverage_matches_the_committed_notebooks():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert C.readme_section() in text, "README's ledger coverage is stale: run `make ledger`"
+
+
+#: verdicts that only a claim judged from an effect can get
+EFFECT_VERDICTS = {"practically equivalent", "small, not significant", "inconclusive", "not supported"}
+
+
+def test_every_claim_judged_by_an_effect_stores_its_interval_rope_and_sensitivity():
+    ledger = load_ledger().set_index("id")
+    rows = C.committed_rows()
+    judged = [r for r in rows if r.get("interval") is not None]
+    assert judged, "no committed notebook stores a claim judged from an effect"
+    for r in judged:
+        assert r["rope"] == float(ledger.loc[r["id"], "rope"]), r["id"]
+        low, high = r["interval"]
+        assert low <= r["effect"] <= high, r["id"]
+        assert r["rope_sensitivity"] or r["posterior"], r["id"]
+    for r in rows:
+        if r["verdict"] in EFFECT_VERDICTS:
+            assert r.get("interval") is not None, f"{r['id']}: {r['verdict']} without an effect and its interval"
+    with_rope = set(ledger.index[ledger["rope"] != ""])
+    answered_by_effect = {r["id"] for r in judged}
+    assert with_rope <= answered_by_effect | {r["id"] for r in rows if r["verdict"] == "not testable"}, (
+        f"ledger rows state a ROPE but their notebook answered them without an effect: "
+        f"{sorted(with_rope - answered_by_effect)[:8]}")
+
+
+def test_claims_over_data_sets_store_the_three_posterior_probabilities():
+    rows = [r for r in C.committed_rows() if r["notebook"] == "08" and r.get("interval") is not None]
+    assert rows, "notebook 08 judges its claims over data sets from effects"
+    for r in rows:
+        post = r["posterior"]
+        assert set(post) == {"better", "equivalent", "worse"}, r["id"]
+        assert sum(post.values()) == pytest.approx(1.0, abs=1e-3), r["id"]
