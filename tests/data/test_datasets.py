@@ -143,7 +143,7 @@ def test_bird_ata_as_printed_and_its_symmetric_reading():
     assert np.trace(printed) == pytest.approx(1626.52 + 128.99 + 7.10)  # the printed eigenvalues' sum
     reading = np.triu(printed) + np.triu(printed, 1).T
     lam, V = np.linalg.eigh(reading)
-    assert np.round(lam[::-1], 2).tolist() == [1626.53, 128.99, 7.10]  # the slide truncates 1626.526 to 1626.52
+    assert np.round(lam[::-1], 2).tolist() == [1626.53, 128.99, 7.10]  # printed 1626.52: not the rounding of 1626.526
     assert np.round(V[:, -1] * np.sign(V[-1, -1]), 2).tolist() == [0.22, 0.41, 0.88]  # v1, line 1234
     mirrored_lower = np.tril(printed) + np.tril(printed, -1).T
     assert np.linalg.eigvalsh(mirrored_lower).min() < 0  # cannot be A'A

@@ -114,10 +114,15 @@ def test_normalised_comparison_reverses_l1_l2_but_not_cosine():
     n1, n8, n10 = cust.row(1), cust.row(8), cust.row(10)
     answers = S.comparison_answers("salary.norm", n1, {8: n8, 10: n10})
     assert round(answers["salary.norm.l2-x8"], 3) == 0.864 and round(answers["salary.norm.l2-x10"], 3) == 0.746
-    assert int(answers["salary.norm.l1-x8"] * 100) / 100 == 1.21                            # truncated, line 305
+    assert round(answers["salary.norm.l1-x8"], 2) == 1.22                  # printed 1.21 (line 299): not its rounding
     assert round(answers["salary.norm.l1-x10"], 4) == 0.9959
     assert (round(answers["salary.norm.cos-x8"], 2), round(answers["salary.norm.cos-x10"], 2)) == (0.99, 0.96)
     assert S.id_of_difference(cust, 1, [-0.6586, -0.5588]) == 8                            # written x_6, line 295
+    prints = {"salary.norm.l2-x8": "0.864", "salary.norm.l1-x8": "1.21", "salary.norm.cos-x8": "0.99",
+              "salary.norm.l2-x10": "0.746", "salary.norm.l1-x10": "0.9959", "salary.norm.cos-x10": "0.96"}
+    noted = S.comparison_answers("salary.norm", n1, {8: n8, 10: n10}, printed=prints.get)
+    assert [k for k, v in noted.items() if isinstance(v, tuple)] == ["salary.norm.l1-x8"]   # the only one to flag
+    assert noted["salary.norm.l1-x8"][1]["note"].endswith("rounds ||x1 - x8||_2 = 0.86375 to 0.864 (truncated: 0.863)")
     claims = S.normalised_preference_claims(n1, n8, n10)
     assert claims["L1 and L2"]["holds"] and claims["cos"]["holds"]
     assert S.range_normalisation_claim(S.customers().X)["holds"]
@@ -238,6 +243,7 @@ def test_kmeans_claims_and_the_alpha_rule(ext):
     assert choice["21 athletes"].tolist() == [6, 5, 4, 3, 2] and choice["3 blobs"].tolist() == [3] * 5
     answers = S.alpha_claims(ext.X, tables, choice, 10, 0)
     assert all(a["holds"] for a in answers.values())
+    assert answers["alpha-rule"]["how"].startswith("the slides' 'small number' read as a fraction of alpha_1")
     pham = {name: int(t["f_K (Pham et al.)"].idxmin()) for name, t in tables.items()}
     assert pham == {"21 athletes": 8, "3 blobs": 3}
 
@@ -259,7 +265,9 @@ def test_pca_statements(pca):
     assert {k: a["holds"] for k, a in S.eigen_claims().items()} == {"eigen-left": False, "eigen-scaling": True,
                                                                      "aq": False}
     claims = S.decomposition_claims(pca)
-    assert [k for k, a in claims.items() if not a["holds"]] == ["ata-covariance"]
+    assert [k for k, a in claims.items() if not a["holds"]] == ["svd-ata", "ata-covariance"]     # as printed
+    assert claims["svd-ata"]["evidence"].endswith("to rounding error (True), its eigenvalues the squared singular "
+                                                  "values (True)")
     assert "ratio 99 for the faces" in claims["ata-covariance"]["evidence"]
 
 
@@ -284,7 +292,7 @@ def test_bird_readings_eigenpairs_and_conclusions():
     printed = S.load_bird_ata().to_numpy()
     readings = S.symmetric_readings(printed)
     spectra = S.reading_spectra(readings).round(2)
-    # printed 1626.52, 128.99, 7.10 (line 1232): lambda_1 truncated
+    # printed 1626.52, 128.99, 7.10 (line 1232): lambda_1 rounds to 1626.53, not to its print
     assert spectra.loc["upper triangle mirrored"].tolist() == [1626.53, 128.99, 7.1, 1762.61]
     assert spectra.loc["lower triangle mirrored", "lambda_3"] < 0                                 # impossible for A'A
     lam, V = S.sorted_eigh(readings["upper triangle mirrored"])
@@ -295,4 +303,37 @@ def test_bird_readings_eigenpairs_and_conclusions():
     v1c = S.correlation_v1(readings["upper triangle mirrored"])
     assert np.round(v1c, 3).tolist() == [0.594, 0.576, 0.561]
     claims = S.bird_claims(["length", "wingspan", "weight"], V, v1c)
-    assert claims["weight-most"]["holds"] and claims["wingspan-next"]["holds"]
+    assert claims["weight-most"]["holds"] and claims["wingspan-next"]["holds"] and claims["v2-stoutness"]["holds"]
+    assert claims["v2-stoutness"]["evidence"].startswith("v2 = [0.247, 0.853, -0.461]")             # line 1234
+    V_same_sign = V.copy()
+    V_same_sign[2, 1] *= -1                                                 # v2's weight entry with wingspan's sign
+    flipped = S.bird_claims(["length", "wingspan", "weight"], V_same_sign, v1c)
+    assert not flipped["v2-stoutness"]["holds"]                            # wingspan and weight with one sign
+
+
+def test_eigenvalue_answers_note_only_a_print_that_truncation_alone_gives():
+    lam, _ = S.sorted_eigh(S.symmetric_readings(S.load_bird_ata().to_numpy())["upper triangle mirrored"])
+    answers = S.eigenvalue_answers(lam, ["1626.52", "128.99", "7.10"])                          # line 1232
+    assert isinstance(answers["lambda2"], float) and isinstance(answers["lambda3"], float)
+    value, note = answers["lambda1"]
+    assert round(value, 4) == 1626.5264
+    assert "rounds lambda_2 = 128.9861 to 128.99 (truncated: 128.98), and lambda_3 = 7.0975" in note["note"]
+    assert note["note"].endswith("at most 0.015 (Weyl), so unrounded data could also give the print")
+    far = S.eigenvalue_answers([1626.5264, 128.9861], ["1626.50", "128.99"])["lambda1"]   # neither rounds nor truncates
+    assert far == 1626.5264
+    assert S.eigenvalue_answers([1626.5264], ["1626.52"], matrix_decimals=4)["lambda1"][1]["note"].endswith(
+        "could not give the print")
+    with pytest.raises(ValueError, match="2 eigenvalues for 3 printed"):
+        S.eigenvalue_answers([1.0, 2.0], ["1.0", "2.0", "3.0"])
+
+
+def test_truncation_note_names_the_slides_rounding():
+    note = S.truncation_note(1.217444, "1.21", {"||x1 - x8||_2": (0.863751, "0.864"), "cos": (0.99025, "0.99")})
+    assert note == ("ours 1.2174 rounds to 1.22; truncated it would print 1.21, but that is a hypothesis: the same "
+                    "slide rounds ||x1 - x8||_2 = 0.86375 to 0.864 (truncated: 0.863)")      # cos 0.99 tells neither
+    assert S.truncation_note(1.217444, "1.21", {"cos": (0.99025, "0.99")}).endswith(
+        "no other value printed with it tells rounding from truncation")
+    assert S.truncation_note(1.217444, "1.30", {}) == ("ours 1.2174 rounds to 1.22; truncated it would print 1.21, "
+                                                       "not the printed 1.30")
+    assert S.truncation_note(-0.5678, "-0.56", {}).startswith("ours -0.5678 rounds to -0.57; truncated it would print "
+                                                             "-0.56, but")

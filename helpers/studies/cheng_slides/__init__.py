@@ -80,6 +80,7 @@ from .dimensionality import (
     density,
     eigen_claims,
     eigenface_shortcut_claim,
+    eigenvalue_answers,
     face_pca,
     instances_for_density,
     leading_eigenfaces,
@@ -166,12 +167,14 @@ from .tables import (
     keyed_rows,
     normalised,
     random_queries,
+    truncation_note,
     whiskeys,
 )
 
 __all__ = [
     # the tables
     "Labelled", "athletes", "customers", "whiskeys", "normalised", "keyed_rows", "random_queries",
+    "truncation_note",
     "WEATHER_FEATURES", "SIGNUP_FEATURES", "KDTREE_QUERY", "RANK_COLUMNS",
     # 00: distances and norms
     "axiom_failures", "distance_axiom_table", "axioms_claim", "lp_formula_claim", "even_numerator_claim",
@@ -194,7 +197,8 @@ __all__ = [
     "conjugate_transpose_entries", "non_square_eigen_claim", "eigen_claims", "decomposition_claims",
     "threshold_answers", "eigenface_shortcut_claim", "leading_eigenfaces", "reconstruction_claim",
     "reconstructions", "perturbed", "retrieval_rate", "recognition_table", "recognition_claim",
-    "symmetric_readings", "reading_spectra", "sorted_eigh", "v3_note", "correlation_v1", "bird_claims",
+    "symmetric_readings", "reading_spectra", "sorted_eigh", "eigenvalue_answers", "v3_note", "correlation_v1",
+    "bird_claims",
     # re-exported: the maths, loaders and pictures the notebooks use
     "QUERIES", "load_athletes", "load_bird_ata", "load_lfw_faces", "load_salary_age", "load_signup",
     "load_weather", "load_whiskey", "binary_counts", "jaccard", "russell_rao", "sokal_michener",

@@ -14,7 +14,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ...clustering import kmeans_alpha_table, pham_f, select_k_by_alpha
 from ...metrics import minkowski
-from .tables import answer
+from .tables import _decimals, _rounded_and_cut, answer, truncation_note
 
 # ------------------------------------------------------------------------------------------
 # 01, section 1: k-means and the choice of K (lines 921-982)
@@ -114,7 +114,8 @@ def alpha_claims(X, tables: dict, choice: pd.DataFrame, n_init: int, random_stat
         "alpha-rule": answer((choice[control] == 3).all(),
                               f"the rule picks K = 3 for the three blobs at every tolerance {tolerances}; for the "
                               f"athletes it picks K = {choice[name].tolist()}: the choice follows the tolerance, not "
-                              "the data"),
+                              "the data", how="the slides' 'small number' read as a fraction of alpha_1 (they give no "
+                                              "scale)"),
     }
 
 
@@ -304,8 +305,8 @@ def decomposition_claims(pca: FacePCA) -> dict:
     --------
     >>> from helpers.studies.cheng_slides import load_lfw_faces
     >>> answers = decomposition_claims(face_pca(*load_lfw_faces()))
-    >>> [name for name, a in answers.items() if not a["holds"]]
-    ['ata-covariance']
+    >>> [name for name, a in answers.items() if not a["holds"]]    # as printed; the ledger reads both as slips
+    ['svd-ata', 'ata-covariance']
     """
     A, AtA, lam, Q, m, n = pca.A, pca.AtA, pca.eigenvalues, pca.Q, pca.m, pca.n
     U, d_sv, Vt = np.linalg.svd(A, full_matrices=True)
@@ -322,9 +323,11 @@ def decomposition_claims(pca: FacePCA) -> dict:
                        and np.allclose(Vt @ Vt.T, np.eye(n)),
                        f"A ({m} x {n}) = U D V' with U {U.shape[0]} x {U.shape[1]} and V {Vt.shape[0]} x {Vt.shape[1]} "
                        f"orthogonal and D {m} x {n} diagonal"),
-        "svd-ata": answer(np.allclose(Vt.T @ (D.T @ D) @ Vt, AtA) and np.allclose(d_sv ** 2, lam[:m]),
-                           "A'A = V (D'D) V' and its eigenvalues are the squared singular values (D^2 read as the "
-                           "n x n matrix D'D, since D is m x n)"),
+        "svd-ata": answer(m == n and np.allclose(Vt.T @ (D.T @ D) @ Vt, AtA),
+                           f"as printed, neither V D U' nor D^2 is defined for the m x n D of line 1131 (the faces: "
+                           f"{m} x {n}); read as V (D'D) V' it holds: A'A = V (D'D) V' to rounding error "
+                           f"({np.allclose(Vt.T @ (D.T @ D) @ Vt, AtA)}), its eigenvalues the squared singular values "
+                           f"({np.allclose(d_sv ** 2, lam[:m])})"),
         "svd-aat": answer(np.allclose(U @ (D @ D.T) @ U.T, A @ A.T), "AA' = U (DD') U' for the faces"),
         "ata-covariance": answer(np.allclose(AtA, cov),
                                   f"A'A = (m - 1) x the covariance of line 904 (ratio "
@@ -561,6 +564,48 @@ def sorted_eigh(M):
     return lam, V * np.sign(V[np.abs(V).argmax(0), range(V.shape[1])])
 
 
+def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
+    """The eigenvalues against their prints on one line, ``{"lambda1": value, ...}``, with notes where they miss.
+
+    A value that does not round to its print but would truncate to it comes as ``(value,
+    {"note": ...})``: a :func:`~.tables.truncation_note` with the other eigenvalues as the evidence
+    of how the line prints, and what the matrix's own rounding allows. Entries printed to
+    ``matrix_decimals`` digits are off by at most half a unit, so an ``n x n`` symmetric error
+    ``E`` has ``||E||_2 <= n`` half-units and, by Weyl's inequality, moves each eigenvalue by at
+    most that much.
+
+    Examples
+    --------
+    >>> answers = eigenvalue_answers([1626.5264, 128.9861, 7.0975], ["1626.52", "128.99", "7.10"])
+    >>> answers["lambda2"]
+    128.9861
+    >>> print(answers["lambda1"][1]["note"])  # doctest: +NORMALIZE_WHITESPACE
+    ours 1626.5264 rounds to 1626.53; truncated it would print 1626.52, but that is a hypothesis: the same slide
+    rounds lambda_2 = 128.9861 to 128.99 (truncated: 128.98), and lambda_3 = 7.0975 to 7.10 (truncated: 7.09); the
+    matrix printed to 2 decimals moves each eigenvalue by at most 0.015 (Weyl), so unrounded data could also give
+    the print
+    """
+    lam = [float(v) for v in lam]
+    if len(lam) != len(printed):
+        raise ValueError(f"{len(lam)} eigenvalues for {len(printed)} printed values ({'; '.join(printed)})")
+    reach = len(lam) * 0.5 * 10.0 ** -matrix_decimals
+    out = {}
+    for i, (value, text) in enumerate(zip(lam, printed)):
+        out[f"lambda{i + 1}"] = value
+        digits = _decimals(text)
+        rounded, cut = _rounded_and_cut(value, digits)
+        if rounded == text.strip() or cut != text.strip():
+            continue
+        same = {f"lambda_{j + 1}": (v, t) for j, (v, t) in enumerate(zip(lam, printed)) if j != i}
+        half = 0.5 * 10.0 ** -digits
+        within = abs(value - float(text)) < reach + half
+        out[f"lambda{i + 1}"] = (value, {"note": (
+            f"{truncation_note(value, text, same)}; the matrix printed to {matrix_decimals} decimals moves each "
+            f"eigenvalue by at most {reach:g} (Weyl), so unrounded data {'could also' if within else 'could not'} "
+            "give the print")})
+    return out
+
+
 def v3_note(printed_v3, V) -> str:
     """The printed ``v3``'s length and dot products with ``v1``, ``v2``: a unit vector orthogonal to them has 1, 0, 0.
 
@@ -589,10 +634,11 @@ def correlation_v1(ata) -> np.ndarray:
 
 
 def bird_claims(features, V, v1_corr) -> dict:
-    """Lines 1236-1242: weight (the largest entry of ``v1``) is the most significant feature, wingspan the next.
+    """Lines 1236-1244: weight (the largest entry of ``v1``) is the most significant feature, wingspan the next; ``v2``.
 
-    Returns ``{"weight-most": answer, "wingspan-next": answer}``, with ``v1`` of the correlation
-    matrix in the evidence.
+    Returns ``{"weight-most": answer, "wingspan-next": answer, "v2-stoutness": answer}``, with
+    ``v1`` of the correlation matrix in the evidence. ``v2`` marks stout birds (a small wingspan
+    for a large weight, line 1244) when wingspan and weight enter it with opposite signs.
 
     Examples
     --------
@@ -601,10 +647,11 @@ def bird_claims(features, V, v1_corr) -> dict:
     >>> lam, V = sorted_eigh(symmetric_readings(ata)["upper triangle mirrored"])
     >>> v1c = correlation_v1(symmetric_readings(ata)["upper triangle mirrored"])
     >>> {k: a["holds"] for k, a in bird_claims(["length", "wingspan", "weight"], V, v1c).items()}
-    {'weight-most': True, 'wingspan-next': True}
+    {'weight-most': True, 'wingspan-next': True, 'v2-stoutness': True}
     """
     features = list(features)
-    v1 = V[:, 0]
+    v1, v2 = V[:, 0], V[:, 1]
+    wing, weight = features.index("wingspan"), features.index("weight")
     return {
         "weight-most": answer(features[np.argmax(v1)] == "weight",
                                f"v1 = {np.round(v1, 3).tolist()} (length, wingspan, weight); on the correlation scale "
@@ -612,4 +659,8 @@ def bird_claims(features, V, v1_corr) -> dict:
         "wingspan-next": answer(features[np.argsort(v1)[-2]] == "wingspan",
                                  f"wingspan {v1[1]:.3f} > length {v1[0]:.3f} in v1 of A'A; on the correlation scale "
                                  f"length {v1_corr[0]:.3f} > wingspan {v1_corr[1]:.3f}"),
+        "v2-stoutness": answer(np.sign(v2[wing]) != np.sign(v2[weight]),
+                                f"v2 = {np.round(v2, 3).tolist()}: wingspan and weight enter with opposite signs, so "
+                                "birds at its negative end have a small wingspan for their weight (stout); v2 is "
+                                "orthogonal to v1, so it sorts birds by shape, whatever their size"),
     }

@@ -10,7 +10,7 @@ from scipy.spatial import distance as scipy_distance
 from sklearn.preprocessing import MinMaxScaler
 
 from ...metrics import cosine_similarity, l0_norm, lp_norm, minkowski
-from .tables import Labelled, answer
+from .tables import Labelled, _decimals, _rounded_and_cut, answer, truncation_note
 
 # ------------------------------------------------------------------------------------------
 # 00, section 2: distances and norms (lines 70-219)
@@ -284,11 +284,20 @@ def id_of_difference(data: Labelled, i, difference) -> int:
     return int(data.ids[int(np.argmin(gaps))])
 
 
-def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "") -> dict:
+def _comparison_label(key: str) -> str:
+    """``salary.norm.l2-x8`` -> ``||x1 - x8||_2``; ``...cos-x8`` -> ``cos(x1, x8)``."""
+    measure, other = key.rsplit(".", 1)[1].split("-")
+    return f"cos(x1, {other})" if measure == "cos" else f"||x1 - {other}||_{measure[1:]}"
+
+
+def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "", printed=None) -> dict:
     """The slides' comparison of ``x1`` with each ``x_j``: difference, ``L2``, ``L1`` and ``cos``, keyed by ledger key.
 
     Keys ``{prefix}.diff{j}``, ``{prefix}.l2-x{j}``, ``{prefix}.l1-x{j}``, ``{prefix}.cos-x{j}``;
     ``cos_note``, if given, is formatted with ``gap = 1 - cos`` and goes with the cosine.
+    ``printed``, if given, maps a key to its printed text: a distance or cosine that does not
+    round to its print but would truncate to it gets a :func:`~.tables.truncation_note`, with the
+    other distances and cosines of the comparison as the evidence of how the slide prints.
 
     Examples
     --------
@@ -297,6 +306,11 @@ def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "") -> dic
     >>> answers = comparison_answers("salary.raw", cust.row(1), {8: cust.row(8)})
     >>> answers["salary.raw.diff8"], round(answers["salary.raw.l2-x8"], 2), answers["salary.raw.l1-x8"]
     ([-19100.0, -19.0], 19100.01, 19119.0)
+    >>> prints = {"s.l2-x8": "0.864", "s.l1-x8": "1.21", "s.cos-x8": "0.99"}
+    >>> ours, note = comparison_answers("s", [0.3276, 0.4412], {8: [0.9862, 1.0]}, printed=prints.get)["s.l1-x8"]
+    >>> print(note["note"])  # doctest: +NORMALIZE_WHITESPACE
+    ours 1.2174 rounds to 1.22; truncated it would print 1.21, but that is a hypothesis: the same slide rounds
+    ||x1 - x8||_2 = 0.86372 to 0.864 (truncated: 0.863)
     """
     x1 = np.asarray(x1, float)
     out = {}
@@ -306,6 +320,14 @@ def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "") -> dic
         out[f"{prefix}.l2-x{j}"] = minkowski(x1, xj, 2)
         out[f"{prefix}.l1-x{j}"] = minkowski(x1, xj, 1)
         out[f"{prefix}.cos-x{j}"] = (c, {"note": cos_note.format(gap=1 - c)}) if cos_note else c
+    if printed is None:
+        return out
+    values = {key: (v, printed(key)) for key, v in out.items() if isinstance(v, float)}
+    for key, (v, text) in values.items():
+        rounded, cut = _rounded_and_cut(v, _decimals(text))
+        if rounded != text.strip() and cut == text.strip():
+            same = {_comparison_label(k): pair for k, pair in values.items() if k != key}
+            out[key] = (v, {"note": truncation_note(v, text, same)})
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,48 @@ def answer(holds, evidence: str, how: str | None = None) -> dict:
     if how:
         out["how"] = how
     return out
+
+
+def _decimals(printed: str) -> int:
+    text = str(printed).strip()
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def _rounded_and_cut(value: float, decimals: int) -> tuple[str, str]:
+    """``value`` rounded and truncated (towards zero) to ``decimals`` digits, as text."""
+    cut = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
+    return f"{float(value):.{decimals}f}", f"{cut:f}"
+
+
+def truncation_note(ours: float, printed: str, same_print: dict) -> str:
+    """A note for a printed value that ours does not round to: would truncation give it, and does the slide truncate?
+
+    ``same_print`` holds the other values printed on the same slide or line, ``{label: (ours,
+    printed text)}``; each whose rounding gives its print and whose truncation would not is
+    evidence that the slide rounds. Truncation giving the print is then a hypothesis, not a
+    reading: the note says so and keeps the value not reproduced.
+
+    Examples
+    --------
+    >>> print(truncation_note(1.2174, "1.21", {"||x1 - x8||_2": (0.86372, "0.864")}))  # doctest: +NORMALIZE_WHITESPACE
+    ours 1.2174 rounds to 1.22; truncated it would print 1.21, but that is a hypothesis: the same slide rounds
+    ||x1 - x8||_2 = 0.86372 to 0.864 (truncated: 0.863)
+    >>> print(truncation_note(0.5, "0.7", {}))
+    ours 0.500 rounds to 0.5; truncated it would print 0.5, not the printed 0.7
+    """
+    decimals = _decimals(printed)
+    rounded, cut = _rounded_and_cut(ours, decimals)
+    head = f"ours {ours:.{decimals + 2}f} rounds to {rounded}"
+    if cut != str(printed).strip():
+        return f"{head}; truncated it would print {cut}, not the printed {printed}"
+    rounding = []
+    for label, (value, text) in same_print.items():
+        r, c = _rounded_and_cut(value, _decimals(text))
+        if r == str(text).strip() != c:
+            rounding.append(f"{label} = {value:.{_decimals(text) + 2}f} to {text} (truncated: {c})")
+    habit = (f"the same slide rounds {', and '.join(rounding)}" if rounding
+             else "no other value printed with it tells rounding from truncation")
+    return f"{head}; truncated it would print {printed}, but that is a hypothesis: {habit}"
 
 
 # ------------------------------------------------------------------------------------------
