@@ -16,7 +16,8 @@ module holds what the notebook does with it:
   :func:`definition_6_4_verdict`), the cosine similarity (:func:`cosine_checks`), the steps
   of the proof (:func:`proposition_steps`, :func:`proof_answers`), the coefficients' formulas
   (:func:`formula_errors`), the typeset matrix of Example 5 (:func:`typeset_differences`),
-  the maps and how far apart they are (:func:`map_differences`, :func:`map_comparisons`) and
+  the maps and how far apart they are (:func:`map_differences`; against the resampling noise
+  of a map, with an interval: :func:`map_comparisons`, :func:`excess_disparity`) and
   the shortcut ``D = 1 - S`` (:func:`shortcut_spectra`).
 
 Values at rounding level are shown as bounds (:func:`bounded`), so that stored outputs do not
@@ -73,10 +74,12 @@ from .definitions import (
     recoding_changes,
 )
 from .examples import (
+    MapComparisons,
     MapDifferences,
     cmdscale_routes,
     dist_route_error,
     euclidean_mds_and_pca,
+    excess_disparity,
     map_comparisons,
     map_differences,
     mnist_mds,
@@ -100,6 +103,7 @@ __all__ = [
     "COEFFICIENTS",
     "R_ANIMAL",
     "CosineChecks",
+    "MapComparisons",
     "MapDifferences",
     "FtoD",
     "as_fraction",
@@ -120,6 +124,7 @@ __all__ = [
     "double_center",
     "euclidean_mds_and_pca",
     "example_5",
+    "excess_disparity",
     "formula_errors",
     "jaccard_routes",
     "map_comparisons",
