@@ -125,6 +125,16 @@ def test_the_split_has_the_supports_the_paper_prints(split):
     assert (int((y_test == 0).sum()), int(y_test.sum())) == (71, 43)
 
 
+def test_wdbc_features_are_ten_measurements_in_three_statistics():
+    from helpers.studies.sahoo_maiti_2025a import PAPER_FEATURES, wdbc_features
+
+    f = wdbc_features()
+    assert (f["n_rows"], f["n_columns"]) == (569, 30) and f["real_valued"]
+    assert len(f["measurements"]) * len(f["statistics"]) == 30
+    assert f["missing"] == [] and f["unnamed"] == ["concave points"] and len(PAPER_FEATURES) == 9
+    assert f["measurements"][:2] == ["radius", "texture"] and f["classes"] == {"malignant": 212, "benign": 357}
+
+
 def test_k_error_curves_equal_scikit_learn_and_unshuffled_folds_pick_13(split):
     from sklearn.model_selection import KFold
 
@@ -278,6 +288,16 @@ def test_protocols_printing_as_lists_the_hits_per_cell():
     assert hits["protocols that print as it"].tolist() == [
         "raw_cosine | all | LOOCV | 1 (0.91213)", "none", "none",
         "expected, in each fold | all | 5-fold | 13 (0.91914)"]
+
+
+def test_mcnemar_table_counts_the_discordant_rows():
+    from helpers.studies.sahoo_maiti_2025a import mcnemar_table
+
+    y = np.array([0, 1, 1, 0, 1, 0])
+    a, b = np.array([0, 1, 1, 0, 0, 1]), np.array([1, 0, 1, 0, 0, 0])
+    table = mcnemar_table(y, {"s": (a, b)}, names=("A", "B"))
+    assert table.loc["s", "A right, B wrong"] == 2 and table.loc["s", "B right, A wrong"] == 1
+    assert table.loc["s", "effect"] == pytest.approx(1 / 6) and table.loc["s", "p_value"] == pytest.approx(1.0)
 
 
 def test_prediction_effects_bootstrap_the_accuracy_difference_beside_mcnemar():

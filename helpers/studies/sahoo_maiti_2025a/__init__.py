@@ -11,7 +11,8 @@ the identity, random matrices).
 
 The case study of sections 4-5 (notebook 04), in the order of the paper:
 
-* :func:`wdbc_split`: the Wisconsin data and the 80:20 split;
+* :func:`wdbc_split` and :func:`wdbc_features`: the Wisconsin data, its columns as the paper describes
+  them, and the 80:20 split;
 * :func:`k_error_curves` and :func:`error_minima`: Fig. 2, misclassification error against K
   on the test split and under three fold schemes;
 * :func:`three_cases` and :func:`classification_rows`: the three cases of lines 353-370 (raw
@@ -25,6 +26,7 @@ The case study of sections 4-5 (notebook 04), in the order of the paper:
 * :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
   Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
   which protocols print as the paper's cells (:func:`prints_as`);
+* :func:`mcnemar_table`: exact McNemar tests of two methods on the same rows (the SVM paper's notebooks);
 * :func:`prediction_effects`: two methods' predictions on the same rows, their accuracy
   difference with a paired bootstrap interval and the exact McNemar test beside it.
 
@@ -69,6 +71,7 @@ from ...whitening import (
 from .case_study import (
     CASES,
     PAIRS,
+    PAPER_FEATURES,
     TABLE_ROWS,
     Split,
     classification_reports,
@@ -80,6 +83,7 @@ from .case_study import (
     error_minima,
     k_error_curves,
     leak_free_models,
+    mcnemar_table,
     pair_effects,
     paired_claim,
     prediction_effects,
@@ -89,15 +93,19 @@ from .case_study import (
     table1_protocol,
     table1_protocol_grid,
     three_cases,
+    wdbc_features,
     wdbc_split,
 )
 from .column_order import (
+    ROUNDING_BOUND,
     SYMMETRIC_METHODS,
     TRANSFORMS,
     ColumnOrderStudy,
     column_order_study,
+    format_spread,
     knn_from_similarity,
     order_averaged_difference,
+    order_free,
     order_geometry,
     plot_column_orders,
     random_column_orders,
@@ -134,6 +142,8 @@ __all__ = [
     "CASES",
     "METHODS",
     "PAIRS",
+    "PAPER_FEATURES",
+    "ROUNDING_BOUND",
     "SYMMETRIC_METHODS",
     "TABLE_ROWS",
     "TRANSFORMS",
@@ -163,6 +173,7 @@ __all__ = [
     "expected_factor_checks",
     "expected_whitening_error",
     "fig1_points",
+    "format_spread",
     "k_error_curves",
     "knn_from_similarity",
     "label_audit",
@@ -171,8 +182,10 @@ __all__ = [
     "load_salary_age",
     "load_wdbc",
     "mcnemar_exact",
+    "mcnemar_table",
     "method_invariance",
     "order_averaged_difference",
+    "order_free",
     "order_geometry",
     "p_mle",
     "pair_effects",
@@ -199,6 +212,7 @@ __all__ = [
     "three_cases",
     "uncentred_transform",
     "variance_adjusted_cosine",
+    "wdbc_features",
     "wdbc_split",
     "whitening_matrix",
 ]

@@ -73,6 +73,50 @@ def wdbc_split(test_size: float = 0.2, random_state=42) -> Split:
     return Split(X, y, X_train, X_test, y_train, y_test)
 
 
+#: the measurements the paper names for the 30 features (lines 342-347), which it ends with "etc."
+PAPER_FEATURES = ("radius", "texture", "perimeter", "area", "smoothness", "compactness", "concavity", "symmetry",
+                  "fractal dimension")
+
+
+def wdbc_features() -> dict:
+    """The WDBC columns as the paper describes them (lines 338-347): measurements of the cell nuclei.
+
+    Returns
+    -------
+    dict
+        ``n_rows``, ``n_columns``, ``measurements`` (each column's measurement, its statistic
+        -- mean, standard error or worst value -- removed), ``statistics``, ``real_valued``
+        (every column a float), ``missing`` (measurements of :data:`PAPER_FEATURES` that no
+        column holds), ``unnamed`` (measurements the paper's list leaves to its "etc.") and
+        ``classes`` (rows per class, malignant and benign).
+
+    Examples
+    --------
+    >>> f = wdbc_features()
+    >>> f["n_columns"], len(f["measurements"]), f["statistics"], f["missing"], f["unnamed"]
+    (30, 10, ['mean', 'standard error', 'worst'], [], ['concave points'])
+    >>> f["classes"]
+    {'malignant': 212, 'benign': 357}
+    """
+    X_df, y = load_wdbc()
+    measurements, statistics = [], []
+    for column in X_df.columns:
+        for prefix, suffix, statistic in (("mean ", "", "mean"), ("", " error", "standard error"),
+                                          ("worst ", "", "worst")):
+            if column.startswith(prefix) and column.endswith(suffix) and (prefix or suffix):
+                name = column.removeprefix(prefix).removesuffix(suffix) if suffix else column.removeprefix(prefix)
+                measurements.append(name)
+                statistics.append(statistic)
+                break
+    found = sorted(set(measurements), key=measurements.index)
+    return {"n_rows": int(X_df.shape[0]), "n_columns": int(X_df.shape[1]), "measurements": found,
+            "statistics": sorted(set(statistics), key=statistics.index),
+            "real_valued": bool(all(dtype.kind == "f" for dtype in X_df.dtypes)),
+            "missing": [m for m in PAPER_FEATURES if m not in found],
+            "unnamed": [m for m in found if m not in PAPER_FEATURES],
+            "classes": {"malignant": int((y == 1).sum()), "benign": int((y == 0).sum())}}
+
+
 def cosine_knn(k: int = 13) -> KNeighborsClassifier:
     """The paper's classifier: kNN with the cosine distance and ``k`` neighbours (K = 13, Fig. 2)."""
     return KNeighborsClassifier(k, metric="cosine")
@@ -550,6 +594,36 @@ def protocols_printing_as(grid: pd.Series, readings: Mapping[str, str]) -> pd.Da
             hits.append({"Table 1 cell": f"{cv_kind}, {case}", "printed (read)": printed.strip(),
                          "protocols tried": len(cand), "protocols that print as it": "; ".join(found) or "none"})
     return pd.DataFrame(hits).set_index("Table 1 cell")
+
+
+def mcnemar_table(y_true, pairs: Mapping, names=("A", "B")) -> pd.DataFrame:
+    """Exact McNemar tests of two methods' predictions on the same rows, one row per scheme.
+
+    Parameters
+    ----------
+    pairs : dict of {scheme: (pred_a, pred_b)}
+    names : (str, str)
+        Short names of the two methods, for the count columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``effect`` (net rows in favour of a, as a share of the rows), ``p_value`` and the two
+        discordant counts, ``"{a} right, {b} wrong"`` and ``"{b} right, {a} wrong"``.
+
+    Examples
+    --------
+    >>> mcnemar_table([0, 1, 1, 0], {"split": ([0, 1, 1, 1], [0, 0, 0, 0])}, ("E", "raw"))
+           effect  p_value  E right, raw wrong  raw right, E wrong
+    split    0.25      1.0                   2                   1
+    """
+    a, b = names
+    rows = {}
+    for scheme, (pred_a, pred_b) in pairs.items():
+        n_a, n_b, p = mcnemar_exact(y_true, pred_a, pred_b)
+        rows[scheme] = {"effect": (n_a - n_b) / len(y_true), "p_value": p,
+                        f"{a} right, {b} wrong": n_a, f"{b} right, {a} wrong": n_b}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def prediction_effects(y_true, pairs: Mapping, names=("a", "b")) -> dict[str, dict]:

@@ -18,6 +18,7 @@ correlation, ``"zca_cor"``: :math:`W' = P W P^\\top`) gives one answer for every
 * :func:`knn_from_similarity`: the kNN vote from a similarity matrix (as scikit-learn's cosine kNN);
 * :func:`column_order_study`: the transforms over many orders: the largest change of the cosines,
   distances and coordinates against the data set's own order, and the kNN accuracy per order;
+* :func:`order_free` and :func:`format_spread`: which transforms do not change, and the table for display;
 * :func:`order_averaged_difference`: the accuracy of a method averaged over orders, minus a
   reference's, on one test set, with a BCa interval over its rows;
 * :func:`plot_column_orders`: the figure of the finding.
@@ -54,6 +55,9 @@ TRANSFORMS = {
 
 #: the symmetric factors the order-free variant may mix (helpers.whitening methods with W' = P W P')
 SYMMETRIC_METHODS = ("zca", "zca_cor")
+
+#: a change below this is rounding: double precision on WDBC's covariances (condition numbers near 1e12)
+ROUNDING_BOUND = 1e-10
 
 
 def random_column_orders(n_features: int, n_orders: int = 50, random_state=0) -> np.ndarray:
@@ -250,6 +254,46 @@ def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: 
     return ColumnOrderStudy(orders, spread, accuracy, preds)
 
 
+def order_free(spread: pd.DataFrame, bound: float = ROUNDING_BOUND) -> pd.Series:
+    """Which transforms give the same cosines and distances whatever the column order (changes below ``bound``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"max |change| cosine": [1e-13, 0.2], "max |change| distance (relative)": [1e-12, 0.03]},
+    ...                  index=["pooled", "expected"])
+    >>> order_free(t).to_dict()
+    {'pooled': True, 'expected': False}
+    """
+    bound = check_real(bound, "bound", "1e-10", 0, closed="neither")
+    return (spread["max |change| cosine"] < bound) & (spread["max |change| distance (relative)"] < bound)
+
+
+def format_spread(spread: pd.DataFrame, bound: float = ROUNDING_BOUND) -> pd.DataFrame:
+    """The study's ``spread`` table for display: changes below ``bound`` as ``< 1e-10``, others to 3 digits.
+
+    Rounding-level changes differ from machine to machine in their digits, not in being below the bound.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"max |change| cosine": [1.8e-13, 0.17873], "accuracy, lowest": [0.9386, 0.92105]},
+    ...                  index=["a", "b"])
+    >>> format_spread(t).to_dict("list")
+    {'max |change| cosine': ['< 1e-10', '0.179'], 'accuracy, lowest': ['0.939', '0.921']}
+    """
+    bound = check_real(bound, "bound", "1e-10", 0, closed="neither")
+
+    def cell(column, value):
+        if isinstance(value, (int, np.integer)) or column.startswith("test rows"):
+            return f"{int(value)}"
+        if not np.isfinite(value):
+            return "-"
+        if column.startswith("max |change|") and value < bound:
+            return f"< {bound:.0e}"
+        return f"{value:.3g}" if column.startswith("max |change|") else f"{value:.3f}"
+
+    return pd.DataFrame({col: [cell(col, v) for v in spread[col]] for col in spread.columns}, index=spread.index)
+
+
 def order_averaged_difference(y_true, predictions, reference, confidence: float = 0.95, n_resamples: int = 9999,
                               random_state: int = 0) -> dict:
     """Accuracy of a method averaged over column orders, minus a reference's, on one test set.
@@ -270,7 +314,9 @@ def order_averaged_difference(y_true, predictions, reference, confidence: float 
 
     Returns
     -------
-    dict with ``effect``, ``interval`` (low, high), ``n`` (test rows), ``n_orders`` and ``method``.
+    dict with ``effect``, ``interval`` (low, high), ``n`` (test rows), ``n_orders``, the numbers of
+    orders whose accuracy is above, equal to and below the reference's (``orders_ahead``,
+    ``orders_level``, ``orders_behind``) and ``method``.
 
     Examples
     --------
@@ -278,8 +324,8 @@ def order_averaged_difference(y_true, predictions, reference, confidence: float 
 
     >>> y = np.array([0, 0, 1, 1])
     >>> r = order_averaged_difference(y, [[0, 0, 1, 0], [0, 1, 1, 0]], [0, 1, 0, 1], n_resamples=999)
-    >>> print(f"{r['effect']:+.3f}", r["n"], r["n_orders"])
-    +0.125 4 2
+    >>> print(f"{r['effect']:+.3f}", r["n"], r["n_orders"], r["orders_ahead"], r["orders_level"])
+    +0.125 4 2 1 1
     """
     y_true = np.asarray(y_true)
     predictions = np.atleast_2d(np.asarray(predictions))
@@ -292,6 +338,9 @@ def order_averaged_difference(y_true, predictions, reference, confidence: float 
     n_resamples = check_int(n_resamples, "n_resamples", 99, "n_resamples=9999")
     d = (predictions == y_true).mean(axis=0) - (reference == y_true)
     effect = float(d.mean())
+    per_order = (predictions == y_true).mean(axis=1) - np.mean(reference == y_true)
+    counts = {"orders_ahead": int((per_order > 1e-12).sum()), "orders_level": int((np.abs(per_order) <= 1e-12).sum()),
+              "orders_behind": int((per_order < -1e-12).sum())}
     if np.ptp(d) == 0:                               # every row alike: the bootstrap has nothing to resample
         low = high = effect
     else:
@@ -301,6 +350,7 @@ def order_averaged_difference(y_true, predictions, reference, confidence: float 
         if not (np.isfinite(low) and np.isfinite(high)):
             low = high = effect
     return {"effect": effect, "interval": (low, high), "n": int(len(d)), "n_orders": int(predictions.shape[0]),
+            **counts,
             "method": f"accuracy averaged over {predictions.shape[0]} column orders minus the reference's, on "
                       f"{len(d)} test rows, BCa bootstrap {confidence:.0%} interval ({n_resamples} resamples)"}
 
@@ -323,7 +373,8 @@ def plot_column_orders(study: ColumnOrderStudy, title: str, floor: float = 1e-16
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True, gridspec_kw={"width_ratios": [1, 1.2]})
     left.barh(rows, np.maximum(study.spread.loc[names, "max |change| cosine"].astype(float), floor), color="tab:blue")
     left.set_xscale("log")
-    left.axvline(1e-10, color="grey", ls=":", lw=1)
+    left.axvline(ROUNDING_BOUND, color="grey", ls=":", lw=1, label=f"rounding ({ROUNDING_BOUND:.0e})")
+    left.legend(loc="upper right", fontsize=8)
     left.set(xlabel=f"largest change of a cosine over {len(study.orders)} column orders", yticks=rows)
     left.set_yticklabels(labels, fontsize=8)
     jitter = np.random.default_rng(0).uniform(-0.18, 0.18, len(study.accuracy))
