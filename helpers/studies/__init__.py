@@ -126,7 +126,8 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
     Notebook("04", "04_wisconsin_cosine_knn", "Wisconsin breast cancer: variance-adjusted cosine kNN",
              ("VAC",), ("sahoo_maiti_2025a",), {
         "random_state": SEED, "test_size": FRACTION, "k": COUNT, "method": OneOf(METHODS), "covariance": COVARIANCE,
-        "n_splits_sweep": Integer(2), "n_repeats": COUNT, "n_random_transforms": COUNT, "results_path": RESULTS_PATH,
+        "n_splits_sweep": Integer(2), "n_repeats": COUNT, "n_random_transforms": COUNT, "n_orders": COUNT,
+        "results_path": RESULTS_PATH,
     }, seconds=18),
     Notebook("05", "05_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
              ("sahoo_maiti_2025b",), {

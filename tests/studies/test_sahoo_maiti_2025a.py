@@ -125,6 +125,16 @@ def test_the_split_has_the_supports_the_paper_prints(split):
     assert (int((y_test == 0).sum()), int(y_test.sum())) == (71, 43)
 
 
+def test_wdbc_features_are_ten_measurements_in_three_statistics():
+    from helpers.studies.sahoo_maiti_2025a import PAPER_FEATURES, wdbc_features
+
+    f = wdbc_features()
+    assert (f["n_rows"], f["n_columns"]) == (569, 30) and f["real_valued"]
+    assert len(f["measurements"]) * len(f["statistics"]) == 30
+    assert f["missing"] == [] and f["unnamed"] == ["concave points"] and len(PAPER_FEATURES) == 9
+    assert f["measurements"][:2] == ["radius", "texture"] and f["classes"] == {"malignant": 212, "benign": 357}
+
+
 def test_k_error_curves_equal_scikit_learn_and_unshuffled_folds_pick_13(split):
     from sklearn.model_selection import KFold
 
@@ -190,18 +200,32 @@ def test_split_sweep_adds_the_label_using_case_2_beside_the_models(split):
     np.testing.assert_array_equal(scores["population_cholesky_train_matrices"], [1.0, 1.0, 1.0])
 
 
-def test_paired_claim_reads_one_pair_of_a_comparison_table():
-    import pandas as pd
+def test_pair_effects_are_nadeau_bengio_differences_and_paired_claim_passes_them_on():
+    from helpers.effects import resampled_difference
+    from helpers.studies.sahoo_maiti_2025a import PAIRS, effects_table, pair_effects, paired_claim
 
-    from helpers.studies.sahoo_maiti_2025a import PAIRS, paired_claim
-
-    table = pd.DataFrame({"mean_diff": [-0.0467], "p_value": [0.0013], "wins": [0], "losses": [47]},
-                         index=["whitened_centred_cosine vs standardised_cosine"])
-    answer = paired_claim(table, "whitened_centred_cosine", "standardised_cosine", "decorrelating", 50)
-    assert (answer["effect"], answer["p"]) == (-0.0467, 0.0013)
-    assert answer["evidence"] == ("decorrelating: -0.047 accuracy over 50 splits (0 wins, 47 losses), "
-                                  "corrected paired p = 0.0013")
+    scores = {"a": np.array([0.95, 0.93, 0.96, 0.94, 0.97]), "b": np.array([0.93, 0.93, 0.94, 0.92, 0.98])}
+    effects = pair_effects(scores, [("a", "b")], 0.25)
+    e = effects["a vs b"]
+    ref = resampled_difference(scores["a"], scores["b"], 0.25)
+    assert e["effect"] == pytest.approx(0.01) and e["interval"] == pytest.approx(ref["interval"])
+    assert e["p"] == pytest.approx(ref["p"]) and (e["wins"], e["losses"], e["ties"]) == (3, 1, 1)
+    # by hand: sd of the differences (0.02, 0, 0.02, 0.02, -0.01) times sqrt(1/5 + 1/4), t(4) quantile 2.776
+    half = 2.7764451 * np.std([0.02, 0, 0.02, 0.02, -0.01], ddof=1) * np.sqrt(1 / 5 + 1 / 4)
+    assert e["interval"] == pytest.approx((0.01 - half, 0.01 + half), abs=1e-6)
+    answer = paired_claim(effects, "a", "b", "a against b")
+    assert answer["effect"] is e
+    low, high = e["interval"]
+    assert answer["evidence"] == (f"a against b: +0.010 accuracy [{low:+.3f}, {high:+.3f}] over 5 splits "
+                                  "(better on 3, worse on 1)")
+    table = effects_table(effects)
+    assert table.columns.tolist() == ["effect", "95% low", "95% high", "p", "n", "wins", "losses", "ties"]
+    assert table.loc["a vs b", "effect"] == 0.01
     assert ("whitened_centred_cosine", "standardised_cosine") in PAIRS and len(PAIRS) == 8
+    with pytest.raises(ValueError, match=r"no scores for \['c'\]"):
+        pair_effects(scores, [("a", "c")], 0.25)
+    with pytest.raises(ValueError, match="tuple"):
+        pair_effects(scores, ["ab"], 0.25)
 
 
 def test_table1_protocol_equals_scikit_learn_cross_validation(split):
@@ -244,7 +268,9 @@ def test_prints_as_agrees_with_the_ledgers_comparison():
     for printed in ("0.9121", "0.971", "0.9068", "1.0", "13"):
         for value in np.linspace(float(printed) - 0.002, float(printed) + 0.002, 81):
             assert prints_as(printed, value) == compare_value(parse_printed(printed)[0], value)[0], (printed, value)
-    assert prints_as("0.9121", 519 / 569) and prints_as("0.971", 553 / 569) and not prints_as("0.955", 0.9684)
+    # rounding only: 553/569 = 0.97188 prints 0.972, and 0.90688 prints 0.9069, not the truncated 0.9068
+    assert prints_as("0.9121", 519 / 569) and not prints_as("0.971", 553 / 569) and not prints_as("0.955", 0.9684)
+    assert not prints_as("0.9068", 0.90688) and prints_as("0.9069", 0.90688)
 
 
 def test_protocols_printing_as_lists_the_hits_per_cell():
@@ -252,7 +278,7 @@ def test_protocols_printing_as_lists_the_hits_per_cell():
 
     from helpers.studies.sahoo_maiti_2025a import protocols_printing_as
 
-    grid = pd.Series({("raw_cosine", "all", "LOOCV", 1): 519 / 569, ("raw_cosine", "all", "5-fold", 1): 0.9,
+    grid = pd.Series({("raw_cosine", "all", "LOOCV", 1): 519 / 569, ("raw_cosine", "all", "5-fold", 1): 0.90688,
                       ("population_cholesky", "all", "LOOCV", 1): 1.0,
                       ("expected, in each fold", "all", "5-fold", 13): 0.91914}).rename_axis(
         ["variant", "data", "folds", "K"])
@@ -272,6 +298,22 @@ def test_mcnemar_table_counts_the_discordant_rows():
     table = mcnemar_table(y, {"s": (a, b)}, names=("A", "B"))
     assert table.loc["s", "A right, B wrong"] == 2 and table.loc["s", "B right, A wrong"] == 1
     assert table.loc["s", "effect"] == pytest.approx(1 / 6) and table.loc["s", "p_value"] == pytest.approx(1.0)
+
+
+def test_prediction_effects_bootstrap_the_accuracy_difference_beside_mcnemar():
+    from helpers.effects import paired_bootstrap
+    from helpers.significance import mcnemar_exact
+    from helpers.studies.sahoo_maiti_2025a import prediction_effects
+
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 0])
+    a, b = np.array([0, 1, 1, 0, 0, 1, 1, 0]), np.array([1, 0, 1, 0, 0, 0, 1, 0])
+    r = prediction_effects(y, {"s": (a, b)}, names=("A", "B"))["s"]
+    assert r["A right, B wrong"] == 2 and r["B right, A wrong"] == 1
+    assert r["effect"] == pytest.approx(6 / 8 - 5 / 8) and r["mcnemar_p"] == pytest.approx(1.0)
+    assert r["interval"] == pytest.approx(paired_bootstrap(y, a, b)["interval"])
+    assert r["mcnemar_p"] == mcnemar_exact(y, a, b)[2]
+    with pytest.raises(ValueError, match="same length"):
+        prediction_effects(y, {"s": (a[:-1], b[:-1])})
 
 
 # ---------------------------------------------------------------- notebook 02: cosine and the shape of the data

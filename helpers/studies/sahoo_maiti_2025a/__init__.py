@@ -11,7 +11,8 @@ the identity, random matrices).
 
 The case study of sections 4-5 (notebook 04), in the order of the paper:
 
-* :func:`wdbc_split`: the Wisconsin data and the 80:20 split;
+* :func:`wdbc_split` and :func:`wdbc_features`: the Wisconsin data, its columns as the paper describes
+  them, and the 80:20 split;
 * :func:`k_error_curves` and :func:`error_minima`: Fig. 2, misclassification error against K
   on the test split and under three fold schemes;
 * :func:`three_cases` and :func:`classification_rows`: the three cases of lines 353-370 (raw
@@ -19,12 +20,21 @@ The case study of sections 4-5 (notebook 04), in the order of the paper:
   classification tables (Figs. 3-5); :func:`eq9_by_hand` writes Eq. 9 out;
 * :func:`eq7_versus_case2`: case 2's cosine against Eq. 7's, which uses one factor per pair;
 * :func:`leak_free_models` and :func:`split_sweep`: the methods over random splits with every
-  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS` and
-  :func:`paired_claim` for the normalisation and decorrelation claims;
+  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS`,
+  :func:`pair_effects` and :func:`paired_claim` for the normalisation and decorrelation claims
+  (accuracy differences with their Nadeau-Bengio intervals), :func:`effects_table` to show them;
 * :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
   Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
   which protocols print as the paper's cells (:func:`prints_as`);
-* :func:`mcnemar_table`: exact McNemar tests of two methods on the same rows.
+* :func:`mcnemar_table`: exact McNemar tests of two methods on the same rows (the SVM paper's notebooks);
+* :func:`prediction_effects`: two methods' predictions on the same rows, their accuracy
+  difference with a paired bootstrap interval and the exact McNemar test beside it.
+
+The workbook's own finding (module :mod:`.column_order`): :math:`E(W^{-1})` mixes Cholesky factors,
+which depend on the order of the columns, so its cosines and kNN answers change when the same
+features are listed in another order; one pooled whitening, Eq. 7 and mixed symmetric factors
+do not (:func:`column_order_study`, :func:`order_geometry`, :func:`order_averaged_difference`,
+:func:`plot_column_orders`).
 """
 
 from ...data import (
@@ -61,25 +71,44 @@ from ...whitening import (
 from .case_study import (
     CASES,
     PAIRS,
+    PAPER_FEATURES,
     TABLE_ROWS,
     Split,
     classification_reports,
     classification_rows,
     cosine_knn,
+    effects_table,
     eq7_versus_case2,
     eq9_by_hand,
     error_minima,
     k_error_curves,
     leak_free_models,
     mcnemar_table,
+    pair_effects,
     paired_claim,
+    prediction_effects,
     prints_as,
     protocols_printing_as,
     split_sweep,
     table1_protocol,
     table1_protocol_grid,
     three_cases,
+    wdbc_features,
     wdbc_split,
+)
+from .column_order import (
+    ROUNDING_BOUND,
+    SYMMETRIC_METHODS,
+    TRANSFORMS,
+    ColumnOrderStudy,
+    column_order_study,
+    format_spread,
+    knn_from_similarity,
+    order_averaged_difference,
+    order_free,
+    order_geometry,
+    plot_column_orders,
+    random_column_orders,
 )
 from .derivations import (
     below,
@@ -113,8 +142,13 @@ __all__ = [
     "CASES",
     "METHODS",
     "PAIRS",
+    "PAPER_FEATURES",
+    "ROUNDING_BOUND",
+    "SYMMETRIC_METHODS",
     "TABLE_ROWS",
+    "TRANSFORMS",
     "ClassConditionalKNN",
+    "ColumnOrderStudy",
     "Split",
     "area_features",
     "below",
@@ -122,6 +156,7 @@ __all__ = [
     "class_whitening_matrices",
     "classification_reports",
     "classification_rows",
+    "column_order_study",
     "compare_pairs",
     "cosine_formula_gap",
     "cosine_knn",
@@ -129,6 +164,7 @@ __all__ = [
     "cosine_nn_agreement",
     "cosine_similarity",
     "derivation_cases",
+    "effects_table",
     "eq7_versus_case2",
     "eq9_by_hand",
     "eqs_1_to_4",
@@ -137,7 +173,9 @@ __all__ = [
     "expected_factor_checks",
     "expected_whitening_error",
     "fig1_points",
+    "format_spread",
     "k_error_curves",
+    "knn_from_similarity",
     "label_audit",
     "label_audit_controls",
     "leak_free_models",
@@ -146,8 +184,13 @@ __all__ = [
     "mcnemar_exact",
     "mcnemar_table",
     "method_invariance",
+    "order_averaged_difference",
+    "order_free",
+    "order_geometry",
     "p_mle",
+    "pair_effects",
     "paired_claim",
+    "plot_column_orders",
     "plot_confusions",
     "plot_error_curves",
     "plot_model_scores",
@@ -155,8 +198,10 @@ __all__ = [
     "population_protocol_cv",
     "population_protocol_predict",
     "population_split_scores",
+    "prediction_effects",
     "prints_as",
     "protocols_printing_as",
+    "random_column_orders",
     "rel",
     "repeated_cv_scores",
     "salary_age_shares",
@@ -167,6 +212,7 @@ __all__ = [
     "three_cases",
     "uncentred_transform",
     "variance_adjusted_cosine",
+    "wdbc_features",
     "wdbc_split",
     "whitening_matrix",
 ]

@@ -3,7 +3,6 @@ Eq. 7, the leak-free resampling and Table 1."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -23,6 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ...data import load_wdbc
+from ...effects import paired_bootstrap, resampled_difference
 from ...estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores, report_rows
 from ...neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k
@@ -71,6 +71,50 @@ def wdbc_split(test_size: float = 0.2, random_state=42) -> Split:
     X, y = X_df.to_numpy(), y_s.to_numpy()
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=test_size, random_state=random_state)
     return Split(X, y, X_train, X_test, y_train, y_test)
+
+
+#: the measurements the paper names for the 30 features (lines 342-347), which it ends with "etc."
+PAPER_FEATURES = ("radius", "texture", "perimeter", "area", "smoothness", "compactness", "concavity", "symmetry",
+                  "fractal dimension")
+
+
+def wdbc_features() -> dict:
+    """The WDBC columns as the paper describes them (lines 338-347): measurements of the cell nuclei.
+
+    Returns
+    -------
+    dict
+        ``n_rows``, ``n_columns``, ``measurements`` (each column's measurement, its statistic
+        -- mean, standard error or worst value -- removed), ``statistics``, ``real_valued``
+        (every column a float), ``missing`` (measurements of :data:`PAPER_FEATURES` that no
+        column holds), ``unnamed`` (measurements the paper's list leaves to its "etc.") and
+        ``classes`` (rows per class, malignant and benign).
+
+    Examples
+    --------
+    >>> f = wdbc_features()
+    >>> f["n_columns"], len(f["measurements"]), f["statistics"], f["missing"], f["unnamed"]
+    (30, 10, ['mean', 'standard error', 'worst'], [], ['concave points'])
+    >>> f["classes"]
+    {'malignant': 212, 'benign': 357}
+    """
+    X_df, y = load_wdbc()
+    measurements, statistics = [], []
+    for column in X_df.columns:
+        for prefix, suffix, statistic in (("mean ", "", "mean"), ("", " error", "standard error"),
+                                          ("worst ", "", "worst")):
+            if column.startswith(prefix) and column.endswith(suffix) and (prefix or suffix):
+                name = column.removeprefix(prefix).removesuffix(suffix) if suffix else column.removeprefix(prefix)
+                measurements.append(name)
+                statistics.append(statistic)
+                break
+    found = sorted(set(measurements), key=measurements.index)
+    return {"n_rows": int(X_df.shape[0]), "n_columns": int(X_df.shape[1]), "measurements": found,
+            "statistics": sorted(set(statistics), key=statistics.index),
+            "real_valued": bool(all(dtype.kind == "f" for dtype in X_df.dtypes)),
+            "missing": [m for m in PAPER_FEATURES if m not in found],
+            "unnamed": [m for m in found if m not in PAPER_FEATURES],
+            "classes": {"malignant": int((y == 1).sum()), "benign": int((y == 0).sum())}}
 
 
 def cosine_knn(k: int = 13) -> KNeighborsClassifier:
@@ -336,19 +380,84 @@ PAIRS = [("standardised_cosine", "raw_cosine"), ("scaled_cosine", "raw_cosine"),
          ("whitened_cosine", "raw_cosine"), ("eq7_class_conditional", "raw_cosine")]
 
 
-def paired_claim(paired: pd.DataFrame, a: str, b: str, words: str, n_splits: int) -> dict:
-    """A claimed advantage of ``a`` over ``b`` as effect, p-value and evidence, from a :func:`compare_pairs` table.
+def pair_effects(scores: Mapping, pairs, test_train_ratio: float) -> dict[str, dict]:
+    """The accuracy difference of each pair over the same resamples, with its Nadeau-Bengio interval.
+
+    Parameters
+    ----------
+    scores : dict of {name: array-like}
+        Each model's scores on the same resamples (random splits, or the folds of repeated CV).
+    pairs : iterable of (name_a, name_b)
+        Each gives ``a - b`` (positive: ``a`` better).
+    test_train_ratio : float
+        ``n_test / n_train`` of the resampling (0.25 for 80:20 splits and for 5-fold CV).
+
+    Returns
+    -------
+    dict of {"a vs b": dict}
+        :func:`helpers.effects.resampled_difference` (``effect``, ``interval``, ``p``, ``n``,
+        ``method``) with the counts of resamples ``a`` wins, loses and ties.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"mean_diff": [0.035], "p_value": [0.009], "wins": [44], "losses": [3]}, index=["a vs b"])
-    >>> paired_claim(t, "a", "b", "a against b", 50)["evidence"]
-    'a against b: +0.035 accuracy over 50 splits (44 wins, 3 losses), corrected paired p = 0.009'
+    >>> s = {"a": [0.95, 0.93, 0.96, 0.94], "b": [0.93, 0.93, 0.94, 0.92]}
+    >>> r = pair_effects(s, [("a", "b")], 0.25)["a vs b"]
+    >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}]", r["wins"], r["ties"])
+    +0.0150 [-0.0075, +0.0375] 3 1
     """
-    r = paired.loc[f"{a} vs {b}"]
-    return {"effect": r["mean_diff"], "p": r["p_value"],
-            "evidence": f"{words}: {r['mean_diff']:+.3f} accuracy over {n_splits} splits "
-                        f"({int(r['wins'])} wins, {int(r['losses'])} losses), corrected paired p = {r['p_value']:.3g}"}
+    out = {}
+    for pair in pairs:
+        if isinstance(pair, str) or len(pair) != 2:
+            raise ValueError(f"each pair must be a tuple (name_a, name_b); got {pair!r}.")
+        a, b = pair
+        missing = [n for n in (a, b) if n not in scores]
+        if missing:
+            raise ValueError(f"no scores for {missing}; scores has {sorted(scores)}.")
+        sa, sb = np.ravel(scores[a]).astype(float), np.ravel(scores[b]).astype(float)
+        effect = resampled_difference(sa, sb, test_train_ratio)
+        d = sa - sb
+        out[f"{a} vs {b}"] = {**effect, "wins": int((d > 0).sum()), "losses": int((d < 0).sum()),
+                              "ties": int((d == 0).sum())}
+    return out
+
+
+def effects_table(effects: Mapping) -> pd.DataFrame:
+    """Effect dicts as a table for display: estimate, 95% interval, p-value and counts, rounded to 4 digits.
+
+    Examples
+    --------
+    >>> effects_table({"a vs b": {"effect": 0.015, "interval": (-0.0075, 0.0375), "p": 0.124, "n": 4}})
+            effect  95% low  95% high      p  n
+    a vs b   0.015  -0.0075    0.0375  0.124  4
+    """
+    rows = {}
+    for name, e in effects.items():
+        row = {"effect": e["effect"], "95% low": e["interval"][0], "95% high": e["interval"][1]}
+        row |= {key: e[key] for key in ("p", "mcnemar_p", "n", "wins", "losses", "ties", "a right, b wrong",
+                                        "b right, a wrong") if key in e}
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index").round(4)
+
+
+def paired_claim(effects: Mapping, a: str, b: str, words: str) -> dict:
+    """A claimed advantage of ``a`` over ``b``: its effect dict and the evidence text, from :func:`pair_effects`.
+
+    Returns
+    -------
+    dict
+        ``{"effect": <the effect dict>, "evidence": str}``, the keywords of
+        ``SourceCheck.claim``.
+
+    Examples
+    --------
+    >>> e = {"a vs b": {"effect": 0.035, "interval": (0.01, 0.06), "p": 0.009, "n": 50, "wins": 44, "losses": 3}}
+    >>> paired_claim(e, "a", "b", "a against b")["evidence"]
+    'a against b: +0.035 accuracy [+0.010, +0.060] over 50 splits (better on 44, worse on 3)'
+    """
+    e = effects[f"{a} vs {b}"]
+    low, high = e["interval"]
+    return {"effect": e, "evidence": f"{words}: {e['effect']:+.3f} accuracy [{low:+.3f}, {high:+.3f}] over {e['n']} "
+                                     f"splits (better on {e['wins']}, worse on {e['losses']})"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -431,24 +540,22 @@ def table1_protocol_grid(X, y, X_train, y_train, E_split, k_grid=range(1, 16, 2)
 
 
 def prints_as(printed: str, value: float) -> bool:
-    """Whether ``value`` prints as the decimal ``printed``, rounded or truncated to its digits.
+    """Whether ``value`` prints as the decimal ``printed``: rounded to its digits (to 1e-9 relative slack).
 
-    Some sources cut digits instead of rounding, so both count (to 1e-9 relative slack).
+    The same rule as the ledger's comparison (:func:`helpers.workbook.verdicts.compare_value`):
+    a value is read at its printed rounding, never truncated, since nothing in the cosine
+    paper's tables shows a habit of cutting digits.
 
     Examples
     --------
     >>> prints_as("0.939", 107 / 114), prints_as("0.971", 553 / 569), prints_as("0.912", 0.9068)
-    (True, True, False)
+    (True, False, False)
     """
     text = printed.strip()
     target = float(text)
     decimals = len(text.split(".")[1]) if "." in text else 0
-    unit = 10.0 ** -decimals
     slack = 1e-9 * max(1.0, abs(target))
-    if abs(value - target) <= 0.5 * unit + slack:
-        return True
-    truncated = math.trunc(value / unit + math.copysign(1e-9, value)) * unit
-    return abs(truncated - target) <= slack
+    return abs(value - target) <= 0.5 * 10.0 ** -decimals + slack
 
 
 def protocols_printing_as(grid: pd.Series, readings: Mapping[str, str]) -> pd.DataFrame:
@@ -519,3 +626,40 @@ def mcnemar_table(y_true, pairs: Mapping, names=("A", "B")) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
+def prediction_effects(y_true, pairs: Mapping, names=("a", "b")) -> dict[str, dict]:
+    """The accuracy difference of two methods' predictions on the same rows, with its paired bootstrap interval.
+
+    For one test set (or the pooled held-out predictions of a cross-validation), one row per
+    scheme: :func:`helpers.effects.paired_bootstrap` (accuracy of ``a`` minus ``b``, BCa
+    interval over the rows), with the exact McNemar test's p-value and the two discordant
+    counts beside it.
+
+    Parameters
+    ----------
+    pairs : dict of {scheme: (pred_a, pred_b)}
+    names : (str, str)
+        Short names of the two methods, for the count keys.
+
+    Returns
+    -------
+    dict of {scheme: dict}
+        ``effect``, ``interval``, ``n``, ``method``, ``mcnemar_p``, ``"{a} right, {b} wrong"``
+        and ``"{b} right, {a} wrong"``.
+
+    Examples
+    --------
+    >>> y = np.zeros(50, dtype=int)
+    >>> a = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]
+    >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
+    >>> r = prediction_effects(y, {"split": (a, b)}, ("A", "B"))["split"]
+    >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]", r["A right, B wrong"],
+    ...       f"{r['mcnemar_p']:.4f}")
+    +0.20 [+0.12, +0.34] 10 0.0020
+    """
+    a, b = names
+    out = {}
+    for scheme, (pred_a, pred_b) in pairs.items():
+        n_a, n_b, p = mcnemar_exact(y_true, pred_a, pred_b)
+        out[scheme] = {**paired_bootstrap(y_true, pred_a, pred_b), "mcnemar_p": p,
+                       f"{a} right, {b} wrong": n_a, f"{b} right, {a} wrong": n_b}
+    return out
