@@ -10,6 +10,7 @@ from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
 from helpers.studies import sahoo_maiti_2025b as study
+from helpers.studies.sahoo_maiti_2025b.limitations import accuracy_difference
 from tests.support import two_classes
 
 
@@ -182,6 +183,37 @@ def test_spread_classes_support_vectors_and_the_rules_that_know_the_spread():
     assert rules.qda_margin["wide"] > rules.qda_margin["tight"]
     assert rules.qda_x_range[0] < 0 < rules.qda_x_range[1] < 4.5          # an oval around the tight class
     np.testing.assert_array_equal(rules.predictions["linear SVM"], svm.predict(X_new))
+    assert rules.effects == {}                                              # no pairs asked, no bootstrap
+
+
+def test_accuracy_difference_is_the_paired_bootstrap_with_mcnemar_counts():
+    y = np.zeros(50, dtype=int)
+    a = np.r_[np.zeros(45, dtype=int), np.ones(5, dtype=int)]             # right on 45
+    b = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]            # right on 40, wrong wherever a is
+    r = accuracy_difference(y, a, b, n_resamples=999)
+    assert r["effect"] == pytest.approx(0.1) and (r["a_only"], r["b_only"]) == (5, 0)
+    assert r["p"] == pytest.approx(2 * 0.5**5)                              # exact two-sided binomial, 5 of 5
+    assert 0 < r["interval"][0] < 0.1 < r["interval"][1] and r["n"] == 50 and "BCa" in r["method"]
+    flipped = accuracy_difference(y, b, a, n_resamples=999)
+    assert flipped["effect"] == pytest.approx(-0.1) and (flipped["a_only"], flipped["b_only"]) == (0, 5)
+    with pytest.raises(ValueError, match="one row per test row"):
+        accuracy_difference(y, a[:40], b)
+
+
+def test_spread_rules_pairs_give_the_accuracy_difference_of_two_rules():
+    rng = np.random.default_rng(0)
+    X, y = study.spread_classes(rng, 50, 0.3, 1.5, 4.5)
+    X_new, y_new = study.spread_classes(rng, 500, 0.3, 1.5, 4.5)
+    svm = SVC(kernel="linear", C=1000.0).fit(X, y)
+    pairs = {"Mahalanobis vs Euclidean": ("nearest mean, Mahalanobis", "nearest mean, Euclidean")}
+    rules = study.spread_rules(X, y, X_new, y_new, svm, pairs=pairs)
+    got = rules.effects["Mahalanobis vs Euclidean"]
+    err = rules.errors["error, overall"]
+    assert got["effect"] == pytest.approx(err["nearest mean, Euclidean"] - err["nearest mean, Mahalanobis"])
+    assert got["interval"][0] <= got["effect"] <= got["interval"][1] and got["n"] == 1000
+    assert (got["a_only"] - got["b_only"]) / 1000 == pytest.approx(got["effect"])
+    with pytest.raises(ValueError, match="does not fit"):
+        study.spread_rules(X, y, X_new, y_new, svm, pairs={"bad": ("linear SVM", "kNN")})
 
 
 # ---------------------------------------------------------------- notebook 03: Eqs. 1-8 and 14-27
