@@ -34,13 +34,11 @@ References
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from ._validation import check_int, check_real
-from .evaluation import SCORES, indicator_matrix, score_indicators
+from .evaluation import SCORES, indicator_matrix
 
 __all__ = [
     "bayesian_signed_rank",
@@ -107,8 +105,14 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
                      n_resamples: int = 9999, random_state: int = 0) -> dict:
     """``score(a) - score(b)`` on one test set, with a BCa bootstrap interval over its rows.
 
-    The test rows are resampled with their two predictions together (``paired=True``), so the
-    interval reflects which rows the two classifiers get right or wrong together.
+    The test rows are resampled with their two predictions together (paired), so the interval
+    reflects which rows the two classifiers get right or wrong together. The interval is
+    Efron's bias-corrected and accelerated (BCa) one, as :func:`scipy.stats.bootstrap` computes
+    it with ``paired=True, method="BCa"`` (a test checks the two agree). Every score of
+    :data:`helpers.evaluation.SCORES` is a function of sums over rows (right answers, and per
+    category the true positives, predictions and true labels), so a resample is a weighted sum
+    of those rows and the jackknife leaves one row out of the totals: time linear in the rows,
+    where the generic jackknife is quadratic.
 
     Parameters
     ----------
@@ -131,7 +135,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
     >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
     >>> r = paired_bootstrap(y, a, b, classes=[0, 1], n_resamples=999)
     >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]")
-    +0.20 [+0.12, +0.34]
+    +0.20 [+0.10, +0.32]
     """
     if score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}; got {score!r}.")
@@ -144,24 +148,77 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
     if classes is None:
         classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, np.union1d(pred_a, pred_b))
     T, A, B = (indicator_matrix(v, classes) for v in (y_true, pred_a, pred_b))
-    rows = np.arange(len(T))
+    rows = _row_counts(T, A, B)                    # (n, m): what every score sums over the rows
+    n = len(rows)
 
-    def difference(idx, axis=-1):  # idx: one resample of the rows, or a batch of them (batches first)
-        return score_indicators(T[idx], A[idx])[score] - score_indicators(T[idx], B[idx])[score]
+    def difference(sums):                          # sums: (..., m) -> score(a) - score(b)
+        return _score_of_sums(sums, score, T.shape[1])
 
-    effect = float(difference(rows))
-    with warnings.catch_warnings():  # a degenerate BCa (every resample equal) gives NaN, handled below
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", getattr(stats, "DegenerateDataWarning", RuntimeWarning))
-        res = stats.bootstrap((rows,), difference, vectorized=True, paired=True, confidence_level=confidence,
-                              n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(random_state),
-                              batch=max(1, 2_000_000 // max(T.size, 1)))
-    low, high = (float(v) for v in (res.confidence_interval.low, res.confidence_interval.high))
-    if not (np.isfinite(low) and np.isfinite(high)):  # BCa is undefined when every resample agrees
-        low = high = effect
-    return {"effect": effect, "interval": (low, high), "n": int(len(T)),
-            "method": f"{score} difference on {len(T)} test rows, paired BCa bootstrap {confidence:.0%} interval "
+    total = rows.sum(axis=0)
+    effect = float(difference(total))
+    rng = np.random.default_rng(random_state)
+    boot = np.empty(n_resamples)
+    batch = max(1, 4_000_000 // n)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        picks = rng.integers(0, n, (size, n))     # the rows of each resample, as scipy.stats.bootstrap draws them
+        weights = np.bincount((np.arange(size)[:, None] * n + picks).ravel(), minlength=size * n).reshape(size, n)
+        boot[start:start + size] = difference(weights @ rows)
+    low, high = _bca(boot, effect, difference(total - rows), confidence)
+    return {"effect": effect, "interval": (low, high), "n": int(n),
+            "method": f"{score} difference on {n} test rows, paired BCa bootstrap {confidence:.0%} interval "
                       f"({n_resamples} resamples)"}
+
+
+def _row_counts(T, A, B) -> np.ndarray:
+    """Per test row: 1, a exactly right, b exactly right, then per category a's TP, a's predictions,
+    b's TP, b's predictions and the true labels; a score of either is a function of their sums."""
+    T, A, B = (np.asarray(m, dtype=bool) for m in (T, A, B))
+    exact = [np.all(P == T, axis=1)[:, None] for P in (A, B)]
+    return np.hstack([np.ones((len(T), 1)), *exact, A & T, A, B & T, B, T]).astype(np.float64)
+
+
+def _score_of_sums(sums, score: str, n_classes: int):
+    """score(a) - score(b) from summed :func:`_row_counts` (any leading batch dimensions)."""
+    c = n_classes
+    ones, exact_a, exact_b = sums[..., 0], sums[..., 1], sums[..., 2]
+    tp_a, pp_a, tp_b, pp_b, tt = (sums[..., 3 + i * c:3 + (i + 1) * c] for i in range(5))
+    if score == "accuracy":
+        return (exact_a - exact_b) / ones
+    kind, measure = score.split("_")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        def one(tp, pp):
+            if kind == "micro":
+                tp, pp_, tt_ = tp.sum(-1), pp.sum(-1), tt.sum(-1)
+            else:
+                pp_, tt_ = pp, tt
+            value = {"precision": tp / pp_, "recall": tp / tt_, "f1": 2 * tp / (pp_ + tt_)}[measure]
+            value = np.nan_to_num(value)
+            return value if kind == "micro" else value.mean(-1)
+        return one(tp_a, pp_a) - one(tp_b, pp_b)
+
+
+def _bca(boot: np.ndarray, estimate: float, jackknife: np.ndarray, confidence: float) -> tuple[float, float]:
+    """Efron's BCa interval from bootstrap replicates and leave-one-out values, as scipy computes it.
+
+    When every replicate is equal the interval is the estimate itself; when the correction is
+    undefined, the percentile interval. In the rare case that the interval misses the estimate
+    (a very skewed bootstrap distribution), it is widened to reach it.
+    """
+    if np.ptp(boot) == 0:
+        return estimate, estimate
+    alpha = (1 - confidence) / 2
+    z0 = special.ndtri(np.mean(boot < estimate))
+    dev = jackknife.mean() - jackknife
+    den = 6.0 * np.sum(dev**2) ** 1.5
+    accel = np.sum(dev**3) / den if den > 0 else 0.0
+    levels = []
+    for z in (special.ndtri(alpha), special.ndtri(1 - alpha)):
+        levels.append(special.ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z))))
+    if not np.all(np.isfinite(levels)):
+        levels = [alpha, 1 - alpha]
+    low, high = np.percentile(boot, 100 * np.asarray(levels))
+    return float(min(low, estimate)), float(max(high, estimate))
 
 
 def signed_rank_null(n: int) -> np.ndarray:
