@@ -123,14 +123,128 @@ def test_svm_split_sweep_and_its_table(split):
     assert table.loc["rbf", "accuracy ci_low"] <= table.loc["rbf", "accuracy"] <= table.loc["rbf", "accuracy ci_high"]
 
 
-def test_advantage_evidence_names_the_weakest_and_every_comparison():
-    pairs = pd.MultiIndex.from_tuples([("accuracy", "b vs a"), ("accuracy", "b vs c")])
-    pt = pd.DataFrame({"mean_diff": [0.01, -0.02], "p_value": [0.5, 0.04], "wins": [3, 1], "losses": [2, 4]},
-                      index=pairs)
-    text = study.advantage_evidence(pt, pd.DataFrame(), ("accuracy", "b vs c"), ["accuracy"], ["a", "c"], "b",
-                                    10, first="b")
-    assert text == ("b. Weakest: accuracy, b vs c: -0.020 over 10 splits (1 wins, 4 losses), corrected paired "
-                    "p = 0.04. All: accuracy vs a +0.010 (p = 0.5); accuracy vs c -0.020 (p = 0.04)")
+def test_sweep_comparisons_are_corrected_differences_with_wins_and_losses():
+    by_metric = {"accuracy": {"b": [0.95, 0.96, 0.94, 0.97], "a": [0.93, 0.93, 0.94, 0.92]}}
+    c = study.sweep_comparisons(by_metric, [("b", "a")], ["accuracy"], 0.25)
+    r = c["accuracy: b vs a"]
+    # d = 0.02, 0.03, 0, 0.05: mean 0.025, sd 0.020817, se = sd * sqrt(1/4 + 1/4), t(3) = 3.1824
+    assert r["effect"] == pytest.approx(0.025)
+    half = 3.182446 * 0.0208167 * np.sqrt(0.5)
+    assert r["interval"] == pytest.approx((0.025 - half, 0.025 + half), abs=1e-6)
+    assert (r["wins"], r["losses"]) == (3, 0)
+    answer = study.advantage_claim(c, ["accuracy"], [("b", "a")], "b vs a", 4,
+                                   pd.DataFrame({"accuracy": [0.9, 0.95]}, index=["a", "b"]))
+    assert list(answer["comparisons"]) == ["accuracy: b vs a"]
+    assert answer["evidence"].endswith("On our 80:20 split: accuracy b 0.950 vs a 0.900")
+    with pytest.raises(ValueError, match="no comparison 'recall: b vs a'"):
+        study.advantage_claim(c, ["recall"], [("b", "a")], "b vs a", 4)
+
+
+def test_comparison_evidence_and_table_show_every_comparison():
+    comps = {"accuracy: b vs a": {"effect": 0.01, "interval": (-0.002, 0.02), "p": 0.5, "wins": 3, "losses": 2},
+             "LOOCV: b vs a": {"effect": 0.02, "interval": (0.001, 0.04), "p": 0.04, "right_wrong": (1, 0)}}
+    assert study.comparison_evidence(comps) == ('"accuracy: b vs a" +0.010 [-0.002, +0.020] (3 wins, 2 losses); '
+                                                '"LOOCV: b vs a" +0.020 [+0.001, +0.040] (1 row against 0, McNemar '
+                                                'p = 0.04)')
+    table = study.comparisons_table(comps)
+    assert table.loc["LOOCV: b vs a", ["effect", "low", "high", "wins", "losses"]].tolist() == [0.02, 0.001, 0.04, 1, 0]
+
+
+def test_protocol_comparisons_pair_rows_and_correct_folds():
+    y = np.r_[np.zeros(30, int), np.ones(30, int)]
+    good, bad = y.copy(), y.copy()
+    bad[:12] = 1                                                            # b wrong on 12 rows a gets right
+    folds = {"a": [1.0, 0.9, 1.0, 0.95], "b": [0.8, 0.8, 0.9, 0.85]}
+    c = study.protocol_comparisons("a", ["b"], y=y, loo_predictions={"a": good, "b": bad}, fold_scores=folds,
+                                   y_test=y[:20], split_predictions={"a": good[:20], "b": bad[:20]}, n_resamples=999)
+    assert list(c) == ["LOOCV: a vs b", "4-fold: a vs b", "80:20 split: a vs b"]
+    loo = c["LOOCV: a vs b"]
+    assert loo["effect"] == pytest.approx(0.2) and loo["right_wrong"] == (12, 0)
+    assert loo["p"] == pytest.approx(2 * 0.5 ** 12) and loo["interval"][0] > 0
+    cv = c["4-fold: a vs b"]                                                # d = 0.2, 0.1, 0.1, 0.1; n_test/n_train 1/3
+    assert cv["effect"] == pytest.approx(0.125) and "n_test/n_train = 0.333" in cv["method"]
+    assert c["80:20 split: a vs b"]["effect"] == pytest.approx(12 / 20)
+    with pytest.raises(ValueError, match="at least one protocol"):
+        study.protocol_comparisons("a", ["b"])
+    with pytest.raises(ValueError, match="true labels"):
+        study.protocol_comparisons("a", ["b"], loo_predictions={"a": good, "b": bad})
+
+
+def test_loocv_printing_note_accepts_cutting_only_as_a_hypothesis():
+    note = study.loocv_printing_note({"linear": "0.954", "b": "0.971"}, {"linear": 543, "b": 553}, 569, "b")
+    assert note.startswith("ours 553/569 = 0.97188 rounds to 0.972; no count out of 569 rounds to 0.971")
+    assert "a hypothesis" in note and "linear: 543/569 = 0.95431 prints 0.954 whether rounded or cut" in note
+    # another value of the same table that only cutting explains is the evidence of the habit
+    habit = study.loocv_printing_note({"c": "0.957", "b": "0.971"}, {"c": 545, "b": 553}, 569, "b")  # 0.95782
+    assert habit.endswith("c shows the same cutting")
+    assert study.loocv_printing_note({"b": "0.972"}, {"b": 553}, 569, "b").endswith("as printed")
+    assert "552/569 would round to 0.970" in study.loocv_printing_note({"b": "0.970"}, {"b": 553}, 569, "b")
+
+
+def test_kernel_cv_equals_scikit_learn_cross_validation(split):
+    X, y = split.X[:90, :4], split.y[:90]
+    loo, folds = study.kernel_cv(X, y, ("rbf",))
+    np.testing.assert_array_equal(loo["rbf"], cross_val_predict(SVC(), X, y, cv=LeaveOneOut()))
+    np.testing.assert_allclose(folds["rbf"], cross_val_score(SVC(), X, y, cv=StratifiedKFold(10)))
+
+
+# ---------------------------------------------------------------- section 5.7: the order of the columns
+
+
+@pytest.fixture(scope="module")
+def small_classes():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(40, 3)) @ [[2, 0, 0], [1, 1, 0], [0, 1, 3]],
+              rng.normal(size=(40, 3)) @ [[1, 0, 0], [0, 2, 0], [1, 1, 1]] + 1.0]
+    return X, np.repeat([0, 1], 40)
+
+
+@pytest.mark.parametrize("order", [[2, 0, 1], [1, 0, 2], [0, 2, 1]])
+def test_zca_mixture_is_order_free_and_cholesky_mixture_is_not(small_classes, order):
+    X, y = small_classes
+    for method in ("zca", "zca_cor"):
+        assert study.order_gram_change(X, y, order, method) < 1e-10
+        E, Ep = (expected_whitening_matrix(Z, y, method=method) for Z in (X, X[:, order]))
+        np.testing.assert_allclose(Ep, E[np.ix_(order, order)], atol=1e-10)   # reordered, nothing else
+    assert study.order_gram_change(X, y, order, "cholesky") > 1e-4                  # far beyond rounding
+    for cl in (0, 1):                                                       # one class: a rotation at most
+        assert study.order_gram_change(X, y, order, "cholesky", which=cl) < 1e-10
+    assert study.order_gram_change(X, y, [0, 1, 2], "cholesky") < 1e-12     # the same order changes nothing
+
+
+def test_gram_changes_and_bad_orders(small_classes):
+    X, y = small_classes
+    changes = study.gram_changes(X, y, [[2, 0, 1], [1, 2, 0]])
+    assert changes.index.tolist() == ["cholesky, own matrix of class 0", "cholesky, own matrix of class 1",
+                                      "cholesky, E(W^-1)", "zca_cor, own matrix of class 0",
+                                      "zca_cor, own matrix of class 1", "zca_cor, E(W^-1)"]
+    assert changes["cholesky, E(W^-1)"] == max(study.order_gram_change(X, y, o) for o in ([2, 0, 1], [1, 2, 0]))
+    with pytest.raises(ValueError, match=r"permutation of range\(3\)"):
+        study.order_gram_change(X, y, [0, 0, 1])
+    with pytest.raises(ValueError, match="one label per row"):
+        study.order_gram_change(X, y[:-1], [0, 1, 2])
+
+
+def test_column_order_scores_on_wdbc(split, options):
+    res = study.column_order_scores(split, n_orders=2, random_state=42)
+    assert res.orders.shape == (2, 30) and sorted(res.orders[0]) == list(range(30))
+    assert res.split.columns.tolist() == ["cholesky", "zca_cor"] and res.split.shape == (2, 2)
+    # the data set's order is Option B of the notebook: 110 of 114 test rows, and Table 1's ten folds
+    assert res.given.loc["cholesky", "80:20 split"] == pytest.approx(110 / 114)
+    ref = cross_val_score(make_pipeline(ExpectedWhitener(), SVC(kernel="linear")), split.X, split.y,
+                          cv=StratifiedKFold(10)).mean()
+    assert res.given.loc["cholesky", "10-fold CV"] == pytest.approx(ref)
+    assert (res.split["zca_cor"] == res.given.loc["zca_cor", "80:20 split"]).all()
+    assert (res.folds["zca_cor"] == res.given.loc["zca_cor", "10-fold CV"]).all()
+    spread = study.order_spread(res)
+    assert spread.loc["zca_cor, 80:20 split", "range"] == 0
+    assert spread.loc["cholesky, 10-fold CV", "data set's order"] == pytest.approx(ref)
+    fig = study.plot_column_orders(res, {"linear": (0.95, 0.95)}, {"cholesky": "Option B"}, "title")
+    assert len(fig.axes) == 2 and fig._suptitle.get_text() == "title"
+    with pytest.raises(ValueError, match="n_orders"):
+        study.column_order_scores(split, n_orders=0)
+    with pytest.raises(ValueError, match="whitening methods"):
+        study.column_order_scores(split, n_orders=1, methods=("bogus",))
 
 
 def test_table1_equals_scikit_learn_cross_validation(split):

@@ -17,10 +17,19 @@ sections 4-6:
   for Eqs. 19, 32 and 33-34; :func:`bounded` prints a rounding-level number as a bound;
 * :func:`svm_models`, :func:`svm_split_sweep` and :func:`sweep_table`: the models over random
   splits with every transform fitted on training rows, four metrics;
-  :func:`advantage_evidence` words a claimed advantage from the paired tests;
-* :func:`table1_svm` and :func:`fold_scheme_scores`: Table 1 (LOOCV and 10-fold CV) under our
-  stated protocol and other fold schemes; :func:`expected_matrix_closeness` and
-  :func:`libsvm_iterations` for the paper's reason for cross-validation and its drawback.
+  :func:`sweep_comparisons` gives the effect of each pair with its corrected interval,
+  :func:`comparisons_table`, :func:`advantage_evidence` and :func:`advantage_claim` show, word
+  and gather them for a claim;
+* :func:`table1_svm`, :func:`kernel_cv` and :func:`fold_scheme_scores`: Table 1 (LOOCV and
+  10-fold CV) under our stated protocol, the other kernels under the same, and other fold
+  schemes; :func:`protocol_comparisons` gives Option B's effect against each kernel under each
+  protocol (paired bootstrap for LOOCV and the split, corrected interval for the folds);
+  :func:`loocv_printing_note` says what a LOOCV print shows about rounding and cutting;
+  :func:`expected_matrix_closeness` and :func:`libsvm_iterations` for the paper's reason for
+  cross-validation and its drawback;
+* :mod:`.column_order`, our own finding: :func:`column_order_scores` (Option B over random
+  orders of the columns, beside an order-free ZCA mixture), :func:`order_gram_change`, :func:`gram_changes`,
+  :func:`order_spread` and :func:`plot_column_orders`.
 
 Section 2's figure and derivations (notebooks 02 and 03):
 
@@ -69,18 +78,33 @@ from ..sahoo_maiti_2025a import (
 from .case_study import (
     KernelCheck,
     Table1,
+    advantage_claim,
     advantage_evidence,
+    comparison_evidence,
+    comparisons_table,
     eq19_versus_optiona,
     eq32_is_a_distance,
     eq33_against_constraint,
     expected_matrix_closeness,
     fold_scheme_scores,
     kernel_check,
+    kernel_cv,
     libsvm_iterations,
+    loocv_printing_note,
+    protocol_comparisons,
     svm_models,
     svm_split_sweep,
+    sweep_comparisons,
     sweep_table,
     table1_svm,
+)
+from .column_order import (
+    ColumnOrders,
+    column_order_scores,
+    gram_changes,
+    order_gram_change,
+    order_spread,
+    plot_column_orders,
 )
 from .derivations import (
     earlier_formulations,
@@ -115,17 +139,22 @@ __all__ = [
     "KERNELS",
     "METRICS",
     "SVC",
+    "ColumnOrders",
     "DecisionBoundaryDisplay",
     "KernelCheck",
     "Options",
     "SpreadRules",
     "Table1",
+    "advantage_claim",
     "advantage_evidence",
     "below",
     "bounded",
     "class_whitening_matrices",
     "classification_reports",
+    "column_order_scores",
     "compare_pairs",
+    "comparison_evidence",
+    "comparisons_table",
     "earlier_formulations",
     "eq19_versus_optiona",
     "eq20_eq21_gap",
@@ -138,19 +167,26 @@ __all__ = [
     "expected_matrix_closeness",
     "fold_scheme_scores",
     "gaussian_example",
+    "gram_changes",
     "input_space_margins",
     "kernel_check",
+    "kernel_cv",
     "kernel_predictions",
     "label_audit",
     "label_audit_controls",
     "libsvm_iterations",
+    "loocv_printing_note",
     "mcnemar_exact",
     "mcnemar_table",
+    "order_gram_change",
+    "order_spread",
     "plot_classes_and_lines",
+    "plot_column_orders",
     "plot_confusions",
     "plot_table_bars",
     "plot_model_scores",
     "precision_table",
+    "protocol_comparisons",
     "rel",
     "separability",
     "split_metrics",
@@ -160,6 +196,7 @@ __all__ = [
     "support_vector_refits",
     "svm_models",
     "svm_split_sweep",
+    "sweep_comparisons",
     "sweep_table",
     "table1_svm",
     "two_options",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -20,9 +21,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
+from ...effects import paired_bootstrap, resampled_difference
 from ...estimators import ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores
-from ...significance import summarize_scores
+from ...significance import mcnemar_exact, summarize_scores
 from ...svm import svc_loocv_predict
 from ...whitening import (
     class_whitening_matrices,
@@ -266,39 +268,216 @@ def sweep_table(by_metric: Mapping, test_train_ratio: float) -> tuple[pd.DataFra
     return table.sort_values("accuracy", ascending=False), accuracy
 
 
-def advantage_evidence(pair_tables: pd.DataFrame, split_table: pd.DataFrame, weakest: tuple, metric_names, others,
-                       words: str, n_splits: int, first: str = "expected_cholesky") -> str:
-    """The evidence of a claimed advantage of ``first`` over ``others`` on ``metric_names``, in words.
+def sweep_comparisons(by_metric: Mapping, pairs: Sequence[tuple[str, str]], metric_names: Sequence[str],
+                      test_train_ratio: float) -> dict[str, dict]:
+    """The effect of each pair of models on each metric over the same resamples: ``a - b`` and its interval.
+
+    Each is :func:`helpers.effects.resampled_difference` (the Nadeau-Bengio corrected interval),
+    with the resamples ``a`` wins and loses added; a claim that needs all of them to hold passes
+    the dict to ``check.claim(..., comparisons=...)``, which judges it by the weakest.
 
     Parameters
     ----------
-    pair_tables : DataFrame
-        :func:`compare_pairs` tables by metric (index: metric, "a vs b").
-    split_table : DataFrame
-        Each model's metrics on the 80:20 split (index: model).
-    weakest : (metric, pair)
-        The comparison the verdict rests on.
+    by_metric : dict of {metric: {model: scores}}
+        From :func:`svm_split_sweep`.
+    pairs : sequence of (a, b)
+        Positive effects favour ``a``.
+    metric_names : sequence of str
+    test_train_ratio : float
+        ``n_test / n_train`` of the resamples (0.25 for 80:20 splits).
+
+    Returns
+    -------
+    dict of {"metric: a vs b": effect dict}
 
     Examples
     --------
-    >>> pt = pd.DataFrame({"mean_diff": [0.0049], "p_value": [0.6183], "wins": [27], "losses": [13]},
-    ...                   index=pd.MultiIndex.from_tuples([("accuracy", "b vs a")]))
-    >>> st = pd.DataFrame({"accuracy": [0.956, 0.965]}, index=["a", "b"])
-    >>> text = advantage_evidence(pt, st, ("accuracy", "b vs a"), ["accuracy"], ["a"], "b vs a", 50, first="b")
-    >>> text.split(". ")  # doctest: +NORMALIZE_WHITESPACE
-    ['b vs a', 'Weakest: accuracy, b vs a: +0.005 over 50 splits (27 wins, 13 losses), corrected paired p = 0.62',
-     'All: accuracy vs a +0.005 (p = 0.62)', 'On the split: accuracy 0.965 vs a 0.956']
+    >>> scores = {"accuracy": {"b": [0.95, 0.96, 0.94, 0.97], "a": [0.93, 0.93, 0.94, 0.92]}}
+    >>> c = sweep_comparisons(scores, [("b", "a")], ["accuracy"], 0.25)
+    >>> r = c["accuracy: b vs a"]
+    >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}]", r["wins"], r["losses"])
+    +0.0250 [-0.0218, +0.0718] 3 0
     """
-    m, pair = weakest
-    row = pair_tables.loc[(m, pair)]
-    keys = [(mx, f"{first} vs {o}") for mx in metric_names for o in others]
-    rest = "; ".join(f"{mm} vs {pp.split(' vs ')[1]} {r['mean_diff']:+.3f} (p = {r['p_value']:.2g})"
-                     for (mm, pp), r in pair_tables.loc[keys].iterrows())
-    on_split = "; ".join(f"{mm} {split_table.loc[first, mm]:.3f} vs {o} {split_table.loc[o, mm]:.3f}"
-                         for mm in metric_names for o in others) if first in split_table.index else ""
-    return (f"{words}. Weakest: {m}, {pair}: {row['mean_diff']:+.3f} over {n_splits} splits "
-            f"({int(row['wins'])} wins, {int(row['losses'])} losses), corrected paired p = {row['p_value']:.2g}. "
-            f"All: {rest}" + (f". On the split: {on_split}" if on_split else ""))
+    out = {}
+    for m in metric_names:
+        for a, b in pairs:
+            sa, sb = np.asarray(by_metric[m][a], dtype=float), np.asarray(by_metric[m][b], dtype=float)
+            out[f"{m}: {a} vs {b}"] = resampled_difference(sa, sb, test_train_ratio) | {
+                "wins": int(np.sum(sa > sb)), "losses": int(np.sum(sa < sb))}
+    return out
+
+
+def protocol_comparisons(first: str, others: Sequence[str], *, y=None, loo_predictions: Mapping | None = None,
+                         fold_scores: Mapping | None = None, y_test=None, split_predictions: Mapping | None = None,
+                         n_resamples: int = 9999, random_state: int = 0) -> dict[str, dict]:
+    """``first`` against each of ``others`` under each protocol given: LOOCV, k-fold CV, one split.
+
+    LOOCV and the split give one prediction per row: :func:`helpers.effects.paired_bootstrap`
+    of the accuracy difference (rows resampled in pairs), with the discordant counts and the
+    exact McNemar p beside it. k-fold CV gives one accuracy per fold:
+    :func:`helpers.effects.resampled_difference` with ``n_test / n_train = 1 / (k - 1)``.
+
+    Returns
+    -------
+    dict of {"protocol: first vs other": effect dict}; the paired ones also hold
+    ``right_wrong`` (rows ``first`` gets right and ``other`` wrong, and the reverse).
+
+    Examples
+    --------
+    >>> y = np.r_[np.zeros(30, int), np.ones(30, int)]
+    >>> good, bad = y.copy(), y.copy()
+    >>> bad[:12] = 1
+    >>> c = protocol_comparisons("a", ["b"], y=y, loo_predictions={"a": good, "b": bad},
+    ...                          fold_scores={"a": [1.0, 0.9, 1.0], "b": [0.8, 0.8, 0.9]}, n_resamples=999)
+    >>> list(c), c["LOOCV: a vs b"]["right_wrong"], round(c["LOOCV: a vs b"]["effect"], 2)
+    (['LOOCV: a vs b', '3-fold: a vs b'], (12, 0), 0.2)
+    """
+    if loo_predictions is not None and y is None or split_predictions is not None and y_test is None:
+        raise ValueError("predictions need their true labels: give y= with loo_predictions= and y_test= with "
+                         "split_predictions=")
+    out = {}
+    for other in others:
+        if loo_predictions is not None:
+            out[f"LOOCV: {first} vs {other}"] = _paired(y, loo_predictions[first], loo_predictions[other],
+                                                        n_resamples, random_state)
+        if fold_scores is not None:
+            k = len(fold_scores[first])
+            out[f"{k}-fold: {first} vs {other}"] = resampled_difference(fold_scores[first], fold_scores[other],
+                                                                         1 / (k - 1))
+        if split_predictions is not None:
+            out[f"80:20 split: {first} vs {other}"] = _paired(y_test, split_predictions[first],
+                                                              split_predictions[other], n_resamples, random_state)
+    if not out:
+        raise ValueError("give at least one protocol: loo_predictions=, fold_scores= or split_predictions=")
+    return out
+
+
+def _paired(y_true, pred_a, pred_b, n_resamples, random_state) -> dict:
+    effect = paired_bootstrap(y_true, pred_a, pred_b, n_resamples=n_resamples, random_state=random_state)
+    right, wrong, p = mcnemar_exact(y_true, pred_a, pred_b)
+    return effect | {"right_wrong": (right, wrong), "p": p, "method": effect["method"] + "; p: exact McNemar"}
+
+
+def comparison_evidence(comparisons: Mapping[str, dict]) -> str:
+    """Each comparison in words: its effect, its 95% interval, and the counts behind it.
+
+    Examples
+    --------
+    >>> comparison_evidence({"accuracy: b vs a": {"effect": 0.005, "interval": (-0.01, 0.02), "wins": 27,
+    ...                                           "losses": 13},
+    ...                      "LOOCV: b vs a": {"effect": 0.0176, "interval": (0.004, 0.03), "right_wrong": (16, 6),
+    ...                                        "p": 0.0525}}).split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['"accuracy: b vs a" +0.005 [-0.010, +0.020] (27 wins, 13 losses)',
+     '"LOOCV: b vs a" +0.018 [+0.004, +0.030] (16 rows against 6, McNemar p = 0.052)']
+    """
+    parts = []
+    for name, c in comparisons.items():
+        low, high = c["interval"]
+        text = f'"{name}" {c["effect"]:+.3f} [{low:+.3f}, {high:+.3f}]'
+        if "wins" in c:
+            text += f" ({c['wins']} wins, {c['losses']} losses)"
+        elif "right_wrong" in c:
+            right, wrong = c["right_wrong"]
+            text += f" ({right} row{'s' * (right != 1)} against {wrong}, McNemar p = {c['p']:.2g})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def comparisons_table(comparisons: Mapping[str, dict]) -> pd.DataFrame:
+    """The comparisons as a table: effect, its 95% interval, p, and the counts behind it, one row each.
+
+    Examples
+    --------
+    >>> comparisons_table({"accuracy: b vs a": {"effect": 0.005, "interval": (-0.01, 0.02), "p": 0.6, "wins": 27,
+    ...                                         "losses": 13}}).to_dict("index")  # doctest: +NORMALIZE_WHITESPACE
+    {'accuracy: b vs a': {'effect': 0.005, 'low': -0.01, 'high': 0.02, 'p': 0.6, 'wins': 27, 'losses': 13}}
+    """
+    rows = {}
+    for name, c in comparisons.items():
+        row = {"effect": c["effect"], "low": c["interval"][0], "high": c["interval"][1], "p": c.get("p", np.nan)}
+        if "wins" in c:
+            row |= {"wins": c["wins"], "losses": c["losses"]}
+        if "right_wrong" in c:
+            row |= {"wins": c["right_wrong"][0], "losses": c["right_wrong"][1]}
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def advantage_evidence(comparisons: Mapping[str, dict], words: str, n_splits: int, split_table=None,
+                       metric_names: Sequence[str] = (), pairs: Sequence[tuple[str, str]] = ()) -> str:
+    """The evidence of a claimed advantage over random splits, in words, with our 80:20 split beside it.
+
+    Parameters
+    ----------
+    comparisons : dict
+        From :func:`sweep_comparisons`.
+    words : str
+        What is compared, for the reader.
+    n_splits : int
+        The splits the comparisons are over.
+    split_table : DataFrame, optional
+        Each model's metrics on the 80:20 split (index: model); with ``metric_names`` and
+        ``pairs``, the values of the pairs on the split are added (those the table holds).
+
+    Examples
+    --------
+    >>> c = {"accuracy: b vs a": {"effect": 0.0049, "interval": (-0.0146, 0.0244), "wins": 27, "losses": 13}}
+    >>> st = pd.DataFrame({"accuracy": [0.956, 0.965]}, index=["a", "b"])
+    >>> text = advantage_evidence(c, "b vs a", 50, st, ["accuracy"], [("b", "a")])
+    >>> text.split(". ")  # doctest: +NORMALIZE_WHITESPACE
+    ['b vs a, mean difference over 50 splits [95% interval]: "accuracy: b vs a" +0.005 [-0.015, +0.024] (27 wins, 13
+     losses)', 'On our 80:20 split: accuracy b 0.965 vs a 0.956']
+    """
+    text = f"{words}, mean difference over {n_splits} splits [95% interval]: {comparison_evidence(comparisons)}"
+    if split_table is not None:
+        on_split = [f"{m} {a} {split_table.loc[a, m]:.3f} vs {b} {split_table.loc[b, m]:.3f}"
+                    for m in metric_names for a, b in pairs if a in split_table.index and b in split_table.index]
+        if on_split:
+            text += ". On our 80:20 split: " + "; ".join(on_split)
+    return text
+
+
+def advantage_claim(comparisons: Mapping[str, dict], metric_names: Sequence[str], pairs: Sequence[tuple[str, str]],
+                    words: str, n_splits: int, split_table=None) -> dict:
+    """The answer to a claimed advantage that needs every pair on every metric: its comparisons and evidence.
+
+    For ``check.claim(key, **answer)``: the engine judges the claim by the weakest comparison
+    (an intersection-union test: the claim holds only if each comparison does).
+
+    Examples
+    --------
+    >>> c = sweep_comparisons({"accuracy": {"a": [0.9, 0.92, 0.91], "b": [0.95, 0.96, 0.97]}}, [("b", "a")],
+    ...                       ["accuracy"], 0.25)
+    >>> answer = advantage_claim(c, ["accuracy"], [("b", "a")], "b vs a", 3)
+    >>> list(answer), list(answer["comparisons"])
+    (['comparisons', 'evidence'], ['accuracy: b vs a'])
+    """
+    missing = [f"{m}: {a} vs {b}" for m in metric_names for a, b in pairs if f"{m}: {a} vs {b}" not in comparisons]
+    if missing:
+        raise ValueError(f"no comparison {missing[0]!r}: give its pair to sweep_comparisons() first")
+    chosen = {f"{m}: {a} vs {b}": comparisons[f"{m}: {a} vs {b}"] for m in metric_names for a, b in pairs}
+    return {"comparisons": chosen,
+            "evidence": advantage_evidence(chosen, words, n_splits, split_table, metric_names, pairs)}
+
+
+def kernel_cv(X, y, kernels: Sequence[str] = ("rbf", "poly", "sigmoid"), n_jobs=None) -> tuple[dict, dict]:
+    """The raw kernels under Table 1's protocols: LOOCV predictions and ``StratifiedKFold(10)`` fold accuracies.
+
+    Table 1 gives the linear kernel only; the conclusion (lines 266-268) compares Option B with
+    "the traditional SVM kernels" under LOOCV and 10-fold CV, so the other kernels are run the
+    same way (LOOCV by the exact shortcut of :func:`helpers.svm.svc_loocv_predict`).
+
+    Examples
+    --------
+    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> split = wdbc_split()
+    >>> loo, folds = kernel_cv(split.X[:100, :4], split.y[:100], ("rbf",))
+    >>> round(float(np.mean(loo["rbf"] == split.y[:100])), 2), len(folds["rbf"])
+    (0.82, 10)
+    """
+    loo = {k: svc_loocv_predict(SVC(kernel=k), X, y, n_jobs=n_jobs) for k in kernels}
+    folds = {k: cross_val_score(SVC(kernel=k), X, y, cv=StratifiedKFold(10), n_jobs=n_jobs) for k in kernels}
+    return loo, folds
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,6 +522,55 @@ def table1_svm(X, y, matrices: Mapping | None = None, method="cholesky", covaria
              "expected_cholesky": cross_val_score(expected_svc, X, y, cv=skf, n_jobs=n_jobs)}
     accuracy = {name: [float(np.mean(loo[name] == y)), float(folds[name].mean())] for name in loo}
     return Table1(accuracy, loo, folds)
+
+
+def _digits(text: str) -> int:
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _rounded(k: int, n: int, d: int) -> str:
+    return f"{k / n:.{d}f}"
+
+
+def _cut(k: int, n: int, d: int) -> str:
+    return f"{math.floor(k * 10 ** d / n) / 10 ** d:.{d}f}"
+
+
+def loocv_printing_note(printed: Mapping[str, str], right: Mapping[str, int], n: int, name: str) -> str:
+    """What the print of one LOOCV cell says about rounding and cutting: a note for the reader, no verdict.
+
+    A LOOCV accuracy is a count out of ``n``. The note gives ours, the counts out of ``n`` that
+    round to the printed value (if any), whether cutting ours to the printed digits gives it, and
+    whether the other rows (``printed`` and ``right`` of every name) show a value that only cutting
+    explains. Truncation is accepted only where the source shows that habit; otherwise it stays
+    a hypothesis, which the note says.
+
+    Examples
+    --------
+    >>> note = loocv_printing_note({"a": "0.954", "b": "0.971"}, {"a": 543, "b": 553}, 569, "b")
+    >>> note.split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['ours 553/569 = 0.97188 rounds to 0.972', 'no count out of 569 rounds to 0.971, and 553/569 cut to 3 digits
+     gives it: a hypothesis, as no other LOOCV value printed beside it needs cutting (a: 543/569 = 0.95431 prints
+     0.954 whether rounded or cut)']
+    >>> loocv_printing_note({"a": "0.954"}, {"a": 543}, 569, "a")
+    'ours 543/569 = 0.95431 rounds to 0.954, as printed'
+    """
+    text, d, k = printed[name], _digits(printed[name]), right[name]
+    out = f"ours {k}/{n} = {k / n:.5f} rounds to {_rounded(k, n, d)}"
+    if _rounded(k, n, d) == text:
+        return out + ", as printed"
+    rounding = [f"{c}/{n}" for c in range(n + 1) if _rounded(c, n, d) == text]
+    out += f"; {', '.join(rounding)} would round to {text}" if rounding else f"; no count out of {n} rounds to {text}"
+    if _cut(k, n, d) != text:
+        return out
+    out += f", and {k}/{n} cut to {d} digits gives it"
+    others = {o: (right[o], printed[o], _digits(printed[o])) for o in printed if o != name and o in right}
+    habit = [o for o, (r, t, dd) in others.items() if _cut(r, n, dd) == t != _rounded(r, n, dd)]
+    if habit:
+        return out + f": {', '.join(habit)} shows the same cutting"
+    both = [f"{o}: {r}/{n} = {r / n:.5f} prints {t} whether rounded or cut" if _cut(r, n, dd) == t == _rounded(r, n, dd)
+            else f"{o}: {r}/{n} = {r / n:.5f} against {t}" for o, (r, t, dd) in others.items()]
+    return out + ": a hypothesis, as no other LOOCV value printed beside it needs cutting (" + "; ".join(both) + ")"
 
 
 def fold_scheme_scores(X, y, matrices: Mapping, method="cholesky", covariance="sample", random_state=0,
