@@ -132,7 +132,8 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
     Notebook("05", "05_cholesky_svm", "Wisconsin breast cancer: the Cholesky-kernel SVM", ("SVM",),
              ("sahoo_maiti_2025b",), {
         "random_state": SEED, "test_size": FRACTION, "method": OneOf(METHODS), "covariance": COVARIANCE,
-        "n_splits_sweep": Integer(2), "n_random_transforms": COUNT, "n_orders": COUNT, "n_jobs": N_JOBS, "results_path": RESULTS_PATH,
+        "n_splits_sweep": Integer(2), "n_random_transforms": COUNT, "n_orders": COUNT, "n_jobs": N_JOBS,
+        "results_path": RESULTS_PATH,
     }, seconds=72),
     Notebook("06", "06_reuters_mahalanobis_knn", "Mahal-kNN on Reuters-21578", ("MKN",), ("srivastava_rao_2016",), {
         "categories": Integer(2), "variance_retained": Real(0, 1, closed="right"), "k_min": COUNT, "k_max": COUNT,
