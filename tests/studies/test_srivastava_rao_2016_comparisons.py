@@ -33,6 +33,7 @@ from helpers.studies.srivastava_rao_2016 import (
     predictions_at,
     probability_as_uncertainty,
     reading_claims,
+    reconstruction,
     score_differences,
     summarize_readings,
     tied_disagreements,
@@ -170,7 +171,7 @@ def test_dimension_claims(three_topics):
     assert claims["claim.knn-pca"]["effect"] == paired_bootstrap(y_te, pred1, dims.full_pred, n_resamples=199)
     assert claims["claim.knn-pca"]["effect"]["effect"] == pytest.approx(np.mean(pred1 == y_te) - dims.full_accuracy)
     assert f"(McNemar {b} vs {c} documents, p = {p:.1e})" in claims["claim.knn-pca"]["evidence"]
-    assert claims["claim.knn-pca"]["how"].startswith("at our reconstruction")
+    assert claims["claim.knn-pca"]["how"] == reconstruction(1)
     high = claims["claim.knn-high-dimension"]["effect"]
     assert high["effect"] == pytest.approx(dims.curve["euclidean"].max() - dims.full_accuracy)
     # the best of 3 sizes: a Bonferroni interval, wider than the plain 95% one
@@ -237,7 +238,8 @@ def test_conventional_claims(readings):
     mahal = [r for r in READINGS if r != "euclidean"]
     mcnemar = {r: mcnemar_exact(y_te, pred[r], pred["euclidean"]) for r in mahal}
     against = effects_against(y_te, {r: pred[r] for r in mahal}, pred["euclidean"], classes=classes, n_resamples=99)
-    claims = conventional_claims(y_te, pred, favoured, base, against, mcnemar, classes, n_resamples=99)
+    claims = conventional_claims(y_te, pred, favoured, base, against, mcnemar, classes, 5, n_resamples=99)
+    assert all(c["how"] == reconstruction(5) for c in claims.values())
     assert list(claims) == ["claim.macro-best", "claim.f1-vs-conventional", "claim.accuracy-vs-nb",
                             "claim.accuracy-vs-euclidean"]
     rivals = {"naive Bayes": base["naive Bayes"], "Rocchio": base["Rocchio"], "Euclidean kNN": pred["euclidean"]}
@@ -259,7 +261,9 @@ def test_conventional_claims(readings):
 def test_invertibility_claim():
     table1 = pd.Series({"earn": 2877, "corn": 181})
     out = invertibility_claim(pd.Series([2840, 41], index=["earn", "grain"]), 3059, table1)
-    assert not out["holds"] and out["how"].startswith("at our reconstruction: 90% of the variance of our vocabulary")
+    assert not out["holds"] and out["how"] == ("our reconstruction of the paper's PCA: 90% of the variance of our "
+                                               "vocabulary (every stem, no keyword threshold, documents of unit "
+                                               "length), 3,059 components")
     assert out["evidence"] == ("d = 3,059; the largest category (earn) has 2,840 training documents, so every "
                                "category's sample covariance has rank below d and no inverse (with all their topics, "
                                "earn has 2,877); the readings below shrink each covariance (Ledoit-Wolf)")

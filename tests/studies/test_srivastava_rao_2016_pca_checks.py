@@ -111,6 +111,17 @@ def test_components_by_vocabulary_equals_sklearn_pca_on_the_kept_stems(rng):
         assert out.loc[n, "empty documents"] == int((norms == 0).sum())
 
 
+def test_components_by_vocabulary_leaves_its_input_as_it_was():
+    # integer counts with unsorted indices (as CountVectorizer leaves them): a float copy that shared the index
+    # arrays would sort them under the integer data, and naive Bayes on the counts would then change
+    counts = sp.csr_matrix((np.array([3, 1, 2, 5]), np.array([2, 0, 1, 0]), np.array([0, 2, 4])), shape=(2, 3))
+    assert not counts.has_sorted_indices
+    before = counts.toarray()
+    components_by_vocabulary(counts, [2, 3], 0.9)
+    np.testing.assert_array_equal(counts.toarray(), before)
+    assert counts.indices.tolist() == [2, 0, 1, 0]
+
+
 def test_components_by_vocabulary_bad_input():
     with pytest.raises(ValueError, match="n_keywords"):
         components_by_vocabulary(np.ones((3, 4)), [5])  # more keywords than stems

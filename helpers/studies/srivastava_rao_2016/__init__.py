@@ -88,6 +88,7 @@ from .comparisons import (
     predictions_at,
     probability_as_uncertainty,
     reading_claims,
+    reconstruction,
     score_differences,
     tied_disagreements,
 )
@@ -204,6 +205,7 @@ __all__ = [
     "probability_as_uncertainty",
     "read_archive_member",
     "reading_claims",
+    "reconstruction",
     "readings_by_components",
     "readings_note",
     "rocchio_ovr_predict",

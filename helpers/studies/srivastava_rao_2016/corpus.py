@@ -153,7 +153,7 @@ def paper_weights(counts) -> sp.csr_matrix:
     >>> np.sqrt(W.multiply(W).sum(axis=1)).round(12).ravel().tolist()
     [1.0, 1.0, 1.0]
     """
-    counts = sp.csr_matrix(counts, dtype=np.float64)
+    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
     n_docs, df = counts.shape[0], document_frequency(counts)
     weights = counts.multiply(np.log2(n_docs / np.maximum(df, 1))).tocsr()
     return weights.multiply(1 / np.sqrt(weights.multiply(weights).sum(axis=1))).tocsr()

@@ -102,7 +102,7 @@ def components_by_vocabulary(counts, n_keywords=KEYWORD_COUNTS, variance: float 
     >>> int(components_by_vocabulary(counts, [1], 0.9).loc[1, "empty documents"])  # documents without the first stem
     2
     """
-    counts = sp.csr_matrix(counts, dtype=np.float64)
+    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
     n_docs, n_stems = counts.shape
     sizes = sorted(set(check_positive_ints(n_keywords, "n_keywords", "[500, 1000, 2000]", maximum=n_stems,
                                            why="stems in the vocabulary")))
