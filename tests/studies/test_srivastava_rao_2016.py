@@ -12,6 +12,7 @@ from sklearn.model_selection import LeaveOneOut, cross_val_predict
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
+from helpers.effects import paired_bootstrap
 from helpers.evaluation import prf_scores
 from helpers.gram import shrunk_residual_covariance
 from helpers.significance import mcnemar_exact
@@ -320,8 +321,13 @@ def test_largest_lead_finds_where_a_reading_leads_euclidean_knn_most():
     acc = pd.DataFrame({"euclidean": [0.9, 0.7, 0.8], "pooled": [0.85, 0.8, 0.8], "weighted": [0.8, 0.8, 0.85]},
                        index=[10, 50, 100])
     preds = {(50, "euclidean"): wrong(6), (50, "weighted"): wrong(4), (50, "pooled"): wrong(4)}
-    lead = largest_lead(acc, preds, y)
+    lead = largest_lead(acc, preds, y, n_resamples=199)
     # leads: 10 -> -0.05, 50 -> +0.1, 100 -> +0.05; at 50 weighted and pooled tie: pooled comes first in READINGS
     assert (lead["components"], lead["reading"]) == (50, "pooled")
     assert (lead["accuracy"], lead["reference_accuracy"]) == (0.8, 0.7)
     assert (lead["b"], lead["c"], lead["p"]) == mcnemar_exact(y, wrong(4), wrong(6))
+    assert lead["effect"] == paired_bootstrap(y, wrong(4), wrong(6), n_resamples=199)
+    # the best of 2 readings at 3 sizes: a Bonferroni interval over the 6 looks, wider than the plain one
+    assert lead["looks"] == 6 and "99.17% interval" in lead["adjusted"]["method"]
+    assert lead["adjusted"]["interval"][0] <= lead["effect"]["interval"][0]
+    assert lead["adjusted"]["interval"][1] >= lead["effect"]["interval"][1]

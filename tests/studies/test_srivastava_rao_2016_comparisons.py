@@ -7,20 +7,21 @@ from scipy import stats
 from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.neighbors import KNeighborsClassifier
 
+from helpers.effects import paired_bootstrap
 from helpers.evaluation import prf_scores
-from helpers.significance import mcnemar_exact, paired_comparisons
+from helpers.significance import mcnemar_exact
 from helpers.studies.srivastava_rao_2016 import (
     BALANCE_KEYS,
     PR_SCORES,
     READING_KEYS,
     READINGS,
     accuracy_by_k,
-    against_best_rival,
     balance_claims,
     chosen_readings,
     component_sweep,
     conventional_claims,
     dimension_claims,
+    effects_against,
     f1_identities,
     invertibility_claim,
     k_choice_note,
@@ -32,6 +33,8 @@ from helpers.studies.srivastava_rao_2016 import (
     predictions_at,
     probability_as_uncertainty,
     reading_claims,
+    reconstruction,
+    score_differences,
     summarize_readings,
     tied_disagreements,
 )
@@ -70,13 +73,16 @@ def test_reading_claims_compare_each_reading_with_euclidean_knn(readings):
     out, summary, y_te = readings
     k_of, acc, pred, _ = chosen_readings(out, summary)
     mcnemar = {r: mcnemar_exact(y_te, pred[r], pred["euclidean"]) for r in READING_KEYS}
-    claims = reading_claims(mcnemar, acc, k_of)
+    effects = effects_against(y_te, {r: pred[r] for r in READING_KEYS}, pred["euclidean"], n_resamples=199)
+    claims = reading_claims(effects, mcnemar, acc, k_of, 5)
     assert list(claims) == list(READING_KEYS.values())
     for r, key in READING_KEYS.items():
         b, c, p = mcnemar[r]
-        assert claims[key]["effect"] == pytest.approx(acc[r] - acc["euclidean"]) and claims[key]["p"] == p
-        assert f"{b} test documents right only with this reading, {c} only with Euclidean kNN" in \
-            claims[key]["evidence"]
+        effect = claims[key]["effect"]
+        assert effect is effects[r] and effect["effect"] == pytest.approx(acc[r] - acc["euclidean"])
+        assert effect["interval"][0] <= effect["effect"] <= effect["interval"][1]
+        assert (f"on the 5 components of 90% of our vocabulary's variance; {b} test documents right only with this "
+                f"reading, {c} only with Euclidean kNN (McNemar p = {p:.1e})") in claims[key]["evidence"]
     assert claims["reading.class-blind"]["how"] is None and claims["reading.weighted"]["how"] is None
     assert claims["reading.pooled"]["how"].startswith("Ledoit-Wolf shrunk covariances")
     assert "(no k)" in claims["reading.nearest-category"]["evidence"]
@@ -104,10 +110,14 @@ def test_probability_as_uncertainty_equals_scipy_and_sklearn(rng):
     proba = rng.dirichlet([1, 1, 1], size=60)
     y = rng.integers(0, 3, size=60)
     pred = proba.argmax(axis=1)
-    u = probability_as_uncertainty(proba, pred, y)
+    u = probability_as_uncertainty(proba, pred, y, n_resamples=199)
     right = pred == y
     assert u["auc"] == pytest.approx(roc_auc_score(right, proba.max(axis=1)))
-    assert u["p"] == pytest.approx(stats.mannwhitneyu(proba.max(axis=1)[right], proba.max(axis=1)[~right]).pvalue)
+    assert u["effect"]["effect"] == pytest.approx(u["auc"] - 0.5)
+    assert u["effect"]["p"] == pytest.approx(stats.mannwhitneyu(proba.max(axis=1)[right],
+                                                                 proba.max(axis=1)[~right]).pvalue)
+    low, high = u["effect"]["interval"]
+    assert low < u["effect"]["effect"] < high
     assert (u["n_right"], u["n_wrong"]) == (right.sum(), (~right).sum())
     assert u["mean_right"] == pytest.approx(proba.max(axis=1)[right].mean())
 
@@ -124,7 +134,7 @@ def test_f1_identities_against_scikit_learn(rng):
     y = rng.integers(0, 4, size=80)
     pred = np.where(rng.random(80) < 0.7, y, rng.integers(0, 4, size=80))
     out = f1_identities(y, pred, [0, 1, 2, 3])
-    assert out["weighted_average"] and out["agrees_with_sklearn"]
+    assert out["by_counts"] and out["weighted_average"] and out["agrees_with_sklearn"]
     assert out["scores"]["macro_f1"] == pytest.approx(f1_score(y, pred, average="macro"))
     P, R = out["scores"]["macro_precision"], out["scores"]["macro_recall"]
     assert out["f1_of_means"] == pytest.approx(2 * P * R / (P + R))
@@ -156,13 +166,18 @@ def test_dimension_claims(three_topics):
     X_tr, y_tr, X_te, y_te = three_topics
     dims = knn_by_dimension(X_tr, X_te, X_tr, X_te, y_tr, y_te, X_tr.std(axis=0), [1, 2, 5], [3])
     pred1 = KNeighborsClassifier(3).fit(X_tr[:, :1], y_tr).predict(X_te[:, :1])
-    claims = dimension_claims(dims, y_te, pred1, np.mean(pred1 == y_te), 1, 5)
+    claims = dimension_claims(dims, y_te, pred1, np.mean(pred1 == y_te), 1, 5, n_resamples=199)
     b, c, p = mcnemar_exact(y_te, pred1, dims.full_pred)
-    assert claims["claim.knn-pca"]["effect"] == pytest.approx(np.mean(pred1 == y_te) - dims.full_accuracy)
-    assert claims["claim.knn-pca"]["p"] == p
-    assert f"(McNemar {b} vs {c} documents)" in claims["claim.knn-pca"]["evidence"]
-    assert claims["claim.knn-high-dimension"]["effect"] == pytest.approx(dims.curve["euclidean"].max()
-                                                                         - dims.full_accuracy)
+    assert claims["claim.knn-pca"]["effect"] == paired_bootstrap(y_te, pred1, dims.full_pred, n_resamples=199)
+    assert claims["claim.knn-pca"]["effect"]["effect"] == pytest.approx(np.mean(pred1 == y_te) - dims.full_accuracy)
+    assert f"(McNemar {b} vs {c} documents, p = {p:.1e})" in claims["claim.knn-pca"]["evidence"]
+    assert claims["claim.knn-pca"]["how"] == reconstruction(1)
+    high = claims["claim.knn-high-dimension"]["effect"]
+    assert high["effect"] == pytest.approx(dims.curve["euclidean"].max() - dims.full_accuracy)
+    # the best of 3 sizes: a Bonferroni interval, wider than the plain 95% one
+    plain = paired_bootstrap(y_te, dims.peak_pred, dims.full_pred, n_resamples=199)
+    assert high["interval"][0] <= plain["interval"][0] and high["interval"][1] >= plain["interval"][1]
+    assert "98.33% interval" in high["method"] and "Bonferroni over 3 sizes of the sweep" in high["method"]
     better = int((dims.curve["euclidean"] > dims.full_accuracy).sum())
     assert f"kNN beats the full space at {better} of the 3 sizes" in claims["claim.knn-high-dimension"]["evidence"]
 
@@ -174,32 +189,30 @@ def test_k_choice_note():
                                       "training documents: euclidean 5, weighted 3")
 
 
-def test_against_best_rival_picks_the_best_conventional_classifier(rng):
-    y = rng.integers(0, 3, size=90)
-    noisy = lambda share: np.where(rng.random(90) < share, y, rng.integers(0, 3, size=90))  # noqa: E731
-    conventional = {"weak": noisy(0.3), "strong": noisy(0.8)}
-    ours = noisy(0.5)
-    tests = against_best_rival(y, ours, "ours", conventional, [0, 1, 2], n_resamples=199, random_state=1)
-    for score in ("macro_f1", "micro_f1"):
-        rival, diff, p = tests[score]
-        assert rival == "strong"
-        ref = paired_comparisons(y, {"ours": ours}, conventional["strong"], [score], [0, 1, 2], 199, 1).loc["ours"]
-        assert diff == pytest.approx(prf_scores(y, ours, [0, 1, 2])[score]
-                                     - prf_scores(y, conventional["strong"], [0, 1, 2])[score])
-        assert (diff, p) == (ref[(score, "difference")], ref[(score, "p")])
-
-
-def test_balance_claims_read_the_favoured_row_and_count_the_readings_ahead():
-    cols = pd.MultiIndex.from_tuples([(s, part) for s in PR_SCORES for part in ("difference", "p")])
-    values = [[-0.1, 0.002] * 6, [0.02, 0.6] * 6, [-0.05, 0.01] * 6]
-    pr = pd.DataFrame(values, index=["a", "b", "c"], columns=cols)
-    claims = balance_claims(pr, "c")
+def test_score_differences_and_balance_claims(readings):
+    out, summary, y_te = readings
+    _, acc, pred, favoured = chosen_readings(out, summary)
+    classes = ["acq", "earn", "grain"]
+    mahal = {READINGS[r]: pred[r] for r in READINGS if r != "euclidean"}
+    diffs = score_differences(y_te, mahal, pred["euclidean"], PR_SCORES, classes)
+    assert diffs.index.tolist() == list(mahal) and diffs.columns.tolist() == PR_SCORES
+    ref = prf_scores(y_te, pred["euclidean"], classes)
+    name = READINGS[favoured]
+    for score in PR_SCORES:
+        assert diffs.loc[name, score] == pytest.approx(prf_scores(y_te, pred[favoured], classes)[score] - ref[score])
+    # one label per document: micro precision, recall and F1 are all accuracy
+    for score in ("micro_precision", "micro_recall", "micro_f1"):
+        assert diffs[score].tolist() == pytest.approx([acc[r] - acc["euclidean"] for r in READINGS if r != "euclidean"])
+    claims = balance_claims(y_te, pred[favoured], pred["euclidean"], name, diffs, classes, n_resamples=199)
     assert list(claims) == list(BALANCE_KEYS)
-    assert all(a["effect"] == -0.05 and a["p"] == 0.01 for a in claims.values())
-    assert claims["claim.precision.macro"]["evidence"] == ("macro precision: c minus Euclidean kNN -0.050 (paired "
-                                                           "permutation test); 1 of 3 readings ahead")
+    for key, score in BALANCE_KEYS.items():
+        assert claims[key]["effect"] == paired_bootstrap(y_te, pred[favoured], pred["euclidean"], score=score,
+                                                         classes=classes, n_resamples=199)
+        ahead = int((diffs[score] > 0).sum())
+        assert f"; {ahead} of 5 readings ahead" in claims[key]["evidence"]
     assert claims["claim.balance.micro"]["evidence"].endswith("F1 is the balance of precision and recall the paper "
                                                               "uses (line 293)")
+    assert "micro precision, recall and F1 all equal accuracy" in claims["claim.precision.micro"]["evidence"]
 
 
 def test_measure_claims(readings):
@@ -208,7 +221,8 @@ def test_measure_claims(readings):
     never = never_assigning(y_te)
     claims = measure_claims(y_te, pred, acc, never, f1_identities(y_te, pred["euclidean"], ["acq", "earn", "grain"]))
     assert {k: a[0] for k, a in claims.items()} == {"eq19": True, "claim.accuracy-small-classes": False,
-                                                    "f1.definition": True, "micro-macro.definition": True}
+                                                    "pr.definition": True, "f1.definition": True,
+                                                    "micro-macro.definition": True}
     assert claims["claim.accuracy-small-classes"][1].startswith("never assigning grain (30 of 90 test documents) is "
                                                                 "right about it for 66.7% of the documents")
     bad = measure_claims(y_te, pred, {**acc, "pooled": acc["pooled"] + 0.01}, never,
@@ -219,21 +233,46 @@ def test_measure_claims(readings):
 def test_conventional_claims(readings):
     out, summary, y_te = readings
     _, acc, pred, favoured = chosen_readings(out, summary)
+    classes = ["acq", "earn", "grain"]
     base = {"naive Bayes": pred["pooled"], "Rocchio": pred["class_blind"]}
-    mcnemar = {r: mcnemar_exact(y_te, pred[r], pred["euclidean"]) for r in READINGS if r != "euclidean"}
-    claims = conventional_claims(y_te, pred, favoured, base, mcnemar, ["acq", "earn", "grain"], n_resamples=99)
+    mahal = [r for r in READINGS if r != "euclidean"]
+    mcnemar = {r: mcnemar_exact(y_te, pred[r], pred["euclidean"]) for r in mahal}
+    against = effects_against(y_te, {r: pred[r] for r in mahal}, pred["euclidean"], classes=classes, n_resamples=99)
+    claims = conventional_claims(y_te, pred, favoured, base, against, mcnemar, classes, 5, n_resamples=99)
+    assert all(c["how"] == reconstruction(5) for c in claims.values())
     assert list(claims) == ["claim.macro-best", "claim.f1-vs-conventional", "claim.accuracy-vs-nb",
                             "claim.accuracy-vs-euclidean"]
-    assert claims["claim.accuracy-vs-nb"]["effect"] == pytest.approx(acc[favoured] - acc["pooled"])
-    assert claims["claim.accuracy-vs-nb"]["p"] == mcnemar_exact(y_te, pred[favoured], pred["pooled"])[2]
-    assert claims["claim.accuracy-vs-euclidean"]["p"] == mcnemar[favoured][2]
-    assert claims["claim.accuracy-vs-euclidean"]["evidence"].count("(p = ") == len(mcnemar)
+    rivals = {"naive Bayes": base["naive Bayes"], "Rocchio": base["Rocchio"], "Euclidean kNN": pred["euclidean"]}
+    macro = claims["claim.macro-best"]["comparisons"]
+    assert list(macro) == [f"macro F1 vs {r}" for r in rivals]
+    for rival, p in rivals.items():
+        assert macro[f"macro F1 vs {rival}"] == paired_bootstrap(y_te, pred[favoured], p, score="macro_f1",
+                                                                 classes=classes, n_resamples=99)
+    both = claims["claim.f1-vs-conventional"]["comparisons"]
+    assert set(both) == set(macro) | {f"micro F1 vs {r}" for r in rivals}
+    nb = claims["claim.accuracy-vs-nb"]["effect"]
+    assert nb["effect"] == pytest.approx(acc[favoured] - acc["pooled"])
+    b, c, p = mcnemar_exact(y_te, pred[favoured], pred["pooled"])
+    assert f"(McNemar: {b} vs {c} documents, p = {p:.1e})" in claims["claim.accuracy-vs-nb"]["evidence"]
+    assert claims["claim.accuracy-vs-euclidean"]["effect"] is against[favoured]
+    assert claims["claim.accuracy-vs-euclidean"]["evidence"].count(" [") == len(mahal)
 
 
 def test_invertibility_claim():
-    holds, evidence = invertibility_claim(pd.Series([2840, 41], index=["earn", "grain"]), 3059, 2877)
-    assert not holds
-    assert evidence == ("d = 3,059; the largest category (earn) has 2,840 training documents, so every category's "
-                        "sample covariance has rank below d and no inverse (in the top-10 multi-label setting earn "
-                        "has 2,877); the readings below shrink each covariance (Ledoit-Wolf)")
-    assert invertibility_claim(pd.Series([300], index=["earn"]), 100, 320)[0]
+    table1 = pd.Series({"earn": 2877, "corn": 181})
+    out = invertibility_claim(pd.Series([2840, 41], index=["earn", "grain"]), 3059, table1)
+    assert not out["holds"] and out["how"] == ("our reconstruction of the paper's PCA: 90% of the variance of our "
+                                               "vocabulary (every stem, no keyword threshold, documents of unit "
+                                               "length), 3,059 components")
+    assert out["evidence"] == ("d = 3,059; the largest category (earn) has 2,840 training documents, so every "
+                               "category's sample covariance has rank below d and no inverse (with all their topics, "
+                               "earn has 2,877); the readings below shrink each covariance (Ledoit-Wolf)")
+    # each category must outnumber d: the smallest decides
+    assert not invertibility_claim(pd.Series([300, 90], index=["earn", "grain"]), 100, table1)["holds"]
+    assert invertibility_claim(pd.Series([300, 120], index=["earn", "grain"]), 100, table1)["holds"]
+    vocab = pd.DataFrame({"components": [168, 317, 568]}, index=pd.Index([250, 500, 1000], name="keywords"))
+    assert invertibility_claim(pd.Series([2840], index=["earn"]), 3059, table1, vocab)["evidence"].endswith(
+        "90% of the variance needs 168 components at 250 keywords, 317 components at 500 keywords, 568 components at "
+        "1,000 keywords: only a vocabulary near 250 keywords or fewer brings d below corn's 181 training documents")
+    assert invertibility_claim(pd.Series([2840], index=["earn"]), 3059, table1, vocab.iloc[1:])["evidence"].endswith(
+        "none brings d below corn's 181 training documents")

@@ -119,13 +119,19 @@ def test_collection_claims():
     readme = "indexed with categories by personnel from Reuters Ltd. and Carnegie Group, Inc."
     top = ["earn", "acq", "money-fx", "grain", "crude", "trade", "interest", "wheat", "ship", "corn"]
     claims = collection_claims(readme, {"largest_train": 2877, "median": 12}, top)
-    assert {k: a[0] for k, a in claims.items()} == {"corpus.provenance": True, "corpus.uneven": True,
-                                                    "table1.top10": True}
+    assert {k: a[0] for k, a in claims.items()} == {"corpus.provenance": True, "modapte.indexed": False,
+                                                    "corpus.uneven": True, "table1.top10": True}
     assert claims["corpus.uneven"][1] == ("the largest topic has 2,877 training documents, more than 100 times the "
                                           "median topic (12)")
     claims = collection_claims("", {"largest_train": 1200, "median": 12}, top[:9] + ["cpi"])
-    assert {k: a[0] for k, a in claims.items()} == {"corpus.provenance": False, "corpus.uneven": False,
-                                                    "table1.top10": False}
+    assert {k: a[0] for k, a in claims.items()} == {"corpus.provenance": False, "modapte.indexed": False,
+                                                    "corpus.uneven": False, "table1.top10": False}
+    readme = (' Training Set (9,603 docs): LEWISSPLIT="TRAIN";  TOPICS="YES"\n ... Now, a reasonable (though not '
+              'certain) assumption is that for all\nTOPICS="YES" stories the indexer at least thought about whether')
+    holds, evidence = collection_claims(readme, {"largest_train": 2877, "median": 12}, top)["modapte.indexed"]
+    assert holds and "the paper states as fact what the README assumes" in evidence
+    assert not collection_claims(readme.replace("(though not certain) ", ""), {"largest_train": 1, "median": 1},
+                                 top)["modapte.indexed"][0]
 
 
 def test_preprocessing_claims():

@@ -135,19 +135,29 @@ def test_training_size_claims(rng):
     y_tr, y_te, Z_tr, Z_te = y[:120], y[120:], Z[:120], Z[120:]
     curve, preds = training_size_curve(Z_tr, y_tr, Z_te, y_te, Z_tr.std(axis=0, ddof=1), [0.25, 0.5, 0.75, 1.0],
                                        ks=[1, 3, 5], readings=["euclidean", "pooled", "class_blind"])
-    claims, (top, options) = training_size_claims(curve, preds, y_te, "class_blind")
+    claims, (top, options) = training_size_claims(curve, preds, y_te, "class_blind", n_resamples=199)
     acc = accuracy_table(curve)
     sizes = acc.index.to_numpy()
-    rho, p = stats.spearmanr(sizes, acc["class_blind"])
-    rho_e, p_e = stats.spearmanr(sizes, acc["euclidean"])
-    assert claims["fig5.increasing"]["effect"] == pytest.approx(min(rho, rho_e))
-    gaps = acc["class_blind"] - acc["euclidean"]
-    worst = gaps.idxmin()
-    fraction = dict(zip(curve["training documents"], curve["fraction"]))[worst]
-    assert claims["fig5.mahal-above"]["effect"] == pytest.approx(gaps[worst])
-    assert claims["fig5.mahal-above"]["p"] == mcnemar_exact(y_te, preds[(fraction, "class_blind")],
-                                                            preds[(fraction, "euclidean")])[2]
+    fraction = dict(zip(curve["training documents"], curve["fraction"]))
+    rising = claims["fig5.increasing"]["comparisons"]
+    assert list(rising) == [READINGS["euclidean"], READINGS["class_blind"]]
+    for r in ("euclidean", "class_blind"):
+        e = rising[READINGS[r]]
+        assert e["effect"] == pytest.approx(stats.spearmanr(sizes, acc[r])[0])
+        assert e["values"] == pytest.approx(acc[r].tolist())
+        assert e["interval"][0] <= e["effect"] <= e["interval"][1]
+    gaps = claims["fig5.mahal-above"]["comparisons"]
+    assert list(gaps) == [f"{n:,} training documents" for n in sizes]
+    for n in sizes:
+        pair = (preds[(fraction[n], "class_blind")], preds[(fraction[n], "euclidean")])
+        assert gaps[f"{n:,} training documents"]["effect"] == pytest.approx(acc.loc[n, "class_blind"]
+                                                                            - acc.loc[n, "euclidean"])
+        b, c, _ = mcnemar_exact(y_te, *pair)
+        assert f"{n:,} {acc.loc[n, 'class_blind'] - acc.loc[n, 'euclidean']:+.3f} ({b} vs {c} documents)" in \
+            claims["fig5.mahal-above"]["evidence"]
     red = error_reduction(acc)["class_blind"]
-    assert claims["fig6.increasing"]["effect"] == pytest.approx(stats.spearmanr(sizes, red)[0])
+    fig6 = claims["fig6.increasing"]["effect"]
+    assert fig6["effect"] == pytest.approx(stats.spearmanr(sizes, red)[0])
+    assert fig6["values"] == pytest.approx(red.tolist())
     assert top == pytest.approx(red.max())
     assert options["note"].startswith("Mahal-kNN, class-blind (Eqs 12-18); the highest of any reading at any size")

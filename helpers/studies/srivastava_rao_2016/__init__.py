@@ -25,12 +25,15 @@ The modules, in the order of the paper (and of notebook 06):
 
 * :mod:`.corpus`: the collection and its preprocessing (Sections 2.1 and 3, Table 1): the XML
   question, the vector-space example, the stems by hand, the TF-IDF formula, the topics;
-* :mod:`.pca_checks`: the PCA (Eqs 1-5) fitted and checked, the scale invariance of line 146;
+* :mod:`.pca_checks`: the PCA (Eqs 1-5) fitted and checked, the scale invariance of line 146, the
+  components that 90% of the variance needs under a keyword threshold;
 * :mod:`.readings`: the readings above;
 * :mod:`.sweeps`: many PCA sizes and k from one neighbour search (:func:`component_sweep`,
   :func:`knn_sweep`), the choice of k (:func:`summarize_readings`, :func:`best_k`), Figs 5 and 6
   (:func:`training_size_curve`) and every reading on fewer components
   (:func:`readings_by_components`, :func:`largest_lead`);
+* :mod:`.intervals`: the effects with their 95% intervals that the claims are judged from (score
+  differences on the test documents, the AUC of line 269, the trends of Figs 5 and 6);
 * :mod:`.comparisons`: the readings against Euclidean kNN and the conventional classifiers, as
   the evidence of the paper's claims;
 * :mod:`.baselines`: the dense reference classifier :class:`MahalanobisCentroidClassifier` (the
@@ -40,7 +43,7 @@ The modules, in the order of the paper (and of notebook 06):
 * :mod:`.figures`: the claims of Figs 5 and 6.
 
 The package also re-exports what notebook 06 uses from the data and maths layers: the
-Reuters-21578 loader and splits, the text pipeline, McNemar's and the permutation tests, and
+Reuters-21578 loader and splits, the text pipeline, McNemar's test, the paired bootstrap and
 the plotting functions.
 
 The slow steps take ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it, ``None``
@@ -60,8 +63,9 @@ from ...data.reuters import (
     read_archive_member,
     top_categories,
 )
+from ...effects import paired_bootstrap
 from ...plotting import plot_against_reference, plot_cumulative_variance, plot_score_curves
-from ...significance import mcnemar_exact, paired_comparisons
+from ...significance import mcnemar_exact
 from ...text import StemmingAnalyzer, vectorize_corpus
 from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict
 from .comparisons import (
@@ -70,7 +74,6 @@ from .comparisons import (
     READING_KEYS,
     DimensionStudy,
     accuracy_by_k,
-    against_best_rival,
     balance_claims,
     chosen_readings,
     conventional_claims,
@@ -85,6 +88,8 @@ from .comparisons import (
     predictions_at,
     probability_as_uncertainty,
     reading_claims,
+    reconstruction,
+    score_differences,
     tied_disagreements,
 )
 from .corpus import (
@@ -102,7 +107,18 @@ from .corpus import (
     xml_parse_result,
 )
 from .figures import accuracy_table, error_reduction, training_size_claims
-from .pca_checks import below, fit_pca, pca_claims, pca_residuals, scale_invariance, sq_mahalanobis
+from .intervals import auc_effect, bonferroni, bonferroni_effect, effects_against, trend_effect
+from .pca_checks import (
+    KEYWORD_COUNTS,
+    below,
+    components_by_vocabulary,
+    fit_pca,
+    least_squares,
+    pca_claims,
+    pca_residuals,
+    scale_invariance,
+    sq_mahalanobis,
+)
 from .readings import MAHAL_READINGS, READINGS, Readings, mahalanobis_readings
 from .sweeps import (
     best_k,
@@ -127,6 +143,7 @@ from .table2 import (
 
 __all__ = [
     "BALANCE_KEYS",
+    "KEYWORD_COUNTS",
     "F1_COLUMNS",
     "MAHAL_READINGS",
     "PR_SCORES",
@@ -140,18 +157,22 @@ __all__ = [
     "StemmingAnalyzer",
     "accuracy_by_k",
     "accuracy_table",
-    "against_best_rival",
+    "auc_effect",
     "balance_claims",
     "baseline_predictions",
     "below",
+    "bonferroni",
+    "bonferroni_effect",
     "best_k",
     "chosen_readings",
     "class_counts",
     "collection_claims",
     "component_sweep",
+    "components_by_vocabulary",
     "conventional_claims",
     "dimension_claims",
     "document_frequency",
+    "effects_against",
     "error_reduction",
     "f1_identities",
     "fit_pca",
@@ -163,6 +184,7 @@ __all__ = [
     "knn_vote_claim",
     "labels_provenance",
     "largest_lead",
+    "least_squares",
     "load_reuters21578",
     "mahalanobis_readings",
     "make_setting",
@@ -171,7 +193,7 @@ __all__ = [
     "modapte_split",
     "never_assigning",
     "other_settings",
-    "paired_comparisons",
+    "paired_bootstrap",
     "paper_weights",
     "pca_claims",
     "pca_residuals",
@@ -183,10 +205,12 @@ __all__ = [
     "probability_as_uncertainty",
     "read_archive_member",
     "reading_claims",
+    "reconstruction",
     "readings_by_components",
     "readings_note",
     "rocchio_ovr_predict",
     "scale_invariance",
+    "score_differences",
     "setting_gaps",
     "setting_table",
     "settings_note",
@@ -202,6 +226,7 @@ __all__ = [
     "topics_in",
     "training_size_claims",
     "training_size_curve",
+    "trend_effect",
     "vectorize_corpus",
     "xml_parse_result",
 ]

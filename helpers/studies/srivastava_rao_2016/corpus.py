@@ -45,6 +45,11 @@ TABLE1 = {"table1.earn": "earn", "table1.acq": "acq", "table1.money-fx": "money-
 
 _PROVENANCE = re.compile(r"indexed\s+with\s+categories\s+by\s+personnel\s+from\s+Reuters\s+Ltd\..*?"
                          r"Carnegie\s+Group,\s+Inc\.", re.S)
+#: README VIII.B: the ModApte sets are the TOPICS="YES" stories ...
+_MODAPTE_YES = re.compile(r"Training\s+Set\s+\(9,603\s+docs\):\s+LEWISSPLIT=\"TRAIN\";\s+TOPICS=\"YES\"")
+#: ... README VI: for which the indexer is assumed ("reasonable (though not certain)") to have considered the topics
+_INDEXER = re.compile(r"reasonable\s+\(though\s+not\s+certain\)\s+assumption\s+is\s+that\s+for\s+all\s+"
+                      r"TOPICS=\"YES\"\s+stories\s+the\s+indexer\s+at\s+least\s+thought\s+about")
 
 
 def xml_parse_result(raw: bytes) -> str:
@@ -148,7 +153,7 @@ def paper_weights(counts) -> sp.csr_matrix:
     >>> np.sqrt(W.multiply(W).sum(axis=1)).round(12).ravel().tolist()
     [1.0, 1.0, 1.0]
     """
-    counts = sp.csr_matrix(counts, dtype=np.float64)
+    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
     n_docs, df = counts.shape[0], document_frequency(counts)
     weights = counts.multiply(np.log2(n_docs / np.maximum(df, 1))).tocsr()
     return weights.multiply(1 / np.sqrt(weights.multiply(weights).sum(axis=1))).tocsr()
@@ -275,21 +280,27 @@ def collection_claims(readme: str, topics: dict, top_topics) -> dict:
     Returns
     -------
     dict
-        ``{key: (holds, evidence)}`` for ``corpus.provenance``, ``corpus.uneven`` (the largest
-        topic has more than 100 times the training documents of the median one) and
-        ``table1.top10``.
+        ``{key: (holds, evidence)}`` for ``corpus.provenance``, ``modapte.indexed`` (the
+        README defines ModApte by TOPICS="YES" and assumes the indexer considered the topics of
+        every such story), ``corpus.uneven`` (the largest topic has more than 100 times the
+        training documents of the median one) and ``table1.top10``.
 
     Examples
     --------
     >>> topics = {"largest_train": 2877, "median": 12}
     >>> claims = collection_claims("collected by Reuters", topics, TABLE1.values())
     >>> {k: holds for k, (holds, _) in claims.items()}
-    {'corpus.provenance': False, 'corpus.uneven': True, 'table1.top10': True}
+    {'corpus.provenance': False, 'modapte.indexed': False, 'corpus.uneven': True, 'table1.top10': True}
     """
     return {
         "corpus.provenance": (labels_provenance(readme), "the collection's README (section IV): the documents were "
                               "assembled and indexed with categories by personnel from Reuters Ltd. and Carnegie "
                               "Group, Inc. in 1987"),
+        "modapte.indexed": (bool(_MODAPTE_YES.search(readme) and _INDEXER.search(readme)),
+                            "the README defines the ModApte sets by TOPICS=\"YES\" (section VIII.B) and calls it "
+                            "\"a reasonable (though not certain) assumption\" that the indexer at least thought about "
+                            "the topics of every such story (section VI); the paper states as fact what the README "
+                            "assumes"),
         "corpus.uneven": (topics["largest_train"] > 100 * topics["median"], f"the largest topic has "
                           f"{topics['largest_train']:,} training documents, more than 100 times the median topic "
                           f"({topics['median']})"),

@@ -3,16 +3,17 @@
 The figures are images, absent from the text; only their claims are testable. From the long
 table of :func:`~.sweeps.training_size_curve`: :func:`accuracy_table` (Fig. 5's curves),
 :func:`error_reduction` (Fig. 6's, ``(CE_E - CE_M) / CE_E`` with CE from Eq. 19) and
-:func:`training_size_claims` (the claims, ready for a notebook's ``check.claims``, and the
-answer to the printed 35%).
+:func:`training_size_claims` (the claims with their effects and intervals, ready for a notebook's
+``check.claims``, and the answer to the printed 35%).
 """
 
 from __future__ import annotations
 
 import pandas as pd
-from scipy import stats
 
+from ...effects import paired_bootstrap
 from ...significance import mcnemar_exact
+from .intervals import trend_effect
 from .readings import READINGS
 
 __all__ = ["accuracy_table", "error_reduction", "training_size_claims"]
@@ -48,7 +49,8 @@ def error_reduction(accuracy: pd.DataFrame, reference: str = "euclidean") -> pd.
     return error[others].rsub(error[reference], axis=0).div(error[reference], axis=0)
 
 
-def training_size_claims(curve: pd.DataFrame, predictions: dict, y_test, reading: str) -> tuple[dict, tuple]:
+def training_size_claims(curve: pd.DataFrame, predictions: dict, y_test, reading: str, n_resamples: int = 1999,
+                         random_state: int = 0) -> tuple[dict, tuple]:
     """The claims of Figs 5 and 6, answered by one reading, and our answer to Fig. 6's highest reduction (35%).
 
     Parameters
@@ -61,60 +63,63 @@ def training_size_claims(curve: pd.DataFrame, predictions: dict, y_test, reading
     y_test : labels of the test documents
     reading : str
         The reading that answers the claims (the most favourable to the paper).
+    n_resamples, random_state
+        Of the intervals (resamples of the test documents).
 
     Returns
     -------
     claims : dict
-        ``fig5.increasing`` (Spearman correlation of accuracy with the training documents, the
-        smaller of Euclidean kNN's and the reading's, with the larger p), ``fig5.mahal-above``
-        (the reading minus Euclidean kNN at its least favourable size, McNemar's p there) and
-        ``fig6.increasing`` (Spearman correlation of the reading's error reduction with the
-        training documents), each ``{"effect", "p", "evidence"}``.
+        ``fig5.increasing``: Spearman's correlation of accuracy with the training documents,
+        for Euclidean kNN and for the reading (``comparisons``: both curves of Fig. 5 must
+        rise); ``fig5.mahal-above``: the reading minus Euclidean kNN in accuracy at each size
+        (``comparisons``: "in each case"); ``fig6.increasing``: Spearman's correlation of the
+        reading's error reduction with the training documents (``effect``). Intervals from
+        :func:`.intervals.trend_effect` and :func:`helpers.effects.paired_bootstrap`.
     fig6_max : tuple
         ``(highest error reduction of the reading, {"note": ...})``, for ``check.numbers``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> y = np.array([0, 1] * 5)
-    >>> curve = pd.DataFrame({"fraction": [0.5, 0.5, 1.0, 1.0], "training documents": [5, 5, 10, 10],
-    ...                       "reading": ["euclidean", "pooled"] * 2, "accuracy": [0.6, 0.5, 0.8, 0.9]})
-    >>> wrong = lambda n: np.where(np.arange(10) < n, 1 - y, y)
-    >>> preds = {(0.5, "euclidean"): wrong(4), (0.5, "pooled"): wrong(5), (1.0, "euclidean"): wrong(2),
-    ...          (1.0, "pooled"): wrong(1)}
-    >>> claims, (top, _) = training_size_claims(curve, preds, y, "pooled")
-    >>> round(claims["fig5.mahal-above"]["effect"], 2), round(top, 2)
-    (-0.1, 0.5)
+    >>> y = np.array([0, 1] * 10)
+    >>> curve = pd.DataFrame({"fraction": [0.3, 0.3, 0.6, 0.6, 1.0, 1.0], "training documents": [3, 3, 6, 6, 10, 10],
+    ...                       "reading": ["euclidean", "pooled"] * 3, "accuracy": [0.6, 0.5, 0.8, 0.9, 0.9, 0.95]})
+    >>> wrong = lambda n: np.where(np.arange(20) < n, 1 - y, y)
+    >>> preds = {(0.3, "euclidean"): wrong(8), (0.3, "pooled"): wrong(10), (0.6, "euclidean"): wrong(4),
+    ...          (0.6, "pooled"): wrong(2), (1.0, "euclidean"): wrong(2), (1.0, "pooled"): wrong(1)}
+    >>> claims, (top, _) = training_size_claims(curve, preds, y, "pooled", n_resamples=199)
+    >>> sorted(claims["fig5.mahal-above"]["comparisons"]), round(top, 2)
+    (['10 training documents', '3 training documents', '6 training documents'], 0.5)
     """
     accuracy = accuracy_table(curve)
     reduction = error_reduction(accuracy)
     name, mahal = READINGS[reading], [r for r in accuracy.columns if r != "euclidean"]
     sizes = accuracy.index.to_numpy()
     fraction_of = dict(zip(curve["training documents"], curve["fraction"]))
-    rho_e, p_e = stats.spearmanr(sizes, accuracy["euclidean"])
-    rho_m, p_m = stats.spearmanr(sizes, accuracy[reading])
-    gaps = accuracy[reading] - accuracy["euclidean"]
-    worst = gaps.idxmin()
-    p_worst = mcnemar_exact(y_test, predictions[(fraction_of[worst], reading)],
-                            predictions[(fraction_of[worst], "euclidean")])[2]
+    at = {r: [predictions[(fraction_of[n], r)] for n in sizes] for r in ("euclidean", reading)}
+    options = {"n_resamples": n_resamples, "random_state": random_state}
+    rising = {READINGS[r]: trend_effect(y_test, at[r], sizes, **options) for r in ("euclidean", reading)}
+    gaps = {f"{n:,} training documents": paired_bootstrap(y_test, a, e, **options)
+            for n, a, e in zip(sizes, at[reading], at["euclidean"])}
+    counts = [mcnemar_exact(y_test, a, e)[:2] for a, e in zip(at[reading], at["euclidean"])]
     above = [f"{READINGS[r]} at {n:,} ({accuracy.loc[n, r] - accuracy.loc[n, 'euclidean']:+.3f})"
              for n in sizes for r in mahal if accuracy.loc[n, r] > accuracy.loc[n, "euclidean"]]
-    rho_r, p_r = stats.spearmanr(sizes, reduction[reading])
+    fig6 = trend_effect(y_test, at[reading], sizes, reference=at["euclidean"], **options)
     claims = {
         "fig5.increasing": {
-            "effect": float(min(rho_e, rho_m)), "p": float(max(p_e, p_m)),
-            "evidence": f"Spearman correlation of accuracy with training documents ({len(sizes)} sizes): "
-                        f"{READINGS['euclidean']} {rho_e:+.2f} (p = {p_e:.2f}), {name} {rho_m:+.2f} (p = {p_m:.2f})"},
+            "comparisons": rising,
+            "evidence": f"Spearman's rho of accuracy with the training documents ({len(sizes)} sizes): "
+                        + ", ".join(f"{m} {e['effect']:+.2f}" for m, e in rising.items())},
         "fig5.mahal-above": {
-            "effect": float(gaps[worst]), "p": p_worst,
+            "comparisons": gaps,
             "evidence": f"{name} minus {READINGS['euclidean']} in accuracy at each size: "
-                        + ", ".join(f"{n:,} {g:+.3f}" for n, g in gaps.items())
-                        + f"; at the least favourable size McNemar p = {p_worst:.1e}; any reading above "
-                        f"{READINGS['euclidean']}: " + (", ".join(above) or "none")},
+                        + ", ".join(f"{n:,} {g['effect']:+.3f} ({b} vs {c} documents)"
+                                    for n, g, (b, c) in zip(sizes, gaps.values(), counts))
+                        + f"; any reading above {READINGS['euclidean']}: " + (", ".join(above) or "none")},
         "fig6.increasing": {
-            "effect": float(rho_r), "p": float(p_r),
-            "evidence": f"Spearman correlation of the error reduction of {name} with training documents {rho_r:+.2f} "
-                        f"(p = {p_r:.2f}); reductions " + ", ".join(f"{v:+.0%}" for v in reduction[reading])},
+            "effect": fig6,
+            "evidence": f"Spearman's rho of the error reduction of {name} with the training documents "
+                        f"{fig6['effect']:+.2f}; reductions " + ", ".join(f"{v:+.0%}" for v in reduction[reading])},
     }
     best = reduction.max().idxmax()
     note = (f"{name}; the highest of any reading at any size: {reduction.max().max():+.0%} "

@@ -4,7 +4,10 @@
 :func:`pca_residuals` measures how far the fit is from each of Eqs 1-5 and :func:`pca_claims` turns
 that into the answers to the paper's items; :func:`scale_invariance`
 rescales every coordinate and measures how the Mahalanobis and Euclidean distances change
-(line 146). :func:`below` prints a residual as the bound it is under, never at rounding noise.
+(line 146). :func:`components_by_vocabulary` counts the components that 90% of the variance needs
+when the vocabulary is cut by a weight threshold, the step whose threshold the paper does not give;
+:func:`least_squares` compares the projection on the leading axes with other projections (lines 98-100).
+:func:`below` prints a residual as the bound it is under, never at rounding noise.
 """
 
 from __future__ import annotations
@@ -12,11 +15,19 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pandas as pd
+import scipy.sparse as sp
 
+from ..._validation import check_positive_ints, check_real
 from ...gram import GramPCA
 from ...whitening import estimate_covariance
 
-__all__ = ["below", "fit_pca", "pca_claims", "pca_residuals", "scale_invariance", "sq_mahalanobis"]
+__all__ = ["KEYWORD_COUNTS", "below", "components_by_vocabulary", "fit_pca", "least_squares", "pca_claims",
+           "pca_residuals", "scale_invariance", "sq_mahalanobis"]
+
+
+#: vocabulary sizes at which :func:`components_by_vocabulary` counts the components (the paper gives no threshold)
+KEYWORD_COUNTS = (250, 500, 1000, 2000)
 
 
 def below(value: float, bound: float) -> str:
@@ -56,6 +67,108 @@ def fit_pca(X_train, X_test, variance: float, dtype=np.float32, verbose=None):
     pca = GramPCA(n_components=variance, dtype=dtype, verbose=verbose).fit(X_train)
     scores_train, scores_test = pca.transform(X_train), pca.transform(X_test)
     return pca, scores_train, scores_test, time.perf_counter() - start
+
+
+def components_by_vocabulary(counts, n_keywords=KEYWORD_COUNTS, variance: float = 0.9) -> pd.DataFrame:
+    """Components that ``variance`` of the TF-IDF variance needs, when only the heaviest keywords are kept.
+
+    The paper eliminates the keywords whose weight lies below a threshold it does not give
+    (lines 37, 235). For each ``n`` of ``n_keywords``: the weights TF x log2(N / n_j) (line 77)
+    of the training documents, the ``n`` stems with the largest total weight kept, each
+    document scaled to unit length (as the notebook does), and the eigenvalues of the
+    covariance of the ``n`` stems (Eq. 3 read as B'B), from which the fewest components that
+    keep ``variance``.
+
+    Parameters
+    ----------
+    counts : array or sparse matrix (documents, stems)
+        Term counts of the training documents.
+    n_keywords : iterable of int
+        Vocabulary sizes (at most a few thousand: the covariance is dense, n x n).
+    variance : float
+        The fraction of the variance to keep (the paper's 90%).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``keywords``: ``components`` (the fewest that keep ``variance``) and
+        ``empty documents`` (training documents left with no kept stem).
+
+    Examples
+    --------
+    >>> counts = np.array([[3, 0, 1, 0], [0, 2, 0, 1], [1, 1, 0, 0], [0, 0, 2, 2], [2, 1, 1, 0]])
+    >>> components_by_vocabulary(counts, [1, 2, 4], 0.9)["components"].to_dict()
+    {1: 1, 2: 1, 4: 2}
+    >>> int(components_by_vocabulary(counts, [1], 0.9).loc[1, "empty documents"])  # documents without the first stem
+    2
+    """
+    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
+    n_docs, n_stems = counts.shape
+    sizes = sorted(set(check_positive_ints(n_keywords, "n_keywords", "[500, 1000, 2000]", maximum=n_stems,
+                                           why="stems in the vocabulary")))
+    variance = check_real(variance, "variance", "0.9", 0, 1, closed="right")
+    df = np.asarray((counts > 0).sum(axis=0)).ravel()
+    weights = counts.multiply(np.log2(n_docs / np.maximum(df, 1))).tocsc()
+    order = np.argsort(-np.asarray(weights.sum(axis=0)).ravel(), kind="stable")
+    rows = {}
+    for n in sizes:
+        X = weights[:, order[:n]].tocsr()
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+        X = sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)) @ X
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        cov = ((X.T @ X).toarray() - n_docs * np.outer(mean, mean)) / (n_docs - 1)
+        eig = np.clip(np.linalg.eigvalsh(cov)[::-1], 0, None)
+        cum = np.cumsum(eig) / eig.sum()
+        rows[n] = {"components": int(np.searchsorted(cum, variance - 1e-12) + 1),
+                   "empty documents": int((norms == 0).sum())}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("keywords")
+
+
+def least_squares(pca, X, dims=(10, 100), n_others: int = 5, tilt: float = 0.2, random_state: int = 0) -> dict:
+    """Mean squared distance of the documents to their projection on the first d axes, and on other d-subspaces.
+
+    Lines 98-100: PCA is the linear projection that minimises the mean squared distance
+    between the data points and their projections. For each d of ``dims`` the distance on
+    the first d principal axes is compared with ``n_others`` random d-dimensional subspaces
+    and ``n_others`` slight tilts of the axes (each axis plus ``tilt`` times a random direction,
+    re-orthonormalised): the minimum must be the principal one.
+
+    Parameters
+    ----------
+    pca : fitted GramPCA (``mean_``, ``components_``)
+    X : array or sparse matrix (n, p)
+        The documents it was fitted on.
+
+    Returns
+    -------
+    dict
+        ``{d: {"principal", "random", "tilted"}}``: the mean squared distance on the principal
+        axes, and the smallest on a random subspace and on a tilted one.
+
+    Examples
+    --------
+    >>> from helpers.gram import GramPCA
+    >>> X = np.random.default_rng(0).normal(size=(40, 6)) * [5, 3, 2, 1, 1, 1]
+    >>> out = least_squares(GramPCA(3).fit(X), X, dims=[1, 3])
+    >>> all(v["principal"] < min(v["random"], v["tilted"]) for v in out.values())
+    True
+    """
+    rng = np.random.default_rng(random_state)
+    n, p = X.shape
+    mean = np.asarray(pca.mean_, dtype=np.float64)
+    total = float(X.multiply(X).sum() if sp.issparse(X) else np.sum(np.square(X))) - n * float(mean @ mean)
+
+    def msd(Q):  # Q (p, d) orthonormal: (||B||^2 - ||B Q||^2) / n with B = X - 1 mean'
+        BQ = np.asarray(X @ Q) - np.outer(np.ones(n), mean @ Q)
+        return (total - float(np.sum(BQ**2))) / n
+
+    out = {}
+    for d in dims:
+        V = np.asarray(pca.components_[:d], dtype=np.float64).T
+        random = min(msd(np.linalg.qr(rng.normal(size=(p, d)))[0]) for _ in range(n_others))
+        tilted = min(msd(np.linalg.qr(V + tilt * rng.normal(size=(p, d)) / np.sqrt(p))[0]) for _ in range(n_others))
+        out[int(d)] = {"principal": msd(V), "random": random, "tilted": tilted}
+    return out
 
 
 def pca_residuals(pca, X, scores, block: int = 500) -> dict:
@@ -152,7 +265,8 @@ def scale_invariance(Z, random_state: int = 0, n_coordinates: int = 200, n_pairs
     return change
 
 
-def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_words: int) -> dict:
+def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_words: int,
+               projections: dict | None = None) -> dict:
     """Eqs 1-5, the PCA of Section 2.2.1 and the claim that the full covariance cannot be used, as claims.
 
     Parameters
@@ -167,35 +281,44 @@ def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_wor
         The largest rank of the centred training matrix, n - 1.
     n_words : int
         The dimension of the term space, l.
+    projections : dict, optional
+        :func:`least_squares` of the fit: adds ``pca.least-squares``.
 
     Returns
     -------
     dict
-        ``{key: answer}`` for ``eq1`` to ``eq5``, ``pca.definition`` and
-        ``claim.covariance-needs-dr``: ``(holds, evidence)``, or for ``eq3`` a dict with the
-        protocol (``how``): Eq. 3 prints the n x n matrix B.B^T where the l x l covariance
-        B^T.B is meant.
+        ``(holds, evidence)`` for ``eq1`` to ``eq5``, ``pca.definition`` and
+        ``claim.covariance-needs-dr`` and ``order.transform-reduce`` (line 183's order: the
+        transformation before the reduction, possible only with an invertible l x l
+        covariance). Eq. 3 as printed, B.B^T with B of n x l (line 112),
+        is the n x n Gram matrix, not the l x l covariance that line 118 and Eq. 10 describe:
+        it holds only if n = l, and the evidence says whether the covariance B^T.B it means
+        gives the fitted axes.
 
     Examples
     --------
     >>> r = {"eq1": 0.0, "eq2": 1e-16, "eq4": 2e-4, "eq5_diag": 1e-5, "eq5_offdiag": 1e-7}
     >>> claims = pca_claims(r, [3.0, 2.0, 1.0], 3, 9, 20)
-    >>> [k for k, a in claims.items() if (a["holds"] if isinstance(a, dict) else a[0])] == list(claims)
-    True
+    >>> [k for k, (holds, _) in claims.items() if not holds]   # n = 10 documents, l = 20 words
+    ['eq3', 'order.transform-reduce']
     >>> claims["claim.covariance-needs-dr"][1][:58]
     'the 20 x 20 covariance of the training TF-IDF has rank at '
     """
     r = residuals
-    return {
+    claims = {
         "eq1": (r["eq1"] < 1e-12, "GramPCA's mean is the column mean of the training matrix (largest difference "
                                   f"{below(r['eq1'], 1e-12)})"),
         "eq2": (r["eq2"] < 1e-10, "every document minus the mean: the training scores have column mean 0 (largest "
                                   f"|column mean| {below(r['eq2'], 1e-12)})"),
-        "eq3": {"holds": r["eq4"] < 1e-3, "how": "reading B.B^T as B^T.B (l x l); B.B^T (n x n) has the same nonzero "
-                "eigenvalues and is what GramPCA decomposes",
-                "evidence": "the axes are eigenvectors of B'B / (n - 1) (relative residuals below 1e-3); with 1/n "
-                            "(Eq. 3) instead of 1/(n - 1) (Eq. 10) every eigenvalue shrinks by (n - 1)/n, the axes and "
-                            "the fraction of variance stay"},
+        "eq3": (rank + 1 == n_words,
+                f"as printed, B.B^T is the {rank + 1:,} x {rank + 1:,} Gram matrix of the documents (B is n x l, line "
+                f"112), not the {n_words:,} x {n_words:,} covariance of the dimensions that line 118 describes and "
+                "Eq. 10 writes with column vectors; read as B^T.B it is our PCA"
+                + (": the axes are eigenvectors of B'B / (n - 1) (relative residuals below 1e-3)" if r["eq4"] < 1e-3
+                   else f", but the axes miss it (relative residual {r['eq4']:.1e})")
+                + "; B.B^T has the same nonzero eigenvalues and is what GramPCA decomposes; 1/n (Eq. 3) instead of "
+                "1/(n - 1) (Eq. 10) shrinks every eigenvalue by (n - 1)/n and leaves the axes and the fraction of "
+                "variance"),
         "eq4": (r["eq4"] < 1e-3, f"|C v - lambda v| / lambda below 1e-3 on all {n_components:,} kept axes "
                                  "(single-precision eigendecomposition)"),
         "eq5": (r["eq5_offdiag"] < 1e-5 and r["eq5_diag"] < 1e-3, "V'CV is diagonal (off-diagonal entries below "
@@ -207,3 +330,18 @@ def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_wor
                                       f"TF-IDF has rank at most n - 1 = {rank:,}: it has no inverse, and a dense copy "
                                       f"would take {n_words**2 * 8 / 1e9:.1f} GB"),
     }
+    claims["order.transform-reduce"] = (
+        rank >= n_words,
+        f"line 183 whitens first: x_hat = D^-1/2 Q'(x - mu) needs D^-1 of the {n_words:,} x {n_words:,} covariance, "
+        f"which has at least {n_words - rank:,} zero eigenvalues (rank at most {rank:,}); and whitened, every "
+        "direction has variance 1, so no 90% of the variance could single out components. The order that works, "
+        "and that line 19 and the algorithm (lines 219-245, 265-267) give, is PCA first, then the Mahalanobis "
+        "distance in the reduced space")
+    if projections is not None:
+        claims["pca.least-squares"] = (
+            all(v["principal"] < min(v["random"], v["tilted"]) for v in projections.values()),
+            "mean squared distance of the training documents to their projection: "
+            + "; ".join(f"on the first {d} axes {v['principal']:.3f}, on random {d}-dimensional subspaces at least "
+                        f"{v['random']:.3f}, on slightly tilted axes at least {v['tilted']:.3f}"
+                        for d, v in projections.items()))
+    return claims

@@ -12,9 +12,11 @@ from ..._validation import (
     check_finite,
     check_positive_ints,
 )
+from ...effects import paired_bootstrap
 from ...evaluation import prf_scores
 from ...neighbours import majority_votes, nearest_indices
 from ...significance import mcnemar_exact
+from .intervals import bonferroni_effect
 from .readings import READINGS, Readings, mahalanobis_readings
 
 
@@ -270,15 +272,19 @@ def readings_by_components(Z_train, y_train, Z_test, y_test, sd, components, ks=
     return pd.DataFrame(by_m).T.sort_index(), predictions
 
 
-def largest_lead(accuracy: pd.DataFrame, predictions: dict, y_test, reference: str = "euclidean") -> dict:
-    """Where a reading of Mahal-kNN leads the reference most (:func:`readings_by_components`), with McNemar's test.
+def largest_lead(accuracy: pd.DataFrame, predictions: dict, y_test, reference: str = "euclidean",
+                 n_resamples: int = 1999, random_state: int = 0) -> dict:
+    """Where a reading of Mahal-kNN leads the reference most (:func:`readings_by_components`), with its interval.
 
     Returns
     -------
     dict
         ``components`` (the m), ``reading`` (the most accurate reading there, first in the order
-        of :data:`READINGS` on ties), ``accuracy`` and ``reference_accuracy`` at that m, and
-        ``b``, ``c``, ``p`` of :func:`helpers.significance.mcnemar_exact` (the reading first).
+        of :data:`READINGS` on ties), ``accuracy`` and ``reference_accuracy`` at that m,
+        ``b``, ``c``, ``p`` of :func:`helpers.significance.mcnemar_exact` (the reading first),
+        ``effect`` (its accuracy minus the reference's, with the paired bootstrap 95% interval)
+        and ``adjusted`` (the same with the Bonferroni interval over the ``looks``: every
+        reading at every m, of which this one is the best on the test set).
 
     Examples
     --------
@@ -286,14 +292,20 @@ def largest_lead(accuracy: pd.DataFrame, predictions: dict, y_test, reference: s
     >>> acc = pd.DataFrame({"euclidean": [0.9, 0.8], "pooled": [0.85, 0.9]}, index=[10, 20])
     >>> preds = {(20, "euclidean"): np.where(np.arange(20) < 4, 1 - y, y),
     ...          (20, "pooled"): np.where(np.arange(20) < 2, 1 - y, y)}
-    >>> out = largest_lead(acc, preds, y)
-    >>> out["components"], out["reading"], out["b"], out["c"]
-    (20, 'pooled', 2, 0)
+    >>> out = largest_lead(acc, preds, y, n_resamples=199)
+    >>> out["components"], out["reading"], out["b"], out["c"], out["looks"], round(out["effect"]["effect"], 2)
+    (20, 'pooled', 2, 0, 2, 0.1)
     """
     mahal = [r for r in READINGS if r != reference and r in accuracy.columns]
     lead = accuracy[mahal].max(axis=1) - accuracy[reference]
     m = int(lead.idxmax())
     reading = accuracy.loc[m, mahal].astype(float).idxmax()
-    b, c, p = mcnemar_exact(y_test, predictions[(m, reading)], predictions[(m, reference)])
+    pred, ref = predictions[(m, reading)], predictions[(m, reference)]
+    b, c, p = mcnemar_exact(y_test, pred, ref)
+    looks = len(mahal) * len(accuracy)
+    effect = paired_bootstrap(y_test, pred, ref, n_resamples=n_resamples, random_state=random_state)
+    adjusted = bonferroni_effect(y_test, pred, ref, looks, "readings and sizes", n_resamples=n_resamples,
+                                 random_state=random_state)
     return {"components": m, "reading": reading, "accuracy": float(accuracy.loc[m, reading]),
-            "reference_accuracy": float(accuracy.loc[m, reference]), "b": b, "c": c, "p": p}
+            "reference_accuracy": float(accuracy.loc[m, reference]), "b": b, "c": c, "p": p, "looks": looks,
+            "effect": effect, "adjusted": adjusted}
