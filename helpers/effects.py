@@ -135,7 +135,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
     >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
     >>> r = paired_bootstrap(y, a, b, classes=[0, 1], n_resamples=999)
     >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]")
-    +0.20 [+0.10, +0.32]
+    +0.20 [+0.12, +0.34]
     """
     if score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}; got {score!r}.")
@@ -208,7 +208,7 @@ def _bca(boot: np.ndarray, estimate: float, jackknife: np.ndarray, confidence: f
     if np.ptp(boot) == 0:
         return estimate, estimate
     alpha = (1 - confidence) / 2
-    z0 = special.ndtri(np.mean(boot < estimate))
+    z0 = special.ndtri((np.sum(boot < estimate) + np.sum(boot <= estimate)) / (2 * boot.size))  # ties count half
     dev = jackknife.mean() - jackknife
     den = 6.0 * np.sum(dev**2) ** 1.5
     accel = np.sum(dev**3) / den if den > 0 else 0.0

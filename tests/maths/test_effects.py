@@ -82,10 +82,17 @@ def test_paired_bootstrap_is_scipy_s_paired_bca_interval_for_every_score(score):
                           method="BCa", rng=np.random.default_rng(2))
     got = paired_bootstrap(y, a, b, score=score, classes=[0, 1, 2], n_resamples=4999, random_state=2)
     assert got["effect"] == pytest.approx(float(difference(np.arange(150))))
-    # same resamples; a difference of accuracies takes the values k/150, and scipy's subtraction of two
-    # means may put a replicate equal to the estimate a last bit below it: at most one row's step apart
-    assert got["interval"] == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high),
-                                            abs=1 / 150 + 1e-9)
+    assert got["interval"] == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high), abs=1e-9)
+
+
+def test_a_discrete_score_counts_replicates_tied_with_the_estimate_half_as_scipy_does():
+    y = np.zeros(50, dtype=int)
+    a = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]
+    b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
+    right = ((a == y).astype(float) - (b == y).astype(float),)
+    ref = stats.bootstrap(right, np.mean, n_resamples=1999, method="BCa", rng=np.random.default_rng(4))
+    got = paired_bootstrap(y, a, b, classes=[0, 1], n_resamples=1999, random_state=4)
+    assert got["interval"] == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high), abs=1e-9)
 
 
 def test_paired_bootstrap_is_linear_in_the_rows():

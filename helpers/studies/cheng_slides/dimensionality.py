@@ -14,7 +14,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ...clustering import kmeans_alpha_table, pham_f, select_k_by_alpha
 from ...metrics import minkowski
-from .tables import _decimals, _rounded_and_cut, answer, truncation_note
+from .tables import answer, printed_decimals, rounded_and_cut, truncation_note
 
 # ------------------------------------------------------------------------------------------
 # 01, section 1: k-means and the choice of K (lines 921-982)
@@ -592,8 +592,8 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
     out = {}
     for i, (value, text) in enumerate(zip(lam, printed)):
         out[f"lambda{i + 1}"] = value
-        digits = _decimals(text)
-        rounded, cut = _rounded_and_cut(value, digits)
+        digits = printed_decimals(text)
+        rounded, cut = rounded_and_cut(value, digits)
         if rounded == text.strip() or cut != text.strip():
             continue
         same = {f"lambda_{j + 1}": (v, t) for j, (v, t) in enumerate(zip(lam, printed)) if j != i}

@@ -35,12 +35,12 @@ def answer(holds, evidence: str, how: str | None = None) -> dict:
     return out
 
 
-def _decimals(printed: str) -> int:
+def printed_decimals(printed: str) -> int:
     text = str(printed).strip()
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-def _rounded_and_cut(value: float, decimals: int) -> tuple[str, str]:
+def rounded_and_cut(value: float, decimals: int) -> tuple[str, str]:
     """``value`` rounded and truncated (towards zero) to ``decimals`` digits, as text."""
     cut = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
     return f"{float(value):.{decimals}f}", f"{cut:f}"
@@ -62,16 +62,16 @@ def truncation_note(ours: float, printed: str, same_print: dict) -> str:
     >>> print(truncation_note(0.5, "0.7", {}))
     ours 0.500 rounds to 0.5; truncated it would print 0.5, not the printed 0.7
     """
-    decimals = _decimals(printed)
-    rounded, cut = _rounded_and_cut(ours, decimals)
+    decimals = printed_decimals(printed)
+    rounded, cut = rounded_and_cut(ours, decimals)
     head = f"ours {ours:.{decimals + 2}f} rounds to {rounded}"
     if cut != str(printed).strip():
         return f"{head}; truncated it would print {cut}, not the printed {printed}"
     rounding = []
     for label, (value, text) in same_print.items():
-        r, c = _rounded_and_cut(value, _decimals(text))
+        r, c = rounded_and_cut(value, printed_decimals(text))
         if r == str(text).strip() != c:
-            rounding.append(f"{label} = {value:.{_decimals(text) + 2}f} to {text} (truncated: {c})")
+            rounding.append(f"{label} = {value:.{printed_decimals(text) + 2}f} to {text} (truncated: {c})")
     habit = (f"the same slide rounds {', and '.join(rounding)}" if rounding
              else "no other value printed with it tells rounding from truncation")
     return f"{head}; truncated it would print {printed}, but that is a hypothesis: {habit}"

@@ -654,7 +654,7 @@ def prediction_effects(y_true, pairs: Mapping, names=("a", "b")) -> dict[str, di
     >>> r = prediction_effects(y, {"split": (a, b)}, ("A", "B"))["split"]
     >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]", r["A right, B wrong"],
     ...       f"{r['mcnemar_p']:.4f}")
-    +0.20 [+0.12, +0.34] 10 0.0020
+    +0.20 [+0.10, +0.32] 10 0.0020
     """
     a, b = names
     out = {}

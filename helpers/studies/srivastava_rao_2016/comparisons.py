@@ -553,7 +553,7 @@ def dimension_claims(dims: DimensionStudy, y_true, pred_reduced, accuracy_reduce
     >>> claims = dimension_claims(s, y[1::2], on_two, np.mean(on_two == y[1::2]), 2, 6, n_resamples=99)
     >>> e = claims["claim.knn-pca"]["effect"]
     >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
-    -0.025 [-0.165, +0.095]
+    -0.025 [-0.211, +0.075]
     """
     b, c, p_pca = mcnemar_exact(y_true, pred_reduced, dims.full_pred)
     b2, c2, p_peak = mcnemar_exact(y_true, dims.peak_pred, dims.full_pred)

@@ -58,7 +58,7 @@ def bonferroni_effect(y_true, pred, reference, looks: int, what: str = "settings
     >>> right = lambda n: np.r_[np.zeros(n, dtype=int), np.ones(60 - n, dtype=int)]  # noqa: E731
     >>> e = bonferroni_effect(y, right(50), right(40), 9, "sizes", classes=[0, 1], n_resamples=999)
     >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
-    +0.167 [+0.067, +0.353]
+    +0.167 [+0.067, +0.341]
     >>> e["method"][-95:]
     '99.44% interval (999 resamples); Bonferroni over 9 sizes, of which the best is the one compared'
     """
@@ -103,7 +103,7 @@ def effects_against(y_true, predictions: dict, reference, score: str = "accuracy
     >>> out = effects_against(y, {"a": right(50)}, right(40), classes=[0, 1], n_resamples=999)
     >>> e = out["a"]
     >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
-    +0.167 [+0.100, +0.283]
+    +0.167 [+0.083, +0.267]
     """
     if not isinstance(predictions, dict) or not predictions:
         raise ValueError("predictions must be a non-empty dict {name: test predictions}; wrap one as {'name': pred}.")
