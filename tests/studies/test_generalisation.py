@@ -16,6 +16,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from helpers.effects import bayesian_signed_rank
 from helpers.estimators import TunedKNN, Whitener
 from helpers.significance import holm, summarize_scores
 from helpers.studies import generalisation as G
@@ -201,6 +202,92 @@ def test_claim_tests_are_scipys_wilcoxon_holm_corrected():
     assert list(out["key"]) == ["one", "two"] and (out["n_datasets"] == 12).all()
 
 
+def claim_table(seed=5, n=14):
+    """Accuracies of four methods on n data sets: w a little above x, y and z level (no ties)."""
+    rng = np.random.default_rng(seed)
+    t = pd.DataFrame(rng.uniform(0.6, 0.95, (n, 4)), columns=["w", "x", "y", "z"])
+    t["w"] = t["x"] + rng.normal(0.015, 0.02, n)
+    t["y"] = t["z"] + rng.normal(0.0, 0.004, n)
+    return t
+
+
+def test_claim_tests_give_the_hodges_lehmann_location_and_the_interval_scipys_wilcoxon_does_not_reject():
+    t = claim_table()
+    out = claim_tests(t, [Claim("one", "w", "x", "s")]).iloc[0]
+    d = (t["w"] - t["x"]).to_numpy()
+    i, j = np.triu_indices(len(d))
+    assert out["hl_effect"] == pytest.approx(np.median((d[i] + d[j]) / 2))        # the median of the Walsh averages
+    assert out["hl_low"] < out["hl_effect"] < out["hl_high"] and out["hl_coverage"] >= 0.95
+    # the interval is the set of shifts the exact two-sided test keeps at 5%: just inside, p > 0.05; outside, p < 0.05
+    eps = 1e-9
+    for end, inward in ((out["hl_low"], +eps), (out["hl_high"], -eps)):
+        assert stats.wilcoxon(d - (end + inward), method="exact").pvalue > 0.05
+        assert stats.wilcoxon(d - (end - inward), method="exact").pvalue < 0.05
+
+
+def test_claim_tests_give_baycomps_posterior_at_each_claims_rope():
+    from baycomp import SignedRankTest
+
+    t = claim_table()
+    claims = [Claim("one", "w", "x", "s"), Claim("two", "y", "z", "s")]
+    out = claim_tests(t, claims, rope={"one": 0.01, "two": 0.02})
+    for c, rope in zip(claims, (0.01, 0.02)):
+        ref = SignedRankTest.probs(t[c.aware].to_numpy(), t[c.plain].to_numpy(), rope=rope, nsamples=50_000,
+                                   random_state=0)
+        row = out.loc[c.label]
+        assert_allclose(row[["p_better", "p_equivalent", "p_worse"]].to_numpy(dtype=float), ref)
+        assert row["rope"] == rope
+    assert out.loc["y vs z", "p_equivalent"] > 0.95     # y - z within +-0.004 on every set: inside a ROPE of 0.02
+    assert out.loc["w vs x", "p_better"] > out.loc["w vs x", "p_worse"]
+
+
+def test_claim_tests_refuse_a_missing_or_empty_rope():
+    t = claim_table()
+    with pytest.raises(ValueError, match=r"no ROPE for the claim\(s\) \['two'\]"):
+        claim_tests(t, [Claim("one", "w", "x", "s"), Claim("two", "y", "z", "s")], rope={"one": 0.01})
+    with pytest.raises(ValueError, match="rope must be a finite number > 0"):
+        claim_tests(t, [Claim("one", "w", "x", "s")], rope=0)
+
+
+def test_claim_answers_give_the_engine_an_effect_or_each_comparison():
+    t = claim_table()
+    t["rbf"] = t["x"] + 0.02                              # the second plain method: above w on most sets
+    claims = [Claim("single", "w", "x", "s"), Claim("both", "w", "linear_svc", "s"), Claim("both", "w", "rbf_svc", "s")]
+    t = t.rename(columns={"rbf": "rbf_svc"}).assign(linear_svc=t["x"])
+    tests = claim_tests(t, claims)
+    answers = G.claim_answers(tests, t)
+    assert set(answers["single"]) == {"effect", "evidence"}
+    single = answers["single"]["effect"]
+    assert single["effect"] == tests.loc["w vs x", "hl_effect"] and single["p"] == tests.loc["w vs x", "p_holm"]
+    assert single["interval"] == (tests.loc["w vs x", "hl_low"], tests.loc["w vs x", "hl_high"])
+    assert single["posterior"](0.02) == bayesian_signed_rank(t["w"], t["x"], 0.02)   # recomputed at another ROPE
+    assert list(answers["both"]["comparisons"]) == ["vs linear SVC", "vs RBF SVC"]
+    assert answers["both"]["evidence"].count("Holm p") == 2
+
+
+def test_claim_answers_are_judged_by_the_verdict_engine_by_the_weakest_comparison():
+    from helpers.workbook.checks import SourceCheck
+
+    t = claim_table().assign(linear_svc=lambda f: f["x"], rbf_svc=lambda f: f["x"] + 0.02)
+    tests = claim_tests(t, [Claim("both", "w", "linear_svc", "s"), Claim("both", "w", "rbf_svc", "s")])
+    ledger = pd.DataFrame([dict(id="SVM-999", source="002_2b37f568fcc9c7e9.txt", lines="266", item="better than both",
+                                printed="better", reading="", correction="", notebook="99", key="both", scope="",
+                                rope="0.01", printing="")])
+    check = SourceCheck("99", ledger=ledger)
+    row = check.claims(G.claim_answers(tests, t)).rows[0]
+    assert row["comparison"] == "vs RBF SVC"                       # w - rbf_svc is w - x - 0.02: the weaker one
+    assert row["effect"] == pytest.approx(tests.loc["w vs rbf_svc", "hl_effect"], abs=1e-6)
+    assert row["p"] == pytest.approx(tests.loc["w vs rbf_svc", "p_holm"], rel=1e-3)
+    assert set(row["rope_sensitivity"]) == {"half", "double"}
+
+
+def test_claim_answers_need_the_table_of_the_tests():
+    t = claim_table()
+    tests = claim_tests(t, [Claim("one", "w", "x", "s")])
+    with pytest.raises(ValueError, match=r"no accuracies for \['w'\]"):
+        G.claim_answers(tests, t.drop(columns="w"))
+
+
 def test_claim_tests_name_a_missing_method():
     t = pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, 0.4]})
     with pytest.raises(ValueError, match=r"claim 'k': no accuracies for \['zz'\]"):
@@ -252,6 +339,25 @@ def test_gain_correlations_are_scipys_spearman():
         gain_correlations(gains.iloc[:2], props)
 
 
+def test_correlation_family_is_statsmodels_holm_over_the_correlations_tried():
+    from statsmodels.stats.multitest import multipletests
+
+    idx = pd.MultiIndex.from_tuples([("g1", "a"), ("g1", "b"), ("g2", "a"), ("g2", "b")])
+    corr = pd.DataFrame({"rho": [0.3, -0.72, 0.5, 0.1], "p_value": [0.2, 0.004, 0.03, 0.7], "n": 12}, index=idx)
+    fam = G.correlation_family(corr, alpha=0.05)
+    assert fam["strongest"] == ("g1", "b") and fam["rho"] == -0.72
+    assert fam["p_adjusted"] == pytest.approx(4 * 0.004)                          # the smallest p times four
+    assert fam["p_adjusted"] == pytest.approx(multipletests(corr["p_value"], method="holm")[1][1])
+    assert fam["survives"] and fam["n_uncorrected"] == 2 and fam["n_corrected"] == 1   # 0.03 * 3 > 0.05
+    assert fam["n_tried"] == 4 and fam["expected_by_chance"] == pytest.approx(0.2)
+    weak = G.correlation_family(corr.assign(p_value=[0.2, 0.02, 0.03, 0.7]))
+    assert not weak["survives"] and weak["p_adjusted"] == pytest.approx(0.08)
+    with pytest.raises(ValueError, match="'rho' and 'p_value' columns"):
+        G.correlation_family(corr[["rho"]])
+    with pytest.raises(ValueError, match="alpha must be"):
+        G.correlation_family(corr, alpha=1.5)
+
+
 def test_load_datasets_reads_a_comma_separated_list_and_names_unknown_sets():
     data = G.load_datasets("iris, wine")
     assert list(data) == ["iris", "wine"] and data["iris"][0].shape == (150, 4)
@@ -297,7 +403,9 @@ def test_paired_difference_summarises_the_per_fold_differences():
 def test_claim_summary_reads_a_row_of_claim_tests():
     t = pd.DataFrame({"x": [0.80, 0.70, 0.90, 0.60, 0.85, 0.75], "y": [0.78, 0.69, 0.86, 0.55, 0.84, 0.70]})
     row = claim_tests(t, [Claim("k", "x", "y", "a source")]).iloc[0]
-    assert G.claim_summary(row) == "median +0.030, 6 of 6 data sets higher, Holm p = 0.031"
+    # differences 0.02, 0.01, 0.04, 0.05, 0.01, 0.05: Walsh averages' median 0.03, exact 96.9% interval
+    assert G.claim_summary(row) == ("+0.0300 [+0.0100, +0.0500], P(better, equivalent, worse) = 1.00, 0.00, 0.00 at "
+                                    "ROPE ±0.01; 6 of 6 data sets higher, Holm p = 0.031")
 
 
 @pytest.mark.parametrize("n", [5, 20, 100])

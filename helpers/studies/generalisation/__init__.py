@@ -13,13 +13,18 @@ with one protocol, and tests each claim over the data sets:
   in parallel over (data set, fold); one row per data set, fold and method, with the
   accuracy and the seconds spent fitting and predicting;
 * per data set: :func:`summarise_by_dataset` (mean and the corrected interval of Nadeau &
-  Bengio); across data sets: :func:`claim_tests` (Wilcoxon signed-rank over the data sets,
-  Holm-corrected), and, from :mod:`helpers.significance` and :mod:`helpers.plotting`,
+  Bengio); across data sets: :func:`claim_tests` (each claim's Hodges-Lehmann effect with its
+  interval, the Bayesian signed-rank posterior at the claim's ROPE, and the Wilcoxon signed-rank
+  test, Holm-corrected) and :func:`claim_answers` (the same as the verdict engine takes it, a
+  claim against two methods as an intersection-union test), and, from
+  :mod:`helpers.significance` and :mod:`helpers.plotting`,
   ``critical_difference``, ``average_ranks``, ``friedman_test`` and
   ``plot_critical_difference`` (Demsar 2006, computed and drawn by autorank);
 * :func:`dataset_properties` and :func:`gain_correlations`: is the gain of a
   covariance-aware method related to what can be measured before fitting (the condition
   number of the pooled covariance, how different the class covariances are, n/p)?
+  :func:`correlation_family` counts the correlations that reach ``alpha`` before and after
+  Holm's correction.
 
 References
 ----------
@@ -30,7 +35,10 @@ References
    52, 239-281 (the corrected interval of a mean over resampled folds).
 .. [3] S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J.
    Statist. 6, 65-70.
-.. [4] G. E. P. Box (1949), A general distribution theory for a class of likelihood criteria,
+.. [4] A. Benavoli, G. Corani, J. Demsar & M. Zaffalon (2017), Time for a change: a tutorial for
+   comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 1-36 (the Bayesian
+   signed-rank test and the ROPE).
+.. [5] G. E. P. Box (1949), A general distribution theory for a class of likelihood criteria,
    Biometrika 36, 317-346 (the M statistic for equal covariance matrices).
 """
 
@@ -50,9 +58,11 @@ from ...significance import (
     holm,
 )
 from .analysis import (
+    claim_answers,
     claim_evidence,
     claim_summary,
     claim_tests,
+    correlation_family,
     critical_rho,
     dataset_properties,
     gain_correlations,
@@ -91,11 +101,13 @@ __all__ = [
     "Claim",
     "TunedKNN",
     "average_ranks",
+    "claim_answers",
     "claim_evidence",
     "claim_summary",
     "claim_tests",
     "clear_differences",
     "collection_table",
+    "correlation_family",
     "critical_difference",
     "critical_rho",
     "dataset_properties",
