@@ -26,6 +26,9 @@ with one protocol, and tests each claim over the data sets:
   :func:`correlation_family` counts the correlations that reach ``alpha`` before and after
   Holm's correction.
 
+The second edition's protocol, fixed before its results: :func:`load_protocol`
+(``data/protocols/generalisation_v2.toml``).
+
 References
 ----------
 .. [1] J. Demsar (2006), Statistical comparisons of classifiers over multiple data sets,
@@ -81,6 +84,10 @@ from .methods import (
     make_methods,
     tuning_grids,
 )
+from .preregistration import (
+    PROTOCOL_PATH,
+    load_protocol,
+)
 from .protocol import (
     clear_differences,
     fit_times,
@@ -97,6 +104,7 @@ __all__ = [
     "KS",
     "METHODS",
     "PROPERTY_LABELS",
+    "PROTOCOL_PATH",
     "SHORT",
     "Claim",
     "TunedKNN",
@@ -116,6 +124,7 @@ __all__ = [
     "gain_correlations",
     "holm",
     "load_datasets",
+    "load_protocol",
     "make_methods",
     "mean_accuracy",
     "paired_difference",

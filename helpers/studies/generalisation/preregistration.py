@@ -1,0 +1,104 @@
+"""The pre-registered protocol of the study's second edition (``data/protocols/generalisation_v2.toml``).
+
+The protocol fixes, before any result, the claims and their readings, the inclusion criteria of
+the data sets, the tuning grids, the primary metric, the region of practical equivalence and the
+decision rule. :func:`load_protocol` reads and checks it; its ``sha256`` is stored with every
+score, so a result can always be traced to the protocol it was computed under.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+from ...data.paths import DATA_DIR
+
+__all__ = ["PROTOCOL_PATH", "load_protocol"]
+
+PROTOCOL_PATH = DATA_DIR / "protocols" / "generalisation_v2.toml"
+
+_SECTIONS = ("study", "metric", "decision", "claims", "datasets", "protocol", "tuning", "exploratory")
+_COMBINE = ("single", "intersection-union")
+
+
+def load_protocol(path=None) -> dict:
+    """Read the study's protocol and check that it can decide what it promises to.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        Defaults to ``data/protocols/generalisation_v2.toml``.
+
+    Returns
+    -------
+    dict
+        The protocol's sections, and ``sha256``: the hash of the file's bytes.
+
+    Raises
+    ------
+    ValueError
+        A missing section, a ROPE that is not a positive number with its half and double
+        beside it, a decisive probability outside (0.5, 1), a claim without a primary reading or
+        a baseline, an unknown way of combining comparisons, or data-set criteria that cannot be
+        met; each message names the field and its value.
+
+    Examples
+    --------
+    >>> protocol = load_protocol()
+    >>> [c["key"] for c in protocol["claims"]], protocol["decision"]["rope"]
+    (['vac.expected-better', 'mkn.accuracy-vs-euclidean', 'svm.better-than-kernels'], 0.01)
+    """
+    path = Path(path or PROTOCOL_PATH)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read the study's protocol {path}: {exc.strerror or exc}; it is committed with the "
+                         "workbook as data/protocols/generalisation_v2.toml") from None
+    try:
+        protocol = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path} is not valid TOML: {exc}") from None
+    problems = _problems(protocol)
+    if problems:
+        raise ValueError(f"{path} has {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+    return {**protocol, "sha256": hashlib.sha256(raw).hexdigest()}
+
+
+def _problems(protocol: dict) -> list[str]:
+    problems = [f"section [{s}] is missing" for s in _SECTIONS if s not in protocol]
+    if problems:
+        return problems
+    decision = protocol["decision"]
+    rope = decision.get("rope")
+    if not isinstance(rope, (int, float)) or not rope > 0:
+        problems.append(f"decision.rope must be a positive number (0.01 is one accuracy point), not {rope!r}")
+    elif decision.get("rope_sensitivity") != [rope / 2, rope * 2]:
+        problems.append(f"decision.rope_sensitivity must be half and double the ROPE, [{rope / 2:g}, {rope * 2:g}]; "
+                        f"got {decision.get('rope_sensitivity')!r}")
+    decisive = decision.get("decisive")
+    if not isinstance(decisive, (int, float)) or not 0.5 < decisive < 1:
+        problems.append(f"decision.decisive must lie in (0.5, 1), e.g. 0.95; got {decisive!r}")
+    claims = protocol["claims"]
+    if not claims:
+        problems.append("no [[claims]]: the confirmatory family is empty")
+    keys = [c.get("key") for c in claims]
+    if len(set(keys)) != len(keys):
+        problems.append(f"claims repeat a key: {keys}")
+    for claim in claims:
+        name = claim.get("key", "a claim")
+        if not claim.get("primary"):
+            problems.append(f"claim {name}: no primary reading")
+        if not claim.get("baselines"):
+            problems.append(f"claim {name}: no baseline to compare with")
+        if claim.get("combine") not in _COMBINE:
+            problems.append(f"claim {name}: combine must be one of {_COMBINE}, not {claim.get('combine')!r}")
+        elif claim["combine"] == "single" and len(claim.get("baselines", [])) != 1:
+            problems.append(f"claim {name}: a single comparison needs one baseline; got {claim.get('baselines')}")
+    data = protocol["datasets"]
+    if data.get("min_wide_sets", 0) > data.get("min_sets", 0):
+        problems.append(f"datasets: min_wide_sets {data.get('min_wide_sets')} exceeds min_sets {data.get('min_sets')}")
+    for field in ("min_rows", "min_continuous_features", "min_rows_per_class", "min_sets"):
+        if not isinstance(data.get(field), int) or data[field] < 1:
+            problems.append(f"datasets.{field} must be a positive integer; got {data.get(field)!r}")
+    return problems
