@@ -86,6 +86,19 @@ class _WhiteningTransformerMixin(ClassNamePrefixFeaturesOutMixin, TransformerMix
         return self.components_.shape[0]
 
 
+def _within_class_covariance(X, y, covariance) -> np.ndarray:
+    """The pooled within-class covariance: the rows centred on their class means, then estimated."""
+    classes, index = np.unique(y, return_inverse=True)
+    if len(X) - len(classes) < 1:
+        raise ValueError(f"scatter='within' needs more rows than classes; got {len(X)} rows in {len(classes)} classes")
+    means = np.vstack([X[index == i].mean(axis=0) for i in range(len(classes))])
+    centred = X - means[index]
+    sigma = estimate_covariance(centred, covariance)
+    if isinstance(covariance, str) and covariance == "sample":  # divisor n - K instead of n - 1
+        sigma = sigma * (len(X) - 1) / (len(X) - len(classes))
+    return sigma
+
+
 class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     """Whiten with one covariance estimated on the training data.
 
@@ -105,6 +118,12 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     center : bool, default=False
         Subtract the training mean before whitening. ``False`` reproduces the seed papers,
         which whiten uncentred data (this matters for cosine, not for distances).
+    scatter : {"total", "within"}, default="total"
+        Which covariance: ``"total"``, of all training rows, ignoring ``y`` (between-class
+        scatter included); ``"within"``, the pooled within-class covariance, of the rows
+        centred on their class means (``fit`` then needs ``y``; with ``covariance="sample"``
+        the divisor is ``n - n_classes``, as in linear discriminant analysis). Whitening by the
+        within-class covariance is relevant component analysis (RCA) with the classes as chunklets.
 
     Attributes
     ----------
@@ -130,18 +149,38 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     True
     >>> wh.get_feature_names_out().tolist()
     ['whitener0', 'whitener1']
+
+    Two classes that differ by a shift: the total covariance holds the shift, the within-class
+    covariance does not.
+
+    >>> X2 = np.array([[1.0, 2.0], [2.0, 1.0], [2.0, 3.0], [6.0, 7.0], [7.0, 6.0], [7.0, 8.0]])
+    >>> y2 = np.array([0, 0, 0, 1, 1, 1])
+    >>> Whitener().fit(X2).covariance_.round(3).tolist()
+    [[7.767, 7.5], [7.5, 8.3]]
+    >>> Whitener(scatter="within").fit(X2, y2).covariance_.round(3).tolist()
+    [[0.333, 0.0], [0.0, 1.0]]
     """
 
-    def __init__(self, method="cholesky", covariance="sample", center=False):
+    def __init__(self, method="cholesky", covariance="sample", center=False, scatter="total"):
         self.method = method
         self.covariance = covariance
         self.center = center
+        self.scatter = scatter
 
     def fit(self, X, y=None):
-        """Estimate the covariance of ``X`` and its whitening matrix. ``y`` is ignored."""
+        """Estimate the covariance of ``X`` (total, or within the classes of ``y``) and its whitening matrix."""
         check_option(self.method, METHODS, "whitening method")
-        X = _validate(self, X, ensure_min_samples=2)
-        self.covariance_ = estimate_covariance(X, self.covariance)  # which checks the covariance choice first
+        check_option(self.scatter, ("total", "within"), "scatter")
+        if self.scatter == "within":
+            if y is None:
+                raise ValueError("scatter='within' pools the covariance within the classes of y: call fit(X, y), "
+                                 "or use scatter='total' for the covariance of all rows")
+            X, y = _validate(self, X, y, ensure_min_samples=2)
+            check_classification_targets(y)
+            self.covariance_ = _within_class_covariance(X, y, self.covariance)
+        else:
+            X = _validate(self, X, ensure_min_samples=2)
+            self.covariance_ = estimate_covariance(X, self.covariance)  # which checks the covariance choice first
         self.components_ = whitening_matrix(self.covariance_, self.method, "training covariance", n_samples=X.shape[0])
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         return self

@@ -282,3 +282,43 @@ def test_tuned_knn_fits_its_transform_on_training_rows_only(iris, nested, n_fits
         held_out = [set(train) - rows for rows in FITS[:3]]
         assert set().union(*held_out) == set(train) and sum(map(len, held_out)) == len(train)
     assert_allclose(knn.pipeline_[0].mean_, Xid[train].mean(axis=0))
+
+
+# ---------------------------------------------------------------------------- within-class scatter
+
+def _three_classes(rng, n=60):
+    y = np.repeat([0, 1, 2], n)
+    shift = np.array([[0.0, 0.0, 0.0], [4.0, 1.0, 0.0], [0.0, 5.0, 2.0]])
+    X = rng.normal(size=(3 * n, 3)) @ np.array([[1.0, 0.4, 0.0], [0.0, 1.0, 0.3], [0.0, 0.0, 0.5]]) + shift[y]
+    return X, y
+
+
+def test_within_class_covariance_is_lda_s_times_n_over_n_minus_k(rng):
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    X, y = _three_classes(rng)
+    ours = Whitener(scatter="within").fit(X, y).covariance_
+    lda = LinearDiscriminantAnalysis(solver="lsqr", store_covariance=True).fit(X, y).covariance_
+    assert np.allclose(ours * (len(X) - 3) / len(X), lda)
+
+
+def test_within_class_whitening_makes_each_class_white_and_ignores_the_shift(rng):
+    X, y = _three_classes(rng, n=400)
+    Z = Whitener(scatter="within", center=True).fit_transform(X, y)
+    pooled = sum(np.cov(Z[y == k], rowvar=False) * (np.sum(y == k) - 1) for k in range(3)) / (len(Z) - 3)
+    assert np.allclose(pooled, np.eye(3), atol=1e-10)
+    total = Whitener(center=True).fit_transform(X)
+    assert np.allclose(np.cov(total, rowvar=False), np.eye(3), atol=1e-10)
+    # the total covariance holds the between-class shift: the class means lie closer after it
+    spread = lambda Z: np.linalg.norm(Z[y == 1].mean(0) - Z[y == 0].mean(0))  # noqa: E731
+    assert spread(Z) > 1.5 * spread(total)
+
+
+def test_within_class_whitening_needs_y_and_more_rows_than_classes(rng):
+    X, y = _three_classes(rng)
+    with pytest.raises(ValueError, match=r"pools the covariance within the classes of y: call fit\(X, y\)"):
+        Whitener(scatter="within").fit(X)
+    with pytest.raises(ValueError, match="scatter must be one of|scatter"):
+        Whitener(scatter="between").fit(X, y)
+    with pytest.raises(ValueError, match="more rows than classes"):
+        Whitener(scatter="within").fit(X[:3], np.array([0, 1, 2]))

@@ -54,7 +54,8 @@ CONSTRUCTOR_ARGS: dict[type, dict] = {}
 
 #: configurations checked besides the defaults: other code paths worth the contract tests
 VARIANTS: dict[type, list[dict]] = {
-    Whitener: [{"method": "zca", "center": True}, {"covariance": LedoitWolf()}],
+    Whitener: [{"method": "zca", "center": True}, {"covariance": LedoitWolf()},
+               {"scatter": "within", "covariance": 0.1}],
     ExpectedWhitener: [{"covariance": "ledoit_wolf", "center": True}],
     ClassConditionalKNN: [{"metric": "euclidean", "covariance": "oas"}, {"metric": "euclidean", "covariance": OAS()}],
     GramPCA: [{"n_components": 0.9, "whiten": True, "dtype": np.float32}],
