@@ -36,7 +36,7 @@ import pandas as pd
 from .._io import atomic_open
 from ..studies import SOURCES as STUDY_SOURCES
 from ..studies import notebook
-from .checks import MIME
+from .checks import MIME, effect_text
 from .coverage import coverage, notebook_rows
 from .ledger import SOURCES, load_ledger
 from .verdicts import VERDICTS
@@ -268,15 +268,10 @@ def intro_page(out) -> str:
 
 
 def _effect_note(found: dict) -> str:
-    """A claim judged from an effect: `` (+0.012 [+0.004, +0.020], ROPE ±0.01; P = 0.97, 0.03, 0.00)``."""
-    interval = found.get("interval")
-    if not interval or found.get("effect") is None:
+    """A claim judged from an effect: `` (+0.012 [+0.004, +0.02]; ROPE ±0.01; P(better, ...) = ...)``."""
+    if not found.get("interval") or found.get("effect") is None:
         return ""
-    text = f"{found['effect']:+.3g} [{interval[0]:+.3g}, {interval[1]:+.3g}], ROPE ±{found['rope']:g}"
-    post = found.get("posterior")
-    if post:
-        text += f"; P(better, equivalent, worse) = {post['better']:.2f}, {post['equivalent']:.2f}, {post['worse']:.2f}"
-    return f" ({_escape(text)})"
+    return f" ({_escape(effect_text(found))})"
 
 
 def ledger_page(out, ledger: pd.DataFrame | None = None) -> str:

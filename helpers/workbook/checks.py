@@ -30,7 +30,7 @@ from .verdicts import (
     weakest,
 )
 
-__all__ = ["MIME", "ComparisonTable", "Done", "Row", "SourceCheck"]
+__all__ = ["MIME", "ComparisonTable", "Done", "Row", "SourceCheck", "effect_text"]
 
 #: the MIME type of the comparison rows stored with each table in a notebook's outputs
 MIME = "application/vnd.covsim.comparison+json"
@@ -272,7 +272,7 @@ class SourceCheck:
         note = "; ".join(([f"by {how}"] if how else []) + [evidence] + weakest_note
                          + ([fields["method"]] if fields["method"] else []))
         verdict = fields.pop("verdict")
-        return self._add(key, _effect_text(fields), verdict, None, note, row["printed"], fields)
+        return self._add(key, effect_text(fields), verdict, None, note, row["printed"], fields)
 
     def _effect_fields(self, row, effect, interval, posterior, comparisons, kind, how) -> dict:
         if not row["rope"]:
@@ -299,10 +299,9 @@ class SourceCheck:
                              "uncertainty are judged together")
         at = posterior(rope) if callable(posterior) else posterior
         verdict = effect_verdict(effect, interval, rope, posterior=at, kind=kind, how=how)
-        sensitivity = rope_sensitivity(effect, interval, rope, posterior=posterior if callable(posterior) else None,
-                                       kind=kind, how=how)
-        if at is not None and not callable(posterior):
-            sensitivity = {}  # a fixed posterior belongs to one ROPE: the interval alone cannot redo it
+        # a fixed posterior belongs to one ROPE: the interval alone cannot redo it at half and double
+        fixed = at is not None and not callable(posterior)
+        sensitivity = {} if fixed else rope_sensitivity(effect, interval, rope, posterior=posterior, kind=kind, how=how)
         return {"verdict": verdict, "effect": _round_json(effect), "interval": _round_json(list(interval)),
                 "rope": rope, "posterior": ({k: _round_json(at[k]) for k in ("better", "equivalent", "worse")}
                                             if at is not None else None),
@@ -445,8 +444,8 @@ def _json_rows(rows: list[dict]) -> list[dict]:
     return [{k: r[k] for k in ("id", "key", "notebook", "ours", "verdict", *EFFECT_FIELDS) if k in r} for r in rows]
 
 
-def _effect_text(fields: dict) -> str:
-    """A claim's effect as the tables show it: ``+0.0150 [-0.0075, +0.0375]; ROPE ±0.01; P(...)``."""
+def effect_text(fields: dict) -> str:
+    """A claim's effect as the tables and the book show it: ``+0.0150 [-0.0075, +0.0375]; ROPE ±0.01; P(...)``."""
     low, high = fields["interval"]
     text = f"{fields['effect']:+.4g} [{low:+.4g}, {high:+.4g}]; ROPE ±{fields['rope']:g}"
     if fields["posterior"]:

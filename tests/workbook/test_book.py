@@ -127,7 +127,7 @@ def test_ledger_page_shows_a_claims_effect_interval_rope_and_posterior(build):
                 posterior={"better": 0.97, "equivalent": 0.03, "worse": 0.0})
     (out / "results" / "00_primer.json").write_text(json.dumps({"comparison": check.rows}))
     verdict = _table_rows(book.ledger_page(out, ledger), "ledger")[2][-1]
-    assert verdict.replace("\\", "") == ("[reproduced]{.verdict-reproduced} (+0.012 [+0.004, +0.02], ROPE ±0.01; "
+    assert verdict.replace("\\", "") == ("[reproduced]{.verdict-reproduced} (+0.012 [+0.004, +0.02]; ROPE ±0.01; "
                                          "P(better, equivalent, worse) = 0.97, 0.03, 0.00)")
 
 

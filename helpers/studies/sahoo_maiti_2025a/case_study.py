@@ -26,7 +26,7 @@ from ...effects import paired_bootstrap, resampled_difference
 from ...estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores, report_rows
 from ...neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k
-from ...significance import mcnemar_exact
+from ...significance import compare_pairs, mcnemar_exact
 from ...whitening import (
     class_priors,
     class_whitening_matrices,
@@ -405,19 +405,12 @@ def pair_effects(scores: Mapping, pairs, test_train_ratio: float) -> dict[str, d
     >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}]", r["wins"], r["ties"])
     +0.0150 [-0.0075, +0.0375] 3 1
     """
+    counts = compare_pairs(scores, pairs, test_train_ratio)   # checks the pairs, counts wins, losses, ties
     out = {}
-    for pair in pairs:
-        if isinstance(pair, str) or len(pair) != 2:
-            raise ValueError(f"each pair must be a tuple (name_a, name_b); got {pair!r}.")
-        a, b = pair
-        missing = [n for n in (a, b) if n not in scores]
-        if missing:
-            raise ValueError(f"no scores for {missing}; scores has {sorted(scores)}.")
-        sa, sb = np.ravel(scores[a]).astype(float), np.ravel(scores[b]).astype(float)
-        effect = resampled_difference(sa, sb, test_train_ratio)
-        d = sa - sb
-        out[f"{a} vs {b}"] = {**effect, "wins": int((d > 0).sum()), "losses": int((d < 0).sum()),
-                              "ties": int((d == 0).sum())}
+    for a, b in pairs:
+        key = f"{a} vs {b}"
+        effect = resampled_difference(np.ravel(scores[a]), np.ravel(scores[b]), test_train_ratio)
+        out[key] = {**effect, **{c: int(counts.loc[key, c]) for c in ("wins", "losses", "ties")}}
     return out
 
 
