@@ -1,0 +1,68 @@
+"""The own study's computation from the command line.
+
+``python -m helpers.studies.generalisation run``: compute every score of the second edition
+(resumable: finished folds are kept under ``build/``), then say whether the fresh table is
+identical to the stored one in ``data/results/`` (``--write`` stores it).
+``python -m helpers.studies.generalisation verify``: recompute a random sample of stored folds
+(the seed is printed) and fail on any difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ...data.paths import DATA_DIR, ROOT
+from .datasets import study_datasets
+from .preregistration import load_protocol
+from .scores import differences, read_scores, recompute_sample, run_scores, write_scores
+
+#: where the second edition's scores are stored
+SCORES_PATH = DATA_DIR / "results" / "generalisation_v2" / "scores.csv.gz"
+
+
+def _parts_folder(protocol):
+    return ROOT / "build" / "generalisation_v2" / protocol["sha256"][:12]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m helpers.studies.generalisation", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="compute every score (resumable) and compare with the stored table")
+    run.add_argument("--jobs", type=int, default=2, help="worker processes (the scores do not depend on it)")
+    run.add_argument("--dask", default=None, help="a Dask scheduler address, e.g. tcp://127.0.0.1:8786")
+    run.add_argument("--write", action="store_true", help="store the fresh table in data/results/")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
+    verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
+    verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
+    args = parser.parse_args(argv)
+    protocol = load_protocol()
+    if args.command == "run":
+        if args.jobs < 1:
+            parser.error(f"--jobs must be at least 1, not {args.jobs}")
+        datasets, properties = study_datasets(protocol)
+        start = time.perf_counter()
+        table = run_scores(datasets, protocol, folder=_parts_folder(protocol), n_jobs=args.jobs, dask=args.dask,
+                           progress=False if args.no_progress else None)
+        seconds = time.perf_counter() - start
+        print(f"{len(table):,} scores ({table['dataset'].nunique()} data sets) in {seconds / 60:.1f} minutes")
+        if SCORES_PATH.exists():
+            diff = differences(read_scores(SCORES_PATH, protocol), table)
+            print("identical to the stored scores" if diff.empty else
+                  f"{len(diff)} scores differ from the stored ones, e.g.\n{diff.head().to_string()}")
+        if args.write or not SCORES_PATH.exists():
+            write_scores(table, SCORES_PATH, protocol, properties.reset_index(), seconds)
+            print(f"stored in {SCORES_PATH.relative_to(ROOT)}")
+        return 0
+    stored = read_scores(SCORES_PATH, protocol)
+    datasets, _ = study_datasets(protocol)
+    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=args.seed)
+    print(f"recomputed {cells} (seed {seed}): " + ("identical" if diff.empty else f"{len(diff)} differences"))
+    return 0 if diff.empty else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,455 @@
+"""The second edition's methods: every reading of each claim, all tuned by one inner cross-validation.
+
+Each method is fitted on a training fold only and scored on its test fold
+(:func:`fit_predict`). The kNN methods share one engine: for every inner fold and every
+shrinkage, one neighbour search at the largest ``k`` gives the votes of every ``k``
+(:func:`helpers.neighbours.majority_votes`), so tuning ``k`` costs nothing beyond the
+largest. The SVCs are tuned the same way over their grids, the transform computed once per
+inner fold and grid point it depends on. Every covariance-aware method tunes the shrinkage
+``a`` of its covariances, ``(1 - a) S + a (tr S / p) I``, over a grid that ends at ``a = 1``,
+where the covariance is switched off:
+
+* ``euclidean`` (raw features; the Mahal-kNN paper's baseline), ``standardised_euclidean``,
+  ``cosine`` (raw; the cosine paper's baseline), ``scaled_cosine``: kNN without a covariance;
+* ``mahalanobis_class_blind`` (the covariance of all training rows),
+  ``mahalanobis_pooled_within`` (the pooled within-class covariance: RCA with the classes as
+  chunklets) and ``mahalanobis_per_category`` (each training row measured under its own
+  class's covariance: the Mahal-kNN paper's algorithm): Euclidean kNN on standardised rows
+  after whitening; at shrinkage 1 the first two are ``standardised_euclidean`` and the third
+  is Euclidean with one scale per class;
+* ``expected_cholesky_cosine`` (E(W^-1) from Cholesky factors, averaged over fixed column
+  orders), ``expected_zca_cosine`` (symmetric factors, order-free) and
+  ``pooled_within_cosine``: cosine kNN on scaled rows after whitening; ``scaled_cosine`` at
+  shrinkage 1;
+* ``nca``: Euclidean kNN after scikit-learn's neighbourhood components analysis;
+* ``linear_svc`` (liblinear's primal solver on two classes, libsvm one-vs-one on more) and
+  ``rbf_svc`` (``C`` and ``gamma``) on standardised rows, and
+  ``expected_cholesky_svc`` (column orders averaged) and ``expected_zca_svc``: the linear SVC
+  on scaled rows after E(C^-1).
+
+"Standardised": centred and divided by the training fold's standard deviations; "scaled":
+divided only (the sources whiten uncentred rows). Ties in the inner accuracy go to the
+earliest grid point in this order: the largest shrinkage (least covariance), the smallest
+``C``, the smallest ``gamma``, the smallest ``k``. A grid point whose covariance cannot be
+factorised on some inner fold (no shrinkage with fewer rows than features) is left out.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import balanced_accuracy_score
+from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import NeighborhoodComponentsAnalysis
+from sklearn.svm import SVC, LinearSVC
+
+from ..._arrays import sq_euclidean, unit_rows
+from ...estimators import ExpectedWhitener, Whitener
+from ...neighbours import majority_votes, nearest_indices
+from ...whitening import estimate_covariance
+
+#: the methods of the second edition, in display order, with their labels
+METHODS_V2 = {
+    "euclidean": "kNN, Euclidean (raw)",
+    "standardised_euclidean": "kNN, Euclidean (standardised)",
+    "cosine": "kNN, cosine (raw)",
+    "scaled_cosine": "kNN, cosine (scaled)",
+    "mahalanobis_class_blind": "Mahal-kNN, class-blind (total covariance)",
+    "mahalanobis_pooled_within": "Mahal-kNN, pooled within-class (RCA)",
+    "mahalanobis_per_category": "Mahal-kNN, per category (the paper's algorithm)",
+    "expected_cholesky_cosine": "cosine kNN after E(W^-1), Cholesky",
+    "expected_zca_cosine": "cosine kNN after E(W^-1), ZCA",
+    "pooled_within_cosine": "cosine kNN after pooled within-class whitening",
+    "nca": "NCA + kNN",
+    "linear_svc": "SVC, linear",
+    "rbf_svc": "SVC, RBF",
+    "expected_cholesky_svc": "SVC after E(C^-1), Cholesky",
+    "expected_zca_svc": "SVC after E(C^-1), ZCA",
+}
+
+#: methods averaged over the fixed column orders (Cholesky factors depend on the order of the columns)
+ORDER_DEPENDENT = ("expected_cholesky_cosine", "expected_cholesky_svc")
+
+
+@dataclass(frozen=True)
+class Grids:
+    """The tuning grids of the protocol's ``[tuning]`` table (:func:`grids_from_protocol`)."""
+
+    k: tuple
+    shrinkage: tuple
+    C: tuple         #: the RBF SVC's C grid
+    gamma: tuple
+    C_linear: tuple = (1.0,)  #: the linear-kernel SVCs' C grid
+    inner_folds: int = 5
+    nca_max_iter: int = 1000
+    nca_tol: float = 1e-5
+    random_state: int = 0
+
+
+def _log2_grid(spec) -> tuple:
+    start, stop, step = (int(v) for v in spec)
+    return tuple(float(2.0 ** e) for e in range(start, stop + 1, step))
+
+
+def grids_from_protocol(protocol: dict) -> Grids:
+    """The grids of a protocol (:func:`load_protocol`): k, shrinkage (largest first), C = 2^a..2^b, gamma likewise.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation import load_protocol
+    >>> g = grids_from_protocol(load_protocol())
+    >>> g.k[:3], g.shrinkage[0], g.C[0], g.C[-1], g.C_linear[-1], len(g.gamma), g.inner_folds
+    ((1, 3, 5), 1.0, 0.03125, 32768.0, 128.0, 5, 5)
+    """
+    t, p = protocol["tuning"], protocol["protocol"]
+    return Grids(k=tuple(int(k) for k in t["k"]), shrinkage=tuple(sorted((float(a) for a in t["shrinkage"]),
+                                                                         reverse=True)),
+                 C=_log2_grid(t["C_log2"]), gamma=_log2_grid(t["gamma_log2"]), C_linear=_log2_grid(t["C_linear_log2"]),
+                 inner_folds=int(p["inner_folds"]),
+                 random_state=int(p["random_state"]))
+
+
+# --------------------------------------------------------------------------------------------
+# features and whitening, fitted on training rows
+
+
+def _scaled(X_tr, X_te, centre: bool):
+    """Divide by the training standard deviations (a constant column keeps scale 1), centring first if asked."""
+    mean = X_tr.mean(axis=0) if centre else 0.0
+    sd = X_tr.std(axis=0)
+    sd[sd == 0] = 1.0
+    return (X_tr - mean) / sd, (X_te - mean) / sd
+
+
+_PREP = {"raw": None, "standardised": True, "scaled": False}
+
+
+def _cholesky_whitener(S):
+    """``W`` with ``W S W' = I`` (lower-triangular inverse Cholesky factor); LinAlgError if S is singular."""
+    L = linalg.cholesky(S, lower=True)
+    return linalg.solve_triangular(L, np.eye(len(S)), lower=True)
+
+
+def _whiten(kind, X_tr, y_tr, X_te, shrinkage):
+    """The training and test rows after the whitening ``kind`` with covariance shrinkage ``shrinkage``."""
+    if kind == "total":
+        W = _cholesky_whitener(estimate_covariance(X_tr, shrinkage))
+        return X_tr @ W.T, X_te @ W.T
+    if kind == "within":
+        model = Whitener(covariance=shrinkage, scatter="within").fit(X_tr, y_tr)
+    else:  # "expected_cholesky", "expected_zca"
+        model = ExpectedWhitener(method=kind.split("_")[1], covariance=shrinkage).fit(X_tr, y_tr)
+    return model.transform(X_tr), model.transform(X_te)
+
+
+@dataclass(frozen=True)
+class _Neighbours:
+    prep: str          # "raw", "standardised", "scaled"
+    metric: str        # "euclidean", "cosine"
+    whitening: str | None = None   # None, "total", "within", "per_category", "expected_cholesky", "expected_zca"
+
+
+_NEIGHBOURS = {
+    "euclidean": _Neighbours("raw", "euclidean"),
+    "standardised_euclidean": _Neighbours("standardised", "euclidean"),
+    "cosine": _Neighbours("raw", "cosine"),
+    "scaled_cosine": _Neighbours("scaled", "cosine"),
+    "mahalanobis_class_blind": _Neighbours("standardised", "euclidean", "total"),
+    "mahalanobis_pooled_within": _Neighbours("standardised", "euclidean", "within"),
+    "mahalanobis_per_category": _Neighbours("standardised", "euclidean", "per_category"),
+    "expected_cholesky_cosine": _Neighbours("scaled", "cosine", "expected_cholesky"),
+    "expected_zca_cosine": _Neighbours("scaled", "cosine", "expected_zca"),
+    "pooled_within_cosine": _Neighbours("scaled", "cosine", "within"),
+}
+
+
+def _distances(metric, A, B):
+    if metric == "cosine":
+        return -(unit_rows(A, "a test row") @ unit_rows(B, "a training row").T)
+    return sq_euclidean(A, B)
+
+
+def _per_category_distances(X_tr, y_tr, X_te, shrinkage):
+    """Squared Mahalanobis distance of each test row to each training row under that row's class covariance."""
+    D = np.empty((len(X_te), len(X_tr)))
+    for c in np.unique(y_tr):
+        members = np.flatnonzero(y_tr == c)
+        W = _cholesky_whitener(estimate_covariance(X_tr[members], shrinkage))
+        D[:, members] = sq_euclidean(X_te @ W.T, X_tr[members] @ W.T)
+    return D
+
+
+def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None):
+    """The ``k`` nearest training rows of each test row under ``method``, nearest first.
+
+    Parameters
+    ----------
+    method : str
+        A kNN method of :data:`METHODS_V2` other than ``nca``.
+    X_tr, y_tr, X_te : arrays
+        Raw features and labels of the training rows, raw features of the test rows; every
+        scaling and covariance is estimated on ``X_tr`` only.
+    k : int
+    shrinkage : float in [0, 1], optional
+        The covariance shrinkage of a covariance-aware method.
+
+    Returns
+    -------
+    ndarray of int, shape (n_test, k)
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.1], [0.0, 1.0], [3.0, 3.1], [2.9, 3.0], [3.2, 2.8]])
+    >>> y = np.array([0, 0, 0, 1, 1, 1])
+    >>> neighbour_order("euclidean", X, y, np.array([[2.5, 2.5]]), 2).tolist()
+    [[4, 3]]
+    """
+    spec = _NEIGHBOURS[method]
+    if spec.prep != "raw":
+        X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[spec.prep])
+    if spec.whitening == "per_category":
+        D = _per_category_distances(X_tr, y_tr, X_te, shrinkage)
+    else:
+        if spec.whitening is not None:
+            X_tr, X_te = _whiten(spec.whitening, X_tr, y_tr, X_te, shrinkage)
+        D = _distances(spec.metric, X_te, X_tr)
+    return nearest_indices(D, k)
+
+
+# --------------------------------------------------------------------------------------------
+# tuning by inner cross-validation
+
+
+def _inner_folds(y, grids: Grids):
+    return list(StratifiedKFold(grids.inner_folds, shuffle=True, random_state=grids.random_state)
+                .split(np.zeros((len(y), 1)), y))
+
+
+def _best(scores: dict):
+    """The grid point of the highest mean inner accuracy; ties to the earliest (grids are ordered for that)."""
+    feasible = {point: s for point, s in scores.items() if np.isfinite(s)}
+    if not feasible:
+        raise ValueError("no grid point could be fitted on every inner fold")
+    best = max(feasible.values())
+    return next(point for point, s in feasible.items() if s == best)
+
+
+def _edges(chosen: dict, grid: dict) -> list:
+    """The hyper-parameters whose chosen value is the first or last of their (feasible) grid."""
+    return sorted(name for name, value in chosen.items() if len(grid[name]) > 1 and value in (grid[name][0],
+                                                                                               grid[name][-1]))
+
+
+def _tune_neighbours(method, X, y, grids: Grids):
+    """Choose (shrinkage, k) by inner CV: one neighbour search per inner fold and shrinkage serves every k."""
+    classes, codes = np.unique(y, return_inverse=True)
+    folds = _inner_folds(y, grids)
+    ks = [k for k in grids.k if k <= min(len(tr) for tr, _ in folds)]
+    shrinkages = grids.shrinkage if _NEIGHBOURS[method].whitening else (None,)
+    acc = {(a, k): 0.0 for a in shrinkages for k in ks}
+    for tr, te in folds:
+        for a in shrinkages:
+            try:
+                idx = neighbour_order(method, X[tr], y[tr], X[te], max(ks), a)
+            except (linalg.LinAlgError, ValueError):
+                for k in ks:
+                    acc[(a, k)] = -np.inf
+                continue
+            votes = majority_votes(idx, codes[tr], ks, len(classes))
+            for k in ks:
+                acc[(a, k)] += np.mean(votes[k] == codes[te]) / len(folds)
+    a, k = _best(acc)
+    chosen = {"k": k} if a is None else {"shrinkage": a, "k": k}
+    grid = {"k": ks, "shrinkage": sorted({s for (s, _), v in acc.items() if np.isfinite(v) and s is not None})}
+    return chosen, _edges(chosen, grid)
+
+
+def _knn_predict(method, X_tr, y_tr, X_te, chosen):
+    classes, codes = np.unique(y_tr, return_inverse=True)
+    idx = neighbour_order(method, X_tr, y_tr, X_te, chosen["k"], chosen.get("shrinkage"))
+    return classes[majority_votes(idx, codes, [chosen["k"]], len(classes))[chosen["k"]]]
+
+
+def _nca(X_tr, y_tr, X_te, grids: Grids):
+    """NCA fitted once on the (standardised) training rows, then k tuned on its output (the transform is not nested)."""
+    X_tr, X_te = _scaled(X_tr, X_te, centre=True)
+    nca = NeighborhoodComponentsAnalysis(max_iter=grids.nca_max_iter, tol=grids.nca_tol,
+                                         random_state=grids.random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        nca.fit(X_tr, y_tr)
+    Z_tr, Z_te = nca.transform(X_tr), nca.transform(X_te)
+    chosen, edges = _tune_neighbours("euclidean", Z_tr, y_tr, grids)
+    chosen["nca_iterations"] = int(nca.n_iter_)
+    chosen["nca_converged"] = bool(nca.n_iter_ < grids.nca_max_iter)
+    return _knn_predict("euclidean", Z_tr, y_tr, Z_te, chosen), chosen, edges
+
+
+def _svc(kernel, C, gamma, n_classes):
+    """The SVC of one grid point.
+
+    A linear kernel on two classes: liblinear's primal solver (``LinearSVC(dual=False)``), which
+    stays fast at large ``C`` where libsvm slows down on overlapping classes; on more classes,
+    libsvm one-vs-one (``SVC(kernel="linear")``, the sources' solver), which stays fast on
+    separable classes where liblinear's one-vs-rest slows down. The RBF kernel: libsvm.
+    """
+    if kernel == "linear" and n_classes == 2:
+        return LinearSVC(C=C, dual=False, max_iter=10000)
+    return SVC(kernel=kernel, C=C, gamma="scale" if gamma is None else gamma)
+
+
+def _fit_svc(kernel, C, gamma, X_tr, y_tr):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return _svc(kernel, C, gamma, len(np.unique(y_tr))).fit(X_tr, y_tr)
+
+
+_SVCS = {  # method -> (prep, whitening, kernel)
+    "linear_svc": ("standardised", None, "linear"),
+    "rbf_svc": ("standardised", None, "rbf"),
+    "expected_cholesky_svc": ("scaled", "expected_cholesky", "linear"),
+    "expected_zca_svc": ("scaled", "expected_zca", "linear"),
+}
+
+
+def _svc_features(method, X_tr, y_tr, X_te, shrinkage):
+    prep, whitening, _ = _SVCS[method]
+    X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep])
+    if whitening is not None:
+        X_tr, X_te = _whiten(whitening, X_tr, y_tr, X_te, shrinkage)
+    return X_tr, X_te
+
+
+def _tune_svc(method, X, y, grids: Grids):
+    _, whitening, kernel = _SVCS[method]
+    shrinkages = grids.shrinkage if whitening else (None,)
+    gammas = grids.gamma if kernel == "rbf" else (None,)
+    Cs = grids.C if kernel == "rbf" else grids.C_linear
+    points = [(a, C, g) for a in shrinkages for C in Cs for g in gammas]
+    acc = dict.fromkeys(points, 0.0)
+    folds = _inner_folds(y, grids)
+    for tr, te in folds:
+        for a in shrinkages:
+            try:
+                Z_tr, Z_te = _svc_features(method, X[tr], y[tr], X[te], a)
+            except (linalg.LinAlgError, ValueError):
+                for point in points:
+                    if point[0] == a:
+                        acc[point] = -np.inf
+                continue
+            for C in Cs:
+                for g in gammas:
+                    model = _fit_svc(kernel, C, g, Z_tr, y[tr])
+                    acc[(a, C, g)] += np.mean(model.predict(Z_te) == y[te]) / len(folds)
+    a, C, g = _best(acc)
+    chosen = {"C": C}
+    if a is not None:
+        chosen["shrinkage"] = a
+    if g is not None:
+        chosen["gamma"] = g
+    grid = {"C": list(Cs), "gamma": list(grids.gamma),
+            "shrinkage": sorted({p[0] for p, v in acc.items() if np.isfinite(v) and p[0] is not None})}
+    return chosen, _edges(chosen, grid)
+
+
+def _svc_predict(method, X_tr, y_tr, X_te, chosen):
+    Z_tr, Z_te = _svc_features(method, X_tr, y_tr, X_te, chosen.get("shrinkage"))
+    model = _fit_svc(_SVCS[method][2], chosen["C"], chosen.get("gamma"), Z_tr, y_tr)
+    return model.predict(Z_te)
+
+
+# --------------------------------------------------------------------------------------------
+# one method on one fold
+
+
+def column_orders(n_features: int, n_orders: int, random_state: int = 0) -> list:
+    """The fixed column orders of the order-dependent methods: the data's own order, then random ones.
+
+    Examples
+    --------
+    >>> [o.tolist() for o in column_orders(3, 3)]
+    [[0, 1, 2], [2, 0, 1], [0, 2, 1]]
+    """
+    rng = np.random.default_rng(random_state)
+    return [np.arange(n_features)] + [rng.permutation(n_features) for _ in range(n_orders - 1)]
+
+
+def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
+    """Tune ``method`` on the training rows by inner CV, fit it on all of them and predict the test rows.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`METHODS_V2`.
+    X_tr, y_tr, X_te : arrays
+        Raw features and labels of one outer training fold, raw features of its test fold.
+    grids : Grids
+    orders : list of index arrays, optional
+        For :data:`ORDER_DEPENDENT` methods: tuned on the first (the data's own order), then
+        fitted and scored on every order with the chosen hyper-parameters.
+
+    Returns
+    -------
+    predictions : list of ndarray
+        One per column order (one for order-free methods).
+    chosen : dict
+        The chosen hyper-parameters (NCA: also its iterations and whether it converged).
+    edges : list of str
+        The chosen hyper-parameters that sit on an edge of their grid.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> grids = Grids(k=(1, 5, 9), shrinkage=(1.0, 0.3, 0.0), C=(1.0,), gamma=(0.1,), inner_folds=3)
+    >>> preds, chosen, edges = fit_predict("mahalanobis_pooled_within", X[::2], y[::2], X[1::2], grids)
+    >>> chosen, edges, round(float(np.mean(preds[0] == y[1::2])), 3)
+    ({'shrinkage': 0.3, 'k': 5}, [], 0.96)
+    """
+    if method not in METHODS_V2:
+        raise ValueError(f"unknown method {method!r}; the methods are {', '.join(METHODS_V2)}.")
+    if method == "nca":
+        pred, chosen, edges = _nca(X_tr, y_tr, X_te, grids)
+        return [pred], chosen, edges
+    knn = method in _NEIGHBOURS
+    tune = _tune_neighbours if knn else _tune_svc
+    if method in ORDER_DEPENDENT and orders is not None:
+        views = [(X_tr[:, o], X_te[:, o]) for o in orders]
+    else:
+        views = [(X_tr, X_te)]
+    chosen, edges = tune(method, views[0][0], y_tr, grids)
+    if knn:
+        preds = [_knn_predict(method, a, y_tr, b, chosen) for a, b in views]
+    else:
+        preds = [_svc_predict(method, a, y_tr, b, chosen) for a, b in views]
+    return preds, chosen, edges
+
+
+def score_fold(X, y, train, test, methods, grids: Grids, orders=None) -> list:
+    """Every method on one outer fold: one record per method.
+
+    Scores, chosen hyper-parameters and the seconds of tuning, fitting and predicting.
+    """
+    records = []
+    for method in methods:
+        start = time.perf_counter()
+        preds, chosen, edges = fit_predict(method, X[train], y[train], X[test], grids, orders)
+        seconds = time.perf_counter() - start
+        accs = [float(np.mean(p == y[test])) for p in preds]
+        bals = [float(balanced_accuracy_score(y[test], p)) for p in preds]
+        several = len(preds) > 1
+        records.append({
+            "method": method, "accuracy": float(np.mean(accs)), "balanced_accuracy": float(np.mean(bals)),
+            "n_train": len(train), "n_test": len(test),
+            "params": json.dumps(chosen, sort_keys=True), "edges": json.dumps(edges),
+            "order_min": min(accs) if several else np.nan, "order_max": max(accs) if several else np.nan,
+            "fit_seconds": seconds,
+        })
+    return records
+

@@ -1,0 +1,293 @@
+"""The second edition's computation: every method on every outer fold of every data set, stored and checked.
+
+One task is one (data set, repeat, fold): every method of :data:`~.readings.METHODS_V2` is
+tuned on the fold's training rows and scored on its test rows (:func:`.readings.score_fold`).
+A finished task is written at once to its own part file, atomically, under a folder named
+by the protocol's hash, so a killed run loses at most the folds in flight and a rerun
+resumes; tasks run in parallel with joblib (on a Dask cluster when given its address), and
+the scores do not depend on the number of workers: every random choice is seeded by the
+protocol, never by the order in which tasks finish.
+
+:func:`run_scores` returns the tidy table (one row per data set, repeat, fold and method);
+:func:`write_scores` stores it, with the protocol's SHA-256 and the package versions, under
+``data/results/``; :func:`read_scores` reads it back and refuses a table made under another
+protocol; :func:`recompute_sample` recomputes a random sample of stored folds and lists
+every difference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+import time
+from collections.abc import Mapping
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+
+from ..._io import progress_bar
+from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
+
+#: the columns of the stored table whose values must come out identical on a rerun
+SCORE_COLUMNS = ["accuracy", "balanced_accuracy", "n_train", "n_test", "params", "edges", "order_min", "order_max"]
+#: every column of the stored table, in order
+COLUMNS = ["dataset", "repeat", "fold", "method", *SCORE_COLUMNS, "fit_seconds"]
+
+
+def outer_folds(y, protocol: dict) -> list:
+    """The protocol's outer folds of one data set: ``[(repeat, fold, train, test), ...]``.
+
+    Repeated stratified k-fold with the protocol's folds, repeats and seed
+    (``RepeatedStratifiedKFold``), the same for every method.
+    """
+    from sklearn.model_selection import RepeatedStratifiedKFold
+
+    p = protocol["protocol"]
+    k, r = int(p["outer_folds"]), int(p["repeats"])
+    cv = RepeatedStratifiedKFold(n_splits=k, n_repeats=r, random_state=int(p["random_state"]))
+    return [(i // k, i % k, tr, te) for i, (tr, te) in enumerate(cv.split(np.zeros((len(y), 1)), y))]
+
+
+def fingerprint(X, y) -> str:
+    """The first 12 hex digits of the SHA-256 of a data set's values and labels (parts of other data never match).
+
+    Examples
+    --------
+    >>> fingerprint(np.eye(2), np.array(["a", "b"])) == fingerprint(np.eye(2), np.array(["a", "b"]))
+    True
+    >>> fingerprint(np.eye(2), np.array(["a", "b"])) == fingerprint(np.eye(2), np.array(["b", "a"]))
+    False
+    """
+    digest = hashlib.sha256(np.ascontiguousarray(X, dtype=np.float64).tobytes())
+    digest.update("\x1f".join(map(str, np.asarray(y).tolist())).encode())
+    return digest.hexdigest()[:12]
+
+
+def _write_atomic(frame: pd.DataFrame, path: Path, **options) -> None:
+    """Write to a temporary file beside ``path``, then move it into place: never a torn file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        frame.to_csv(tmp, index=False, **options)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part):
+    """One outer fold, every method; written to its part file when ``part`` is given."""
+    records = score_fold(X, y, train, test, methods, grids, orders)
+    frame = pd.DataFrame.from_records(records)
+    frame.insert(0, "fold", fold)
+    frame.insert(0, "repeat", repeat)
+    frame.insert(0, "dataset", dataset)
+    frame = frame[COLUMNS]
+    if part is not None:
+        _write_atomic(frame, part)
+    return frame
+
+
+def _read_part(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, keep_default_na=False, na_values=[""],
+                       dtype={"dataset": str, "method": str, "params": str, "edges": str})
+
+
+def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, folder=None,
+               n_jobs: int | None = None, dask: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Every method on every outer fold of every data set: the tidy table of the study.
+
+    Parameters
+    ----------
+    datasets : mapping of {name: (X, y)}
+        Raw features (float) and labels.
+    protocol : dict
+        :func:`load_protocol` (folds, repeats, seed, grids, column orders).
+    methods : sequence of str, optional
+        Default: every method of :data:`METHODS_V2`.
+    cells : iterable of (dataset, repeat, fold), optional
+        Only these outer folds (for :func:`recompute_sample`); default: all.
+    folder : path, optional
+        Part files go there, one per finished fold (under ``<name>-<fingerprint>``, so parts
+        of other data are never read), and folds already there are read instead of recomputed
+        (resuming a killed run). Use one folder per protocol hash.
+    n_jobs : int, optional
+        joblib workers over the folds; the scores do not depend on it.
+    dask : str, optional
+        The address of a Dask scheduler (``"tcp://host:8786"``): the folds run on its workers.
+    progress : bool, optional
+        A bar with the folds done and the time left (``None``: on a terminal only).
+
+    Returns
+    -------
+    DataFrame with :data:`COLUMNS`, sorted by data set (in the order given), repeat, fold and method.
+    """
+    methods = list(METHODS_V2 if methods is None else methods)
+    unknown = [m for m in methods if m not in METHODS_V2]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; the methods are {', '.join(METHODS_V2)}.")
+    if not isinstance(datasets, Mapping) or not datasets:
+        raise ValueError("datasets must be a non-empty mapping {name: (X, y)}.")
+    grids = grids_from_protocol(protocol)
+    n_orders = int(protocol["protocol"]["column_orders"])
+    wanted = None if cells is None else {(str(d), int(r), int(f)) for d, r, f in cells}
+    folder = None if folder is None else Path(folder)
+    done, tasks = [], []
+    for name, (X, y) in datasets.items():
+        X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+        where = None if folder is None else folder / f"{name}-{fingerprint(X, y)}"
+        orders = column_orders(X.shape[1], n_orders, int(protocol["protocol"]["random_state"])) \
+            if any(m in ORDER_DEPENDENT for m in methods) else None
+        for repeat, fold, train, test in outer_folds(y, protocol):
+            if wanted is not None and (name, repeat, fold) not in wanted:
+                continue
+            part = None if where is None else where / f"r{repeat}-f{fold}.csv"
+            if part is not None and part.exists():
+                frame = _read_part(part)
+                if sorted(frame["method"]) == sorted(methods):
+                    done.append(frame)
+                    continue
+            tasks.append((name, repeat, fold, X, y, train, test, methods, grids, orders, part))
+    frames = list(done)
+    if tasks:
+        client = None
+        if dask:  # the folds go to the cluster's workers; the scores are the same
+            from distributed import Client
+
+            client = Client(dask, timeout=30)
+        try:
+            with parallel_config(backend="dask") if dask else nullcontext():
+                parts = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(_task)(*t) for t in tasks)
+                frames += list(progress_bar(parts, progress=progress, total=len(tasks), desc="folds"))
+        finally:
+            if client is not None:
+                client.close()
+    table = pd.concat(frames, ignore_index=True)
+    order = {name: i for i, name in enumerate(datasets)}
+    method_order = {m: i for i, m in enumerate(methods)}
+    table = table.assign(_d=table["dataset"].map(order), _m=table["method"].map(method_order))
+    return table.sort_values(["_d", "repeat", "fold", "_m"]).drop(columns=["_d", "_m"]).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------------
+# storing and checking
+
+
+def write_scores(table: pd.DataFrame, path, protocol: dict, datasets_table: pd.DataFrame | None = None,
+                 seconds: float | None = None) -> Path:
+    """Store the table (gzip CSV, reproducible bytes) and beside it a JSON of its provenance.
+
+    The JSON (``<path>.json``) holds the protocol's SHA-256, the package versions, the
+    number of rows, the wall-clock seconds and the platform; ``datasets_table`` (one row per
+    data set) goes to ``<stem>_datasets.csv``.
+    """
+    path = Path(path)
+    _write_atomic(table[COLUMNS], path, compression={"method": "gzip", "mtime": 0}, float_format="%.10g")
+    if datasets_table is not None:
+        _write_atomic(datasets_table, path.with_name(path.name.replace(".csv.gz", "_datasets.csv")))
+    meta = {"protocol_sha256": protocol["sha256"], "rows": len(table),
+            "datasets": int(table["dataset"].nunique()), "methods": sorted(table["method"].unique()),
+            "seconds": None if seconds is None else round(float(seconds), 1),
+            "platform": platform.platform(), "cpus": os.cpu_count(), "versions": _versions()}
+    meta_path = path.with_name(path.name.replace(".csv.gz", ".json"))
+    fd, tmp = tempfile.mkstemp(dir=meta_path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(meta, fh, indent=1, sort_keys=True)
+    os.replace(tmp, meta_path)
+    return path
+
+
+def _versions() -> dict:
+    from importlib.metadata import version
+
+    return {name: version(name) for name in ("numpy", "scipy", "scikit-learn", "pandas", "joblib")}
+
+
+def read_scores(path, protocol: dict) -> pd.DataFrame:
+    """The stored table, refused with a clear message when it was made under another protocol.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+    """
+    path = Path(path)
+    meta_path = path.with_name(path.name.replace(".csv.gz", ".json"))
+    if not path.exists() or not meta_path.exists():
+        raise FileNotFoundError(f"no stored scores at {path.name} (and {meta_path.name}): compute them with "
+                                "`python -m helpers.studies.generalisation run` (about 30 minutes on two cores).")
+    meta = json.loads(meta_path.read_text())
+    if meta.get("protocol_sha256") != protocol["sha256"]:
+        raise ValueError(f"{path.name} was computed under protocol {str(meta.get('protocol_sha256'))[:12]}, "
+                         f"not the present one ({protocol['sha256'][:12]}): the protocol changed after the "
+                         "scores were made. Recompute them, or restore the protocol they were made under.")
+    table = _read_part(path)
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing or len(table) != meta.get("rows"):
+        raise ValueError(f"{path.name} is not a complete score table (missing columns {missing}, "
+                         f"{len(table)} rows where its record says {meta.get('rows')}): recompute it.")
+    return table
+
+
+def differences(stored: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
+    """The cells of ``fresh`` whose scores differ from ``stored`` (empty when identical).
+
+    Compares :data:`SCORE_COLUMNS` exactly (floats to the 10 significant digits the table
+    stores); the seconds are never compared.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"dataset": ["d"], "repeat": [0], "fold": [0], "method": ["m"], "accuracy": [0.9],
+    ...                   "balanced_accuracy": [0.9], "n_train": [9], "n_test": [1], "params": ['{"k": 1}'],
+    ...                   "edges": ["[]"], "order_min": [np.nan], "order_max": [np.nan], "fit_seconds": [0.1]})
+    >>> len(differences(a, a.assign(fit_seconds=9.0))), len(differences(a, a.assign(accuracy=0.8)))
+    (0, 1)
+    """
+    keys = ["dataset", "repeat", "fold", "method"]
+    merged = fresh.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
+    bad = merged["_merge"] != "both"
+    for column in SCORE_COLUMNS:
+        a, b = merged[column], merged[f"{column}_stored"]
+        if pd.api.types.is_float_dtype(a) or pd.api.types.is_float_dtype(b):
+            a = pd.to_numeric(a).map(lambda v: float(f"{v:.10g}"))
+            b = pd.to_numeric(b).map(lambda v: float(f"{v:.10g}"))
+            same = (a == b) | (a.isna() & b.isna())
+        else:
+            same = a.astype(str) == b.astype(str)
+        bad |= ~same
+    return merged.loc[bad, keys + [c for c in SCORE_COLUMNS] + [f"{c}_stored" for c in SCORE_COLUMNS]]
+
+
+def sample_cells(stored: pd.DataFrame, n: int, seed: int) -> list:
+    """``n`` distinct (dataset, repeat, fold) cells of the stored table, drawn with ``seed``."""
+    cells = stored[["dataset", "repeat", "fold"]].drop_duplicates().to_records(index=False).tolist()
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(cells), size=min(n, len(cells)), replace=False)
+    return [(str(d), int(r), int(f)) for d, r, f in (cells[i] for i in sorted(pick))]
+
+
+def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n: int = 3, seed: int | None = None,
+                     methods=None) -> tuple[int, list, pd.DataFrame]:
+    """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.
+
+    ``seed`` defaults to a fresh one (print it: a failure is then reproducible).
+    """
+    seed = int(np.random.SeedSequence().entropy % (2**32)) if seed is None else int(seed)
+    cells = sample_cells(stored, n, seed)
+    names = dict.fromkeys(d for d, _, _ in cells)
+    fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=1,
+                       progress=False)
+    return seed, cells, differences(stored, fresh)
+
+
+def timed(function, *args, **kwargs):
+    """``(result, seconds)`` of one call."""
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return result, time.perf_counter() - start
