@@ -192,7 +192,7 @@ def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
             raise ValueError(f"{name}: outcome codes {unmapped} have no label in the spec's labels.")
         y = y.map(spec.labels)
     y = y.astype(str).to_numpy(dtype=str)
-    bad = sorted({label for label in y if label.strip() in _BAD_LABELS})
+    bad = sorted({str(label) for label in y if label.strip() in _BAD_LABELS})
     if bad:
         raise ValueError(f"{name}: class labels {bad} stand for a missing outcome; drop or recode them.")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+
 @dataclass(frozen=True)
 class Spec:
     """Where one data set comes from and how it becomes ``(X, y)``."""
@@ -790,16 +791,16 @@ EXCLUDED: dict[str, tuple[str, str]] = {
     # the features are not measurements of the classified units, or they define the outcome
     "modeldata::taxi": ("not measurements", "distance and hour only; company, day and month are factors"),
     "modeldata::grants_other": ("not measurements", "counts of investigators by role and 0/1 indicators"),
-    "DAAG::tinting": ("not measurements", "reaction times of a designed experiment; sex and age group are design factors"),
+    "DAAG::tinting": ("not measurements", "reaction times of a designed experiment; sex, age group are design factors"),
     "dplyr::storms": ("not measurements", "the storm status is defined by its wind speed"),
     "MASS::survey": ("not measurements", "a class questionnaire (hand spans, pulse, age); no documented class outcome"),
     "medicaldata::opt": ("not measurements", "the outcome is the randomised treatment arm"),
-    "openintro::labor_market_discrimination": ("not measurements", "callbacks to fictitious resumes: the features are the experiment's design"),
-    "HistData::GaltonFamilies": ("not measurements", "the child's sex against family-level heights repeated for every child"),
+    "openintro::labor_market_discrimination": ("not measurements", "the features are the design of a resume experiment"),
+    "HistData::GaltonFamilies": ("not measurements", "sex against family heights repeated for each child"),
     # rows that are not independent units
     "ISLR::Default": ("not independent", "simulated customers; 2 numeric features"),
-    "gapminder::gapminder": ("not independent", "countries repeated over years; continent is a property of the country"),
-    "dslabs::gapminder": ("not independent", "countries repeated over years; continent is a property of the country"),
+    "gapminder::gapminder": ("not independent", "countries repeated over years; continent is the country's"),
+    "dslabs::gapminder": ("not independent", "countries repeated over years; continent is the country's"),
     "mosaicData::Weather": ("not independent", "successive days of five cities' weather"),
     "nycflights13::weather": ("not independent", "successive hours of three airports' weather"),
     "ggplot2::txhousing": ("not independent", "monthly series of Texas cities"),
