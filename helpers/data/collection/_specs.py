@@ -795,7 +795,7 @@ EXCLUDED: dict[str, tuple[str, str]] = {
     "dplyr::storms": ("not measurements", "the storm status is defined by its wind speed"),
     "MASS::survey": ("not measurements", "a class questionnaire (hand spans, pulse, age); no documented class outcome"),
     "medicaldata::opt": ("not measurements", "the outcome is the randomised treatment arm"),
-    "openintro::labor_market_discrimination": ("not measurements", "the features are the design of a resume experiment"),
+    "openintro::labor_market_discrimination": ("not measurements", "the features are a resume experiment's design"),
     "HistData::GaltonFamilies": ("not measurements", "sex against family heights repeated for each child"),
     # rows that are not independent units
     "ISLR::Default": ("not independent", "simulated customers; 2 numeric features"),
