@@ -25,7 +25,7 @@ export TQDM_DISABLE         := 1
 unexport MPLBACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run book test unit lint lab notebooks ledger bench bench-workbook clean
+.PHONY: help setup run study book test unit lint lab notebooks ledger bench bench-workbook clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -42,8 +42,12 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv, install the package and its tools, register the Jupyter kernel
 
-run: $(STAMP) ## execute every notebook into build/, two at a time (notebooks, results JSON), then the book
+run: $(STAMP) ## recompute the own study's scores (compared with the stored ones), execute every notebook into build/, then the book
+	@$(PY) -m helpers.studies.generalisation run --jobs 2 $(if $(filter --no-progress,$(RUN_FLAGS)),--no-progress)
 	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
+
+study: $(STAMP) ## recompute the own study's scores only (resumable; about 45 minutes on two cores) and compare
+	@$(PY) -m helpers.studies.generalisation run --jobs 2
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
 	@$(PY) -m helpers.workbook book --out build

@@ -127,8 +127,30 @@ def apply_criteria(X, y, min_rows_per_class: int):
     return X[big], y[big]
 
 
+def study_names(protocol: dict) -> list:
+    """The data sets the protocol admits, in the study's order: the collection's, then Reuters-21578."""
+    from ...data.collection import included_datasets
+
+    return list(included_datasets(**_criteria(protocol))) + [REUTERS]
+
+
+def _criteria(protocol: dict) -> dict:
+    crit = protocol["datasets"]
+    return {"min_rows": int(crit["min_rows"]), "min_continuous_features": int(crit["min_continuous_features"]),
+            "min_rows_per_class": int(crit["min_rows_per_class"]),
+            "continuous_min_distinct": int(crit["continuous_min_distinct"]),
+            "wide_features": int(crit["wide_features"])}
+
+
 def study_datasets(protocol: dict, names=None, verbose: bool | None = None):
     """``({name: (X, y)}, properties)``: every data set the protocol admits, cleaned and capped.
+
+    The collection's sets come cleaned by its loader under the protocol's criteria
+    (:func:`helpers.data.collection.inclusion_table`: complete cases, exact duplicates
+    dropped, classes below the minimum dropped); Reuters-21578 is cleaned the same way
+    (:func:`apply_criteria`). A set with more rows than the protocol's ``max_rows`` is then
+    subsampled (:func:`cap_rows`), and a class the subsample leaves below the minimum is
+    dropped too.
 
     Parameters
     ----------
@@ -137,27 +159,24 @@ def study_datasets(protocol: dict, names=None, verbose: bool | None = None):
     names : iterable of str, optional
         Only these sets (in the study's order); default: all.
     """
-    from ...data.collection import COLLECTION, load_dataset
+    from ...data.collection import load_dataset
 
     crit, proto = protocol["datasets"], protocol["protocol"]
-    chosen = list(COLLECTION) + [REUTERS]
+    chosen = study_names(protocol)
     if names is not None:
         wanted = set(names)
         unknown = wanted - set(chosen)
         if unknown:
-            raise ValueError(f"unknown data set(s) {sorted(unknown)}; the study has {', '.join(chosen)}.")
+            raise ValueError(f"unknown data set(s) {sorted(unknown)}; the study's data sets are {', '.join(chosen)}.")
         chosen = [n for n in chosen if n in wanted]
+    minimum = int(crit["min_rows_per_class"])
     out = {}
     for name in chosen:
         if name == REUTERS:
-            X, y = reuters_dataset(verbose=verbose)
+            X, y = apply_criteria(*reuters_dataset(verbose=verbose), minimum)
         else:
-            data = load_dataset(name)
+            data = load_dataset(name, min_rows_per_class=minimum, drop_duplicates=True)
             X, y = data.X, data.y
-        X, y = apply_criteria(X, y, int(crit["min_rows_per_class"]))
-        if len(y) < int(crit["min_rows"]) or len(np.unique(y)) < 2:
-            continue
-        out[name] = cap_rows(X, y, int(proto["max_rows"]), int(proto["random_state"]))
-    own = [n for n in crit["sources_own_data"]]
-    return out, dataset_properties_v2(out, own_data=[{"wdbc": "breast_cancer"}.get(n, n) for n in own],
-                                      wide_features=int(crit["wide_features"]))
+        X, y = cap_rows(X, y, int(proto["max_rows"]), int(proto["random_state"]))
+        out[name] = apply_criteria(X, y, minimum)
+    return out, dataset_properties_v2(out, own_data=crit["sources_own_data"], wide_features=int(crit["wide_features"]))

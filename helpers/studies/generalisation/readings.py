@@ -453,3 +453,32 @@ def score_fold(X, y, train, test, methods, grids: Grids, orders=None) -> list:
         })
     return records
 
+
+
+def metric_learn_references(X, y) -> dict:
+    """Try metric-learn's LMNN and ITML on ``(X, y)``: ``{name: "fits"}`` or the error each raises.
+
+    The protocol names them as references where metric-learn installs and works with the
+    scikit-learn in use; where it does not, the study reports the error instead of a score.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> sorted(metric_learn_references(X, y))
+    ['ITML', 'LMNN']
+    """
+    try:
+        import metric_learn
+    except ImportError as exc:
+        return dict.fromkeys(("LMNN", "ITML"), f"ImportError: {exc}")
+    out = {}
+    for name, model in (("LMNN", metric_learn.LMNN(n_neighbors=3)), ("ITML", metric_learn.ITML_Supervised())):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                model.fit(np.asarray(X, dtype=float), np.asarray(y))
+            out[name] = "fits"
+        except Exception as exc:  # noqa: BLE001 - any failure is what the study reports
+            out[name] = f"{type(exc).__name__}: {exc}"
+    return out

@@ -1,0 +1,48 @@
+"""The own study's stored scores: complete, made under the present protocol, and reproducible.
+
+Every run recomputes a different random sample of stored folds (its seed is in the test's
+name of the failure and in the output) and fails on any difference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers.studies.generalisation import load_protocol
+from helpers.studies.generalisation.__main__ import SCORES_PATH
+from helpers.studies.generalisation.datasets import REUTERS, study_datasets, study_names
+from helpers.studies.generalisation.readings import METHODS_V2
+from helpers.studies.generalisation.scores import read_scores, recompute_sample, sample_cells
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def protocol():
+    return load_protocol()
+
+
+@pytest.fixture(scope="module")
+def stored(protocol):
+    return read_scores(SCORES_PATH, protocol)
+
+
+def test_the_stored_table_is_complete(stored, protocol):
+    names = study_names(protocol)
+    p = protocol["protocol"]
+    assert list(stored["dataset"].unique()) == names
+    assert len(names) >= protocol["datasets"]["min_sets"] and REUTERS in names
+    assert set(stored["method"]) == set(METHODS_V2)
+    assert len(stored) == len(names) * p["outer_folds"] * p["repeats"] * len(METHODS_V2)
+    assert stored["accuracy"].between(0, 1).all() and stored["balanced_accuracy"].between(0, 1).all()
+    ordered = stored["method"].isin(["expected_cholesky_cosine", "expected_cholesky_svc"])
+    assert stored.loc[ordered, "order_min"].notna().all() and stored.loc[~ordered, "order_min"].isna().all()
+
+
+def test_a_random_sample_of_stored_folds_recomputes_identically(stored, protocol):
+    seed = int(np.random.SeedSequence().entropy % (2**32))
+    print(f"recomputing a sample of stored folds with seed {seed}")
+    datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, 2, seed)})
+    used_seed, cells, diff = recompute_sample(stored, datasets, protocol, n=2, seed=seed)
+    assert diff.empty, f"seed {used_seed}: the recomputed folds {cells} differ from the stored ones:\n{diff}"
