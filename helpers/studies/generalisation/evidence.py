@@ -162,7 +162,7 @@ def _wilcoxon(d: np.ndarray) -> float:
 
 def _posterior(a: np.ndarray, b: np.ndarray, n_samples: int):
     """P(better), P(equivalent), P(worse) of ``a`` against ``b`` as a function of the ROPE (cached)."""
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def posterior(rope: float) -> dict:
         r = bayesian_signed_rank(a, b, rope=rope, n_samples=n_samples)
         return {k: r[k] for k in ("better", "equivalent", "worse")}
@@ -207,24 +207,35 @@ def _means(scores, metric, exclude) -> pd.DataFrame:
     return means
 
 
-def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int) -> tuple[dict, float]:
-    """Every reading of every claim compared, with the Holm-adjusted claim p's: {(claim, reading): {...}}."""
+def _holm(p_values: list) -> list:
+    """Holm's adjustment (statsmodels, through :func:`helpers.significance.holm`); one p is its own adjustment."""
+    return list(p_values) if len(p_values) == 1 else [float(p) for p in holm(p_values)]
+
+
+def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int, secondary_of=None) -> tuple[dict, float]:
+    """The claims' readings compared, with the Holm-adjusted claim p's: {(claim, reading): {...}}.
+
+    Every claim's primary reading is compared (the confirmatory family needs them all); the
+    secondary readings of the claims in ``secondary_of`` (default: every claim).
+    """
     n_samples = check_int(n_samples, "n_samples", 1000, "n_samples=50000")
     rope = check_real(protocol["decision"]["rope"], "decision.rope", "0.01", low=0, closed="neither")
+    claims = _claims(protocol)
+    secondary_of = claims if secondary_of is None else secondary_of
     results = {}
-    for key, claim in _claims(protocol).items():
-        readings = _readings(claim)
+    for key, claim in claims.items():
+        readings = [(r, primary) for r, primary in _readings(claim) if primary or key in secondary_of]
         for reading, primary in readings:
             comparisons = _comparisons(means, claim, reading, n_samples)
             results[key, reading] = {"primary": primary, "comparisons": comparisons,
                                      "p_claim": _claim_p(comparisons)}
         secondary = [(key, r) for r, primary in readings if not primary]
         if secondary:
-            for item, p in zip(secondary, holm([results[s]["p_claim"] for s in secondary])):
-                results[item]["p_holm"], results[item]["family"] = float(p), "secondary"
-    confirmatory = [(key, c["primary"]) for key, c in _claims(protocol).items()]
-    for item, p in zip(confirmatory, holm([results[c]["p_claim"] for c in confirmatory])):
-        results[item]["p_holm"], results[item]["family"] = float(p), "confirmatory"
+            for item, p in zip(secondary, _holm([results[s]["p_claim"] for s in secondary])):
+                results[item]["p_holm"], results[item]["family"] = p, "secondary"
+    confirmatory = [(key, c["primary"]) for key, c in claims.items()]
+    for item, p in zip(confirmatory, _holm([results[c]["p_claim"] for c in confirmatory])):
+        results[item]["p_holm"], results[item]["family"] = p, "confirmatory"
     return results, rope
 
 
@@ -338,12 +349,15 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
     return _effects(_means(scores, metric, exclude), protocol, chosen, metric, n_samples)
 
 
-def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int) -> dict:
-    results, _ = _evidence(means, protocol, n_samples)
+def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int,
+             keys=None) -> dict:
     claims = _claims(protocol)
+    keys = list(claims) if keys is None else keys
+    secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"]]
+    results, _ = _evidence(means, protocol, n_samples, secondary_of)
     return {key: {"comparisons": {b: _effect_dict(c, results[key, chosen[key]], metric)
                                   for b, c in results[key, chosen[key]]["comparisons"].items()}}
-            for key in claims}
+            for key in keys}
 
 
 def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: str | None = None,
@@ -371,7 +385,7 @@ def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: 
     if len(means) < 3:
         raise ValueError(f"leaving one of {len(means)} data sets out leaves too few to compare; give at least three")
     chosen = {key: c["primary"] for key, c in claims.items()} | ({claim: reading} if reading else {})
-    return {dataset: _effects(means.drop(index=dataset), protocol, chosen, metric, n_samples)[claim]
+    return {dataset: _effects(means.drop(index=dataset), protocol, chosen, metric, n_samples, [claim])[claim]
             for dataset in means.index}
 
 
@@ -461,7 +475,7 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
 
 
 def flags(scores: pd.DataFrame, datasets: pd.DataFrame, protocol: Mapping, metric: str = "accuracy") -> pd.DataFrame:
-    """Per data set: the best method's mean score, and whether the set is at the ceiling, near chance or the sources' own.
+    """Per data set: the best mean score, and whether the set is at the ceiling, near chance or the sources' own.
 
     ``at_ceiling``: the best mean reaches ``protocol["datasets"]["ceiling"]`` (no method can
     gain much); ``near_chance``: the best mean lies within ``near_chance`` of the majority
