@@ -10,9 +10,8 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from helpers.studies.generalisation._examples import _example_datasets, _example_scores
 from helpers.studies.generalisation.evidence import (
-    _example_datasets,
-    _example_scores,
     claim_effects,
     claim_table,
     dataset_means,

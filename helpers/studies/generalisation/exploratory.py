@@ -31,14 +31,8 @@ from scipy import stats
 from ..._validation import check_int, check_real
 from ...effects import hodges_lehmann
 from ...significance import average_ranks, critical_difference, friedman_test, holm
-from .evidence import (  # noqa: F401 (the example tables are the doctests')
-    PROPERTIES,
-    ZERO_METHOD,
-    _differences,
-    _example_datasets,
-    _example_scores,
-    dataset_means,
-)
+from ._examples import _example_datasets, _example_scores  # noqa: F401 (the doctests' tables)
+from .evidence import PROPERTIES, ZERO_METHOD, _differences, dataset_means
 
 __all__ = ["ablation", "friedman", "mean_ranks", "pairwise_wilcoxon_holm", "plot_pairwise_cd",
            "property_association"]
