@@ -1,0 +1,549 @@
+"""The evidence of the second edition: what the per-fold scores say about each claim, over the data sets.
+
+Every function here reads the tidy score table (one row per data set, repeat, fold and method:
+``dataset``, ``repeat``, ``fold``, ``method``, ``accuracy``, ``balanced_accuracy``, ``n_train``,
+``n_test``, ``params`` and ``edges`` as JSON text, ``fit_seconds``, ``predict_seconds``,
+``order_min``, ``order_max``) and the protocol (:func:`load_protocol`); none fits anything.
+
+* :func:`dataset_means`: data sets by methods, the mean over folds and repeats;
+* :func:`claim_table`: each claim's readings against each baseline: wins, ties and losses,
+  the Hodges-Lehmann effect of the per-data-set differences with its 95% interval, the
+  Wilcoxon signed-rank p, Holm-corrected (over the confirmatory family for the primary
+  readings, within the claim for the secondary ones), and the Bayesian signed-rank posterior
+  at the ROPE;
+* :func:`claim_effects`: the same, as the verdict engine takes it
+  (``{claim: {"comparisons": {baseline: effect dict}}}``, the posterior a function of the ROPE);
+  :func:`leave_one_out`: those effect dicts with each data set left out in turn;
+* :func:`hierarchical_posterior`: the hierarchical Bayesian model of Corani et al. (2017) over
+  the per-fold differences (``baycomp.HierarchicalTest``; it needs pystan);
+* :func:`flags`: data sets at the ceiling or near chance, and the sources' own data;
+  :func:`grid_edges`: how often a chosen hyper-parameter sits on the edge of its grid;
+* exploratory: :func:`property_association` (the gain against one pre-specified property of
+  the data, Spearman with a permutation p, Holm over the claims) and :func:`ablation`
+  (within-class against class-blind covariance).
+
+The Wilcoxon tests are two-sided, so that ``p < 0.05`` agrees with a 95% Hodges-Lehmann
+interval that excludes zero (both invert the same signed-rank statistic); a data set where
+both methods score the same counts as evidence of no difference (``zero_method="zsplit"``,
+half its rank to each side), as it does in the Hodges-Lehmann estimate, rather than being
+dropped.
+
+References
+----------
+.. [1] J. Demsar (2006), Statistical comparisons of classifiers over multiple data sets, JMLR 7,
+   1-30.
+.. [2] A. Benavoli, G. Corani, J. Demsar & M. Zaffalon (2017), Time for a change: a tutorial for
+   comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 1-36.
+.. [3] G. Corani, A. Benavoli, J. Demsar, F. Mangili & M. Zaffalon (2017), Statistical comparison
+   of classifiers through Bayesian hierarchical modelling, Machine Learning 106, 1817-1837.
+.. [4] R. L. Berger & J. C. Hsu (1996), Bioequivalence trials, intersection-union tests and
+   equivalence confidence sets, Statistical Science 11, 283-319 (a claim that needs every one
+   of its comparisons: its p is the largest of theirs).
+.. [5] S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J.
+   Statist. 6, 65-70.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import tempfile
+from collections.abc import Mapping, Sequence
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..._validation import check_int, check_real
+from ...effects import bayesian_signed_rank, hodges_lehmann
+from ...significance import holm
+from ._examples import _example_datasets, _example_scores  # noqa: F401 (the doctests' tables)
+
+__all__ = [
+    "claim_effects",
+    "claim_table",
+    "dataset_means",
+    "flags",
+    "grid_edges",
+    "hierarchical_posterior",
+    "leave_one_out",
+]
+
+SCORE_COLUMNS = ("dataset", "repeat", "fold", "method")
+METRICS = ("accuracy", "balanced_accuracy")
+PROPERTIES = {"vac.expected-better": "log10_condition_classes",
+              "mkn.accuracy-vs-euclidean": "log10_condition_within",
+              "svm.better-than-kernels": "log10_condition_classes"}
+ZERO_METHOD = "zsplit"
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+
+
+def check_scores(scores, metric: str = "accuracy", methods: Sequence | None = None) -> pd.DataFrame:
+    """The score table, checked: its key columns, the metric, one row per key, no missing score."""
+    if not isinstance(scores, pd.DataFrame):
+        raise TypeError(f"scores must be the per-fold score table (a DataFrame), not {type(scores).__name__}")
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, not {metric!r}")
+    missing = [c for c in (*SCORE_COLUMNS, metric) if c not in scores.columns]
+    if missing:
+        raise ValueError(f"the score table lacks the column(s) {missing}; it has {list(scores.columns)}")
+    if methods is not None:
+        absent = [m for m in methods if m not in set(scores["method"])]
+        if absent:
+            raise ValueError(f"the score table has no rows for the method(s) {absent}; it has "
+                             f"{sorted(set(scores['method']))}")
+        scores = scores[scores["method"].isin(list(methods))]
+    repeated = scores.duplicated(list(SCORE_COLUMNS))
+    if repeated.any():
+        first = scores.loc[repeated, list(SCORE_COLUMNS)].iloc[0].to_dict()
+        raise ValueError(f"the score table has {int(repeated.sum())} repeated (dataset, repeat, fold, method) "
+                         f"row(s), e.g. {first}: keep one row per fold")
+    bad = scores[~np.isfinite(scores[metric].to_numpy(dtype=float))]
+    if len(bad):
+        raise ValueError(f"{len(bad)} {metric} score(s) are missing or not finite, e.g. "
+                         f"{bad[list(SCORE_COLUMNS)].iloc[0].to_dict()}: a failed fit must be rerun, or its data "
+                         "set excluded for every method")
+    return scores
+
+
+def _exclude(scores: pd.DataFrame, exclude) -> pd.DataFrame:
+    exclude = [exclude] if isinstance(exclude, str) else list(exclude)
+    unknown = sorted(set(exclude) - set(scores["dataset"]))
+    if unknown:
+        raise ValueError(f"exclude names data set(s) not in the score table: {unknown}")
+    return scores[~scores["dataset"].isin(exclude)]
+
+
+# --------------------------------------------------------------------------------------------
+# per data set
+
+
+def dataset_means(scores: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """Data sets by methods: the mean score over the folds and repeats.
+
+    Every method must have the same folds on every data set (a method missing a fold would
+    compare means over different splits); the message names the first incomplete cell.
+
+    Examples
+    --------
+    >>> means = dataset_means(_example_scores())
+    >>> means.shape, round(float(means.loc["wdbc", "euclidean"]), 4)
+    ((12, 15), 0.8267)
+    """
+    scores = check_scores(scores, metric)
+    counts = scores.pivot_table(index="dataset", columns="method", values=metric, aggfunc="size", fill_value=0)
+    expected = scores.groupby("dataset")[["repeat", "fold"]].apply(lambda g: len(g.drop_duplicates()))
+    short = counts.lt(expected, axis=0)
+    if short.to_numpy().any():
+        dataset, method = short.stack().loc[lambda s: s].index[0]
+        raise ValueError(f"method {method!r} has {int(counts.loc[dataset, method])} of the {int(expected[dataset])} "
+                         f"folds of data set {dataset!r}: every method needs every fold")
+    means = scores.pivot_table(index="dataset", columns="method", values=metric, aggfunc="mean")
+    return means.rename_axis(index="dataset", columns="method")
+
+
+def _differences(means: pd.DataFrame, reading: str, baseline: str) -> pd.Series:
+    for name in (reading, baseline):
+        if name not in means.columns:
+            raise ValueError(f"the score table has no method {name!r}; it has {sorted(means.columns)}")
+    return (means[reading] - means[baseline]).rename(f"{reading} - {baseline}")
+
+
+def _wilcoxon(d: np.ndarray) -> float:
+    """Two-sided signed-rank p of the differences; zeros split (all zero: 1)."""
+    if not np.any(d != 0):
+        return 1.0
+    return float(stats.wilcoxon(d, zero_method=ZERO_METHOD, alternative="two-sided").pvalue)
+
+
+def _posterior(a: np.ndarray, b: np.ndarray, n_samples: int):
+    """P(better), P(equivalent), P(worse) of ``a`` against ``b`` as a function of the ROPE (cached)."""
+    @functools.cache
+    def posterior(rope: float) -> dict:
+        r = bayesian_signed_rank(a, b, rope=rope, n_samples=n_samples)
+        return {k: r[k] for k in ("better", "equivalent", "worse")}
+    return posterior
+
+
+def _readings(claim: Mapping) -> list[tuple[str, bool]]:
+    return [(claim["primary"], True)] + [(r, False) for r in claim.get("secondary", [])]
+
+
+def _claims(protocol: Mapping) -> dict:
+    try:
+        return {c["key"]: c for c in protocol["claims"]}
+    except (KeyError, TypeError):
+        raise ValueError("protocol must be the dict load_protocol() returns, with [[claims]] each having a key") \
+            from None
+
+
+def _comparisons(means: pd.DataFrame, claim: Mapping, reading: str, n_samples: int) -> dict:
+    """Each baseline of a claim against one reading: the counts, HL, Wilcoxon p and the posterior function."""
+    out = {}
+    for baseline in claim["baselines"]:
+        d = _differences(means, reading, baseline)
+        values = d.to_numpy()
+        hl = hodges_lehmann(values)
+        out[baseline] = {"n_sets": int(values.size), "wins": int((values > 0).sum()), "ties": int((values == 0).sum()),
+                         "losses": int((values < 0).sum()), "hl": hl, "p": _wilcoxon(values),
+                         "posterior": _posterior(means[reading].to_numpy(), means[baseline].to_numpy(), n_samples)}
+    return out
+
+
+def _claim_p(comparisons: Mapping) -> float:
+    """A claim's p: its one comparison's, or, needing every comparison (intersection-union), the largest."""
+    return max(c["p"] for c in comparisons.values())
+
+
+def _means(scores, metric, exclude) -> pd.DataFrame:
+    means = dataset_means(_exclude(check_scores(scores, metric), exclude), metric)
+    if len(means) < 2:
+        raise ValueError(f"{len(means)} data set(s) left after exclude={list(exclude)}: comparisons over data sets "
+                         "need at least two")
+    return means
+
+
+def _holm(p_values: list) -> list:
+    """Holm's adjustment (statsmodels, through :func:`helpers.significance.holm`); one p is its own adjustment."""
+    return list(p_values) if len(p_values) == 1 else [float(p) for p in holm(p_values)]
+
+
+def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int, secondary_of=None) -> tuple[dict, float]:
+    """The claims' readings compared, with the Holm-adjusted claim p's: {(claim, reading): {...}}.
+
+    Every claim's primary reading is compared (the confirmatory family needs them all); the
+    secondary readings of the claims in ``secondary_of`` (default: every claim).
+    """
+    n_samples = check_int(n_samples, "n_samples", 1000, "n_samples=50000")
+    rope = check_real(protocol["decision"]["rope"], "decision.rope", "0.01", low=0, closed="neither")
+    claims = _claims(protocol)
+    secondary_of = claims if secondary_of is None else secondary_of
+    results = {}
+    for key, claim in claims.items():
+        readings = [(r, primary) for r, primary in _readings(claim) if primary or key in secondary_of]
+        for reading, primary in readings:
+            comparisons = _comparisons(means, claim, reading, n_samples)
+            results[key, reading] = {"primary": primary, "comparisons": comparisons,
+                                     "p_claim": _claim_p(comparisons)}
+        secondary = [(key, r) for r, primary in readings if not primary]
+        if secondary:
+            for item, p in zip(secondary, _holm([results[s]["p_claim"] for s in secondary])):
+                results[item]["p_holm"], results[item]["family"] = p, "secondary"
+    confirmatory = [(key, c["primary"]) for key, c in claims.items()]
+    for item, p in zip(confirmatory, _holm([results[c]["p_claim"] for c in confirmatory])):
+        results[item]["p_holm"], results[item]["family"] = p, "confirmatory"
+    return results, rope
+
+
+# --------------------------------------------------------------------------------------------
+# the claims
+
+
+def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
+                n_samples: int = 50_000) -> pd.DataFrame:
+    """One row per claim, reading and baseline: counts, the effect with its interval, p-values and the posterior.
+
+    For each reading (the claim's primary and secondary methods) and each baseline, the
+    differences ``reading - baseline`` of the per-data-set means (:func:`dataset_means`) give
+
+    * ``wins``, ``ties``, ``losses``: data sets where the reading scores higher, the same, lower;
+    * ``effect``, ``low``, ``high``: the Hodges-Lehmann estimate (the median of the Walsh
+      averages) with its exact signed-rank 95% interval (:func:`helpers.effects.hodges_lehmann`);
+    * ``p``: the two-sided Wilcoxon signed-rank test (:func:`scipy.stats.wilcoxon`,
+      ``zero_method="zsplit"``: a tie counts half on each side instead of being dropped);
+    * ``p_claim``: the reading's p for the claim: ``p`` itself, or for a claim that must hold
+      against every baseline (``combine = "intersection-union"``) the largest ``p`` over its
+      baselines (Berger & Hsu 1996);
+    * ``p_holm``: ``p_claim`` adjusted by Holm (statsmodels ``multipletests(method="holm")``),
+      over the confirmatory family (the claims' primary readings, ``family =
+      "confirmatory"``) or, for a secondary reading, over the secondary readings of its claim
+      (``family = "secondary"``);
+    * ``p_better``, ``p_equivalent``, ``p_worse``: the Bayesian signed-rank test at the
+      protocol's ROPE (:func:`helpers.effects.bayesian_signed_rank`), summing to 1.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The per-fold score table.
+    protocol : dict
+        :func:`load_protocol`: its claims and ``decision.rope``.
+    metric : {"accuracy", "balanced_accuracy"}
+    exclude : sequence of str
+        Data sets left out (e.g. the sources' own data, ``protocol["datasets"]["sources_own_data"]``).
+    n_samples : int
+        Draws of the Bayesian signed-rank posterior (baycomp's default 50000; about 0.5 s each).
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation.preregistration import load_protocol
+    >>> t = claim_table(_example_scores(), load_protocol(), n_samples=2000)
+    >>> row = t[t.primary & (t.claim == "vac.expected-better")].iloc[0]
+    >>> print(row.reading, row.wins, row.losses, f"{row.effect:+.3f} [{row.low:+.3f}, {row.high:+.3f}]")
+    expected_cholesky_cosine 12 0 +0.030 [+0.025, +0.033]
+    """
+    results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
+    rows = []
+    for (key, reading), r in results.items():
+        for baseline, c in r["comparisons"].items():
+            post = c["posterior"](rope)
+            rows.append({"claim": key, "reading": reading, "primary": r["primary"], "baseline": baseline,
+                         "n_sets": c["n_sets"], "wins": c["wins"], "ties": c["ties"], "losses": c["losses"],
+                         "effect": c["hl"]["effect"], "low": c["hl"]["interval"][0], "high": c["hl"]["interval"][1],
+                         "p": c["p"], "p_claim": r["p_claim"], "p_holm": r["p_holm"], "family": r["family"],
+                         "p_better": post["better"], "p_equivalent": post["equivalent"], "p_worse": post["worse"],
+                         "rope": rope})
+    return pd.DataFrame(rows)
+
+
+def _effect_dict(c: Mapping, r: Mapping, metric: str) -> dict:
+    hl = c["hl"]
+    family = "over the three claims" if r["family"] == "confirmatory" else "within the claim's secondary readings"
+    method = (f"{hl['method']} of the per-data-set mean {metric.replace('_', ' ')}; two-sided Wilcoxon "
+              f"signed-rank p = {c['p']:.3g} ({c['wins']} wins, {c['ties']} ties, {c['losses']} losses), "
+              f"the claim's p Holm-adjusted {family}: {r['p_holm']:.3g}")
+    return {"effect": hl["effect"], "interval": hl["interval"], "p": c["p"], "method": method,
+            "posterior": c["posterior"]}
+
+
+def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
+                  reading: Mapping | None = None, n_samples: int = 50_000) -> dict:
+    """Each claim's comparisons as the verdict engine takes them.
+
+    Returns ``{claim_key: {"comparisons": {baseline: effect dict}}}``, the argument of
+    ``SourceCheck.claim(key, comparisons=...)``; a claim with two baselines is judged there by
+    its weakest comparison. Each effect dict holds ``effect`` and ``interval`` (Hodges-Lehmann,
+    95%), ``p`` (the comparison's two-sided Wilcoxon p), ``method`` (what was computed, with
+    the counts and the Holm-adjusted p of the claim) and ``posterior``: a function of the ROPE
+    returning ``{"better", "equivalent", "worse"}`` (the Bayesian signed-rank test, cached per
+    ROPE), so that the verdicts at half and double the ROPE are recomputed from it.
+
+    Parameters
+    ----------
+    reading : dict, optional
+        ``{claim_key: method}``: a secondary reading instead of the primary one for those
+        claims (the others keep their primary reading).
+    n_samples : int
+        Draws of the Bayesian signed-rank posterior, at each ROPE it is asked for.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation.preregistration import load_protocol
+    >>> e = claim_effects(_example_scores(), load_protocol(), n_samples=2000)
+    >>> c = e["svm.better-than-kernels"]["comparisons"]
+    >>> sorted(c), round(c["rbf_svc"]["effect"], 3), c["rbf_svc"]["posterior"](0.01)["better"] > 0.95
+    (['linear_svc', 'rbf_svc'], 0.021, True)
+    """
+    claims = _claims(protocol)
+    chosen = {key: c["primary"] for key, c in claims.items()}
+    for key, method in dict(reading or {}).items():
+        if key not in claims:
+            raise ValueError(f"reading names an unknown claim {key!r}; the claims are {sorted(claims)}")
+        allowed = [r for r, _ in _readings(claims[key])]
+        if method not in allowed:
+            raise ValueError(f"{method!r} is not a reading of {key}; its readings are {allowed}")
+        chosen[key] = method
+    return _effects(_means(scores, metric, exclude), protocol, chosen, metric, n_samples)
+
+
+def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int,
+             keys=None) -> dict:
+    claims = _claims(protocol)
+    keys = list(claims) if keys is None else keys
+    secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"]]
+    results, _ = _evidence(means, protocol, n_samples, secondary_of)
+    return {key: {"comparisons": {b: _effect_dict(c, results[key, chosen[key]], metric)
+                                  for b, c in results[key, chosen[key]]["comparisons"].items()}}
+            for key in keys}
+
+
+def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: str | None = None,
+                  metric: str = "accuracy", exclude=(), n_samples: int = 50_000) -> dict:
+    """A claim's effect dicts with each data set left out in turn: ``{dropped set: {"comparisons": ...}}``.
+
+    Each value is what :func:`claim_effects` gives for ``claim`` without that data set (and
+    without ``exclude``), ready for the verdict engine; counting the verdicts that change shows
+    whether one data set carries a claim.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation.preregistration import load_protocol
+    >>> loo = leave_one_out(_example_scores(), load_protocol(), "vac.expected-better")
+    >>> len(loo), min(v["comparisons"]["cosine"]["interval"][0] for v in loo.values()) > 0
+    (12, True)
+    """
+    claims = _claims(protocol)
+    if claim not in claims:
+        raise ValueError(f"unknown claim {claim!r}; the claims are {sorted(claims)}")
+    if reading is not None and reading not in [r for r, _ in _readings(claims[claim])]:
+        raise ValueError(f"{reading!r} is not a reading of {claim}; its readings are "
+                         f"{[r for r, _ in _readings(claims[claim])]}")
+    means = _means(scores, metric, exclude)
+    if len(means) < 3:
+        raise ValueError(f"leaving one of {len(means)} data sets out leaves too few to compare; give at least three")
+    chosen = {key: c["primary"] for key, c in claims.items()} | ({claim: reading} if reading else {})
+    return {dataset: _effects(means.drop(index=dataset), protocol, chosen, metric, n_samples, [claim])[claim]
+            for dataset in means.index}
+
+
+# --------------------------------------------------------------------------------------------
+# the hierarchical model
+
+
+def _fold_matrix(scores: pd.DataFrame, method: str, metric: str) -> pd.DataFrame:
+    table = scores[scores["method"] == method].pivot(index="dataset", columns=["repeat", "fold"], values=metric)
+    return table.sort_index().sort_index(axis=1)
+
+
+def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, rope, metric: str = "accuracy",
+                           exclude=(), n_samples: int = 2000, chains: int = 4, random_state: int = 0):
+    """P(better), P(equivalent), P(worse) on a new data set, from the hierarchical model over the per-fold differences.
+
+    The Bayesian hierarchical model of Corani et al. (2017) as ``baycomp.HierarchicalTest``
+    fits it: each data set's per-fold differences ``reading - baseline`` are Student-t with the
+    correlation ``1 / folds`` of cross-validation, their means drawn from a common Student-t
+    whose location, scale and degrees of freedom are sampled (Stan, NUTS). The probabilities
+    are baycomp's: the share of posterior draws in which the difference on a new data set is
+    most probably above ``rope`` (``better``), inside ``[-rope, rope]`` or below ``-rope``.
+
+    baycomp does not seed Stan and caches its last sample in a file in the working directory;
+    here Stan is seeded with ``random_state`` and baycomp runs in a temporary directory, so the
+    result is reproducible and no file is left behind. Several ROPEs reuse one sample.
+
+    Parameters
+    ----------
+    reading, baseline : str
+        Two methods of the score table.
+    rope : float or sequence of float
+        The half-width(s) of the region of practical equivalence.
+    n_samples, chains : int
+        Posterior draws per chain (after as many warm-up draws as Stan's default, 1000) and
+        chains; baycomp's defaults are 10000 and 4.
+    random_state : int
+        Stan's seed.
+
+    Returns
+    -------
+    dict
+        For one ROPE ``{"better", "equivalent", "worse"}``; for several, ``{rope: that dict}``.
+
+    Raises
+    ------
+    ImportError
+        Without pystan (``import stan``): the hierarchical model needs pystan >= 3.4.
+
+    Examples
+    --------
+    >>> p = hierarchical_posterior(_example_scores(), "expected_cholesky_cosine", "cosine", 0.01,
+    ...                            n_samples=500)   # doctest: +SKIP
+    >>> p["better"] > 0.95   # doctest: +SKIP
+    True
+    """
+    try:
+        import stan
+        from baycomp import HierarchicalTest
+    except ImportError:
+        raise ImportError("the hierarchical model needs pystan >= 3.4 (Stan through httpstan) and baycomp: "
+                          "pip install pystan baycomp") from None
+    ropes = [rope] if np.isscalar(rope) else list(rope)
+    ropes = [check_real(r, "rope", "0.01 (one accuracy point)", low=0, closed="neither") for r in ropes]
+    n_samples = check_int(n_samples, "n_samples", 100, "n_samples=2000")
+    chains = check_int(chains, "chains", 1, "chains=4")
+    random_state = check_int(random_state, "random_state", 0, "random_state=0")
+    scores = _exclude(check_scores(scores, metric, methods=(reading, baseline)), exclude)
+    dataset_means(scores, metric)  # every method on every fold
+    x, y = _fold_matrix(scores, baseline, metric), _fold_matrix(scores, reading, metric)
+    runs = scores["repeat"].nunique()
+    if len(x) < 2:
+        raise ValueError(f"the hierarchical model needs at least two data sets; {len(x)} left")
+    seeded = functools.partial(stan.build, random_seed=random_state + 1)   # Stan's seed must be positive
+    out = {}
+    with tempfile.TemporaryDirectory() as where, contextlib.chdir(where), mock.patch.object(stan, "build", seeded):
+        for r in ropes:   # the second ROPE on reads baycomp's cached sample of the same differences
+            sample = HierarchicalTest.sample(x.to_numpy(), y.to_numpy(), r, runs=runs, chains=chains,
+                                             nsamples=n_samples)
+            worse, equivalent, better = np.bincount(np.argmax(sample, axis=1), minlength=3) / len(sample)
+            out[r] = {"better": float(better), "equivalent": float(equivalent), "worse": float(worse)}
+    return out[ropes[0]] if np.isscalar(rope) else out
+
+
+# --------------------------------------------------------------------------------------------
+# what the scores rest on
+
+
+def flags(scores: pd.DataFrame, datasets: pd.DataFrame, protocol: Mapping, metric: str = "accuracy") -> pd.DataFrame:
+    """Per data set: the best mean score, and whether the set is at the ceiling, near chance or the sources' own.
+
+    ``at_ceiling``: the best mean reaches ``protocol["datasets"]["ceiling"]`` (no method can
+    gain much); ``near_chance``: the best mean lies within ``near_chance`` of the majority
+    class's share (no method learns much); ``own_data``: the set is one the sources used
+    (the ``own_data`` column of ``datasets``).
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation.preregistration import load_protocol
+    >>> f = flags(_example_scores(), _example_datasets(), load_protocol())
+    >>> f[["at_ceiling", "near_chance", "own_data"]].sum().to_dict()
+    {'at_ceiling': 1, 'near_chance': 1, 'own_data': 2}
+    """
+    means = dataset_means(scores, metric)
+    need = ("dataset", "majority", "own_data")
+    if not isinstance(datasets, pd.DataFrame) or any(c not in datasets.columns for c in need):
+        raise ValueError(f"datasets must be the table of data sets with the columns {need}; got "
+                         f"{list(getattr(datasets, 'columns', []))}")
+    table = datasets.set_index("dataset")
+    unknown = sorted(set(means.index) - set(table.index))
+    if unknown:
+        raise ValueError(f"the data sets {unknown} have scores but no row in the datasets table")
+    ceiling, near = protocol["datasets"]["ceiling"], protocol["datasets"]["near_chance"]
+    best = means.max(axis=1)
+    majority = table.loc[means.index, "majority"].astype(float)
+    return pd.DataFrame({"best_method": means.idxmax(axis=1), "best": best, "majority": majority,
+                         "at_ceiling": best >= ceiling, "near_chance": best - majority <= near,
+                         "own_data": table.loc[means.index, "own_data"].astype(bool)})
+
+
+def grid_edges(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per method and hyper-parameter: how often the chosen value sits on an edge of its grid.
+
+    Read from the ``params`` (the chosen values, JSON) and ``edges`` (the names on an edge,
+    JSON) columns: ``fits`` (outer folds where the method chose the parameter), ``on_edge``
+    and ``share``, and ``values``: how often each value was chosen. A parameter often on an
+    edge says its grid may be too narrow.
+
+    Examples
+    --------
+    >>> g = grid_edges(_example_scores())
+    >>> g.loc[("nca", "k")].to_dict()["fits"], int(g.loc[("rbf_svc", "C"), "on_edge"])
+    (240, 0)
+    """
+    missing = [c for c in ("method", "params", "edges") if c not in getattr(scores, "columns", ())]
+    if missing:
+        raise ValueError(f"the score table lacks the column(s) {missing}")
+    rows = {}
+    for position, (method, params, edges) in enumerate(scores[["method", "params", "edges"]].itertuples(index=False)):
+        try:
+            params, edges = json.loads(params or "{}"), set(json.loads(edges or "[]"))
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"row {position} ({method}): params and edges must be JSON text, e.g. "
+                             f"'{{\"k\": 5}}' and '[\"k\"]'; got {params!r}, {edges!r} ({exc})") from None
+        unknown = edges - set(params)
+        if unknown:
+            raise ValueError(f"row {position} ({method}): edges names {sorted(unknown)}, not among its chosen "
+                             f"parameters {sorted(params)}")
+        for name, value in params.items():
+            row = rows.setdefault((method, name), {"fits": 0, "on_edge": 0, "values": {}})
+            row["fits"] += 1
+            row["on_edge"] += name in edges
+            row["values"][value] = row["values"].get(value, 0) + 1
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    if table.empty:
+        return pd.DataFrame(columns=["fits", "on_edge", "share", "values"])
+    table.index = table.index.set_names(["method", "parameter"])
+    table["share"] = table["on_edge"] / table["fits"]
+    table["values"] = [dict(sorted(v.items())) for v in table["values"]]
+    return table[["fits", "on_edge", "share", "values"]].sort_index()
