@@ -22,9 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from helpers.studies.generalisation import load_protocol  # noqa: E402
-from helpers.studies.generalisation.__main__ import SCORES_PATH  # noqa: E402
 from helpers.studies.generalisation.datasets import study_datasets  # noqa: E402
-from helpers.studies.generalisation.scores import differences, run_scores  # noqa: E402
+from helpers.studies.generalisation.scores import (  # noqa: E402
+    SCORES_PATH,  # noqa: E402
+    differences,
+    run_scores,
+)
 
 
 def speed_up(names, folds):

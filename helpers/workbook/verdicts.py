@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -47,6 +48,7 @@ from typing import NamedTuple
 
 __all__ = [
     "DECISIVE",
+    "answer_verdict",
     "VERDICTS",
     "Comparison",
     "NumberVerdict",
@@ -529,3 +531,27 @@ def weakest(comparisons) -> str:
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"every comparison needs 'effect' and 'interval' (low, high); got {comparisons!r} "
                          f"({exc})") from None
+
+
+def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how: str | None = None) -> str:
+    """The verdict of an effect dict, or of ``{"comparisons": {name: effect dict}}`` judged by the weakest.
+
+    The rule :class:`~helpers.workbook.checks.SourceCheck.claim` applies to a ledger row, for the
+    answers that have no row of their own (a claim's secondary readings, the claim without some
+    data sets, with one data set left out): :func:`effect_verdict` at ``rope``, the posterior
+    taken at ``rope`` when it is a function of the ROPE.
+
+    Examples
+    --------
+    >>> answer_verdict({"effect": 0.02, "interval": (0.01, 0.03)}, 0.01)
+    'reproduced'
+    >>> answer_verdict({"comparisons": {"a": {"effect": 0.02, "interval": (0.01, 0.03)},
+    ...                                 "b": {"effect": 0.0, "interval": (-0.005, 0.004)}}}, 0.01)
+    'practically equivalent'
+    """
+    if "comparisons" in answer:
+        comparisons = answer["comparisons"]
+        answer = comparisons[weakest(comparisons)]
+    posterior = answer.get("posterior")
+    at = posterior(rope) if callable(posterior) else posterior
+    return effect_verdict(answer["effect"], answer["interval"], rope, posterior=at, kind=kind, how=how)

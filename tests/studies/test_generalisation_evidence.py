@@ -73,8 +73,8 @@ def test_dataset_means_are_the_means_over_folds_and_repeats(scores):
 
 
 def test_dataset_means_refuses_missing_folds_duplicates_and_nan(scores):
-    with pytest.raises(ValueError, match=r"method 'nca' has 19 of the 20 folds of data set 'wdbc'"):
-        dataset_means(scores.drop(index=scores[(scores.dataset == "wdbc") & (scores.method == "nca")].index[0]))
+    with pytest.raises(ValueError, match=r"method 'nca' has 19 of the 20 folds of data set 'breast_cancer'"):
+        dataset_means(scores.drop(index=scores[(scores.dataset == "breast_cancer") & (scores.method == "nca")].index[0]))
     with pytest.raises(ValueError, match="1 repeated"):
         dataset_means(pd.concat([scores, scores.iloc[:1]]))
     bad = scores.copy()
@@ -134,8 +134,8 @@ def test_intersection_union_p_is_the_larger_and_holm_equals_statsmodels(table, p
 
 def test_ties_count_split_not_dropped(scores, protocol):
     tied = scores.copy()
-    same = (tied.method == "expected_cholesky_cosine") & tied.dataset.isin(["wdbc", "biopsy", "set02"])
-    tied.loc[same, "accuracy"] = tied.loc[(tied.method == "cosine") & tied.dataset.isin(["wdbc", "biopsy", "set02"]),
+    same = (tied.method == "expected_cholesky_cosine") & tied.dataset.isin(["breast_cancer", "biopsy", "set02"])
+    tied.loc[same, "accuracy"] = tied.loc[(tied.method == "cosine") & tied.dataset.isin(["breast_cancer", "biopsy", "set02"]),
                                           "accuracy"].to_numpy()
     e = claim_effects(tied, protocol, n_samples=N)["vac.expected-better"]["comparisons"]["cosine"]
     assert "12 wins" not in e["method"] and "9 wins, 3 ties, 0 losses" in e["method"]
@@ -207,7 +207,7 @@ def test_the_sourcecheck_takes_the_comparisons(scores, protocol):
 
 
 def test_leave_one_out_drops_each_data_set(scores, protocol):
-    others = ["set06", "set07", "set08", "set09", "set10", "set11", "wdbc"]
+    others = ["set06", "set07", "set08", "set09", "set10", "set11", "breast_cancer"]
     loo = leave_one_out(scores, protocol, "mkn.accuracy-vs-euclidean", exclude=others)
     assert sorted(loo) == ["biopsy", "set02", "set03", "set04", "set05"]
     means = dataset_means(scores).drop(index=[*others, "set05"])
@@ -230,7 +230,7 @@ def test_flags(scores, datasets, protocol):
     assert (f.best == means.max(axis=1)).all()
     assert f.loc["set11", "at_ceiling"] and f.at_ceiling.sum() == 1
     assert f.loc["set10", "near_chance"] and f.near_chance.sum() == 1
-    assert f.own_data[["wdbc", "biopsy"]].all() and f.own_data.sum() == 2
+    assert f.own_data[["breast_cancer", "biopsy"]].all() and f.own_data.sum() == 2
     with pytest.raises(ValueError, match=r"no row in the datasets table"):
         flags(scores, datasets.iloc[1:], protocol)
 
@@ -326,7 +326,7 @@ def test_ablation(scores):
     d = means["mahalanobis_pooled_within"] - means["mahalanobis_class_blind"]
     assert r["effect"] == pytest.approx(_walsh_median(d), abs=1e-15)
     pd.testing.assert_series_equal(r["differences"], d, check_names=False)
-    assert ablation(scores, exclude=["wdbc"])["n"] == 11
+    assert ablation(scores, exclude=["breast_cancer"])["n"] == 11
 
 
 # -- the hierarchical model ------------------------------------------------------------------------

@@ -258,3 +258,56 @@ def test_differences_flags_a_missing_cell():
     a = pd.DataFrame({c: [0] for c in COLUMNS}).assign(dataset="d", method="m", params="{}", edges="[]")
     b = a.assign(repeat=1)
     assert len(differences(a, b)) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# what the notebook shows
+
+
+def test_inclusion_summary_meets_the_protocols_minimum():
+    from helpers.studies.generalisation import inclusion_summary
+
+    p = load_protocol()
+    s = inclusion_summary(p)
+    assert s["included"] + 1 >= p["datasets"]["min_sets"]            # Reuters-21578 is the one more
+    assert s["wide"] + 1 >= p["datasets"]["min_wide_sets"]
+    assert s["candidates"] == s["specified"] + sum(s["judged_out"].values())
+    assert s["failed"]["scat"].startswith("fewer than 100 rows")
+
+
+def test_excluded_sets_refuses_unknown_names_and_too_few_left():
+    from helpers.studies.generalisation import excluded_sets
+
+    assert excluded_sets(" iris ,wine, iris", ["iris", "wine", "a", "b", "c"]) == ["iris", "wine"]
+    with pytest.raises(ValueError, match=r"does not have: \['wnie'\]"):
+        excluded_sets("wnie", ["iris", "wine", "a"])
+    with pytest.raises(ValueError, match="leaves 2 data sets"):
+        excluded_sets("iris", ["iris", "wine", "a"])
+    with pytest.raises(TypeError, match="comma-separated"):
+        excluded_sets(["iris"], ["iris", "wine", "a", "b"])
+
+
+def test_methods_table_and_short_labels_cover_every_method():
+    from helpers.studies.generalisation import SHORT_V2, methods_table
+
+    t = methods_table(load_protocol())
+    assert list(t.index) == list(METHODS_V2) == list(SHORT_V2)
+    assert t.loc["rbf_svc", "tuned"] == "C (11) and gamma (5)"
+    assert t.loc["expected_cholesky_svc", "column orders"] == "averaged"
+
+
+def test_stored_hierarchical_is_none_until_computed_and_refused_under_another_protocol(tmp_path):
+    from helpers.studies.generalisation.scores import stored_hierarchical
+
+    p = load_protocol()
+    path = tmp_path / "hierarchical.json"
+    assert stored_hierarchical(p, path) is None
+    record = {"protocol_sha256": p["sha256"], "n_samples": 10, "chains": 1, "seconds": 1.0, "versions": {},
+              "comparisons": [{"claim": "c", "reading": "r", "baseline": "b", "primary": True,
+                               "posterior": {"0.01": {"better": 0.2, "equivalent": 0.7, "worse": 0.1}}}]}
+    path.write_text(json.dumps(record))
+    table = stored_hierarchical(p, path)
+    assert table.loc[0, "P(equivalent)"] == 0.7 and table.attrs["chains"] == 1
+    path.write_text(json.dumps(record | {"protocol_sha256": "0" * 64}))
+    with pytest.raises(ValueError, match="another protocol"):
+        stored_hierarchical(p, path)

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from helpers.studies.generalisation import load_protocol
-from helpers.studies.generalisation.__main__ import SCORES_PATH
 from helpers.studies.generalisation.datasets import REUTERS, study_datasets, study_names
 from helpers.studies.generalisation.readings import METHODS_V2
-from helpers.studies.generalisation.scores import read_scores, recompute_sample, sample_cells
+from helpers.studies.generalisation.scores import SCORES_PATH, read_scores, recompute_sample, sample_cells
 
 pytestmark = pytest.mark.integration
 

@@ -237,3 +237,18 @@ def test_weakest_is_the_comparison_reaching_lowest():
         weakest({})
     with pytest.raises(ValueError, match="needs 'effect' and 'interval'"):
         weakest({"a": {"effect": 0.1}})
+
+
+def test_answer_verdict_judges_the_weakest_comparison_at_the_rope():
+    from helpers.workbook.verdicts import answer_verdict
+
+    strong = {"effect": 0.03, "interval": (0.01, 0.05)}
+    weak = {"effect": -0.02, "interval": (-0.04, -0.005)}
+    assert answer_verdict(strong, 0.01) == "reproduced"
+    assert answer_verdict({"comparisons": {"a": strong, "b": weak}}, 0.01) == "refuted"
+    posterior = lambda rope: {"better": 0.0 if rope >= 0.02 else 0.5, "equivalent": 1.0 if rope >= 0.02 else 0.5,  # noqa: E731
+                              "worse": 0.0}
+    assert answer_verdict({"effect": 0.004, "interval": (-0.03, 0.03), "posterior": posterior}, 0.02) == \
+        "practically equivalent"
+    assert answer_verdict({"effect": 0.004, "interval": (-0.03, 0.03), "posterior": posterior}, 0.01) == \
+        "small, not significant"

@@ -10,20 +10,34 @@ identical to the stored one in ``data/results/`` (``--write`` stores it).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
+from pathlib import Path
 
-from ...data.paths import DATA_DIR, ROOT
+import numpy as np
+
+from ...data.paths import ROOT
+from . import readings
 from .datasets import study_datasets
 from .preregistration import load_protocol
-from .scores import differences, read_scores, recompute_sample, run_scores, write_scores
-
-#: where the second edition's scores are stored
-SCORES_PATH = DATA_DIR / "results" / "generalisation_v2" / "scores.csv.gz"
+from .scores import (
+    HIERARCHICAL_PATH,
+    SCORES_PATH,
+    differences,
+    read_scores,
+    recompute_sample,
+    run_scores,
+    sample_cells,
+    write_hierarchical,
+    write_scores,
+)
 
 
 def _parts_folder(protocol):
-    return ROOT / "build" / "generalisation_v2" / protocol["sha256"][:12]
+    """``build/generalisation_v2/<protocol>-<methods>``: parts of another protocol or other method code never mix."""
+    code = hashlib.sha256(Path(readings.__file__).read_bytes()).hexdigest()[:12]
+    return ROOT / "build" / "generalisation_v2" / f"{protocol['sha256'][:12]}-{code}"
 
 
 def main(argv=None) -> int:
@@ -35,6 +49,9 @@ def main(argv=None) -> int:
     run.add_argument("--dask", default=None, help="a Dask scheduler address, e.g. tcp://127.0.0.1:8786")
     run.add_argument("--write", action="store_true", help="store the fresh table in data/results/")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    hier = sub.add_parser("hierarchical", help="the hierarchical Bayesian model of every claim's readings "
+                          "(needs pystan: pip install '.[hierarchical]'), stored beside the scores")
+    hier.add_argument("--samples", type=int, default=2000, help="posterior draws per chain")
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
@@ -58,8 +75,13 @@ def main(argv=None) -> int:
             print(f"stored in {SCORES_PATH.relative_to(ROOT)}")
         return 0
     stored = read_scores(SCORES_PATH, protocol)
-    datasets, _ = study_datasets(protocol)
-    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=args.seed)
+    if args.command == "hierarchical":
+        write_hierarchical(stored, protocol, HIERARCHICAL_PATH, n_samples=args.samples)
+        print(f"stored in {HIERARCHICAL_PATH.relative_to(ROOT)}")
+        return 0
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
+    datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, args.cells, seed)})
+    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=seed)
     print(f"recomputed {cells} (seed {seed}): " + ("identical" if diff.empty else f"{len(diff)} differences"))
     return 0 if diff.empty else 1
 

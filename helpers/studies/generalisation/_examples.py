@@ -17,7 +17,7 @@ def _example_datasets(n_sets: int = 12, random_state: int = 0) -> pd.DataFrame:
     """A made-up table of data sets (the schema of the study's), two of them the sources' own."""
     rng = np.random.default_rng(random_state)
     names = [f"set{i:02d}" for i in range(n_sets)]
-    names[:2] = ["wdbc", "biopsy"]
+    names[:2] = ["breast_cancer", "biopsy"]
     majority = rng.uniform(0.3, 0.6, n_sets)
     return pd.DataFrame({"dataset": names, "n_rows": rng.integers(100, 1000, n_sets),
                          "n_features": rng.integers(4, 60, n_sets), "n_classes": rng.integers(2, 6, n_sets),

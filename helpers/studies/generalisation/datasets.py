@@ -82,8 +82,8 @@ def dataset_properties_v2(datasets: dict, own_data=(), wide_features: int = 30) 
     >>> from sklearn.datasets import load_iris
     >>> X, y = load_iris(return_X_y=True)
     >>> t = dataset_properties_v2({"iris": (X, y)})
-    >>> t.loc["iris", ["n_rows", "n_features", "n_classes", "majority", "wide"]].tolist()
-    [150, 4, 3, 0.3333, False]
+    >>> [int(t.loc["iris", c]) for c in ("n_rows", "n_features", "n_classes")], float(t.loc["iris", "majority"])
+    ([150, 4, 3], 0.3333)
     """
     rows = {}
     for name, (X, y) in datasets.items():

@@ -132,7 +132,7 @@ def dataset_means(scores: pd.DataFrame, metric: str = "accuracy") -> pd.DataFram
     Examples
     --------
     >>> means = dataset_means(_example_scores())
-    >>> means.shape, round(float(means.loc["wdbc", "euclidean"]), 4)
+    >>> means.shape, round(float(means.loc["breast_cancer", "euclidean"]), 4)
     ((12, 15), 0.8267)
     """
     scores = check_scores(scores, metric)

@@ -297,11 +297,12 @@ def _svc(kernel, C, gamma, n_classes):
     A linear kernel on two classes: liblinear's primal solver (``LinearSVC(dual=False)``), which
     stays fast at large ``C`` where libsvm slows down on overlapping classes; on more classes,
     libsvm one-vs-one (``SVC(kernel="linear")``, the sources' solver), which stays fast on
-    separable classes where liblinear's one-vs-rest slows down. The RBF kernel: libsvm.
+    separable classes where liblinear's one-vs-rest slows down. The RBF kernel: libsvm. libsvm stops
+    after a million iterations, a guard against a single fit running for minutes.
     """
     if kernel == "linear" and n_classes == 2:
         return LinearSVC(C=C, dual=False, max_iter=10000)
-    return SVC(kernel=kernel, C=C, gamma="scale" if gamma is None else gamma)
+    return SVC(kernel=kernel, C=C, gamma="scale" if gamma is None else gamma, max_iter=1_000_000)
 
 
 def _fit_svc(kernel, C, gamma, X_tr, y_tr):
@@ -319,10 +320,20 @@ _SVCS = {  # method -> (prep, whitening, kernel)
 
 
 def _svc_features(method, X_tr, y_tr, X_te, shrinkage):
+    """The SVC's input rows; whitened rows are brought back to the size of standardised ones.
+
+    Whitening by E(C^-1) can blow the rows up by orders of magnitude, which for a linear SVC is
+    the same as multiplying ``C``: it would move the C grid off the range it was chosen for and
+    slow libsvm down by a hundredfold. One scalar per training fold (the same classifier at a
+    rescaled ``C``) makes the training rows' mean squared norm equal the number of features, as
+    after standardising.
+    """
     prep, whitening, _ = _SVCS[method]
     X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep])
     if whitening is not None:
         X_tr, X_te = _whiten(whitening, X_tr, y_tr, X_te, shrinkage)
+        size = np.sqrt(X_tr.shape[1] / np.mean(np.einsum("ij,ij->i", X_tr, X_tr)))
+        X_tr, X_te = X_tr * size, X_te * size
     return X_tr, X_te
 
 

@@ -32,7 +32,14 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
 from ..._io import progress_bar
+from ...data.paths import DATA_DIR
 from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
+
+#: where the second edition's scores are stored (with ``scores.json``, its record, and ``scores_datasets.csv``)
+SCORES_PATH = DATA_DIR / "results" / "generalisation_v2" / "scores.csv.gz"
+
+#: the hierarchical model's posteriors, computed from the stored scores (:func:`write_hierarchical`)
+HIERARCHICAL_PATH = SCORES_PATH.with_name("hierarchical.json")
 
 #: the columns of the stored table whose values must come out identical on a rerun
 SCORE_COLUMNS = ["accuracy", "balanced_accuracy", "n_train", "n_test", "params", "edges", "order_min", "order_max"]
@@ -76,6 +83,7 @@ def _write_atomic(frame: pd.DataFrame, path: Path, **options) -> None:
     os.close(fd)
     try:
         frame.to_csv(tmp, index=False, **options)
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would keep other readers of the results out
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -200,6 +208,7 @@ def write_scores(table: pd.DataFrame, path, protocol: dict, datasets_table: pd.D
     fd, tmp = tempfile.mkstemp(dir=meta_path.parent, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
         json.dump(meta, fh, indent=1, sort_keys=True)
+    os.chmod(tmp, 0o644)
     os.replace(tmp, meta_path)
     return path
 
@@ -232,6 +241,74 @@ def read_scores(path, protocol: dict) -> pd.DataFrame:
     if missing or len(table) != meta.get("rows"):
         raise ValueError(f"{path.name} is not a complete score table (missing columns {missing}, "
                          f"{len(table)} rows where its record says {meta.get('rows')}): recompute it.")
+    return table
+
+
+def stored_results(protocol: dict, path=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """``(scores, datasets, record)``: the stored table, its data sets' properties and the run's record.
+
+    Raises the errors of :func:`read_scores` (none stored, another protocol, incomplete).
+    """
+    path = SCORES_PATH if path is None else Path(path)
+    scores = read_scores(path, protocol)
+    datasets = pd.read_csv(path.with_name(path.name.replace(".csv.gz", "_datasets.csv"))).set_index("dataset")
+    record = json.loads(path.with_name(path.name.replace(".csv.gz", ".json")).read_text())
+    return scores, datasets, record
+
+
+def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_samples: int = 2000,
+                       chains: int = 4, random_state: int = 0) -> dict:
+    """Fit the hierarchical model to every reading of every claim against each baseline, and store it.
+
+    The posteriors of :func:`.evidence.hierarchical_posterior` at the protocol's ROPE and its
+    sensitivity ROPEs, with the protocol's hash, the draws, the seed, the versions and the
+    seconds, as JSON (written atomically).
+    """
+    from importlib.metadata import version
+
+    from .evidence import hierarchical_posterior
+
+    decision = protocol["decision"]
+    ropes = [float(decision["rope"]), *map(float, decision["rope_sensitivity"])]
+    start = time.perf_counter()
+    out = []
+    for claim in protocol["claims"]:
+        for reading in [claim["primary"], *claim["secondary"]]:
+            for baseline in claim["baselines"]:
+                posterior = hierarchical_posterior(scores, reading, baseline, ropes, n_samples=n_samples,
+                                                   chains=chains, random_state=random_state)
+                out.append({"claim": claim["key"], "reading": reading, "baseline": baseline,
+                            "primary": reading == claim["primary"],
+                            "posterior": {str(r): p for r, p in posterior.items()}})
+    record = {"protocol_sha256": protocol["sha256"], "n_samples": n_samples, "chains": chains,
+              "random_state": random_state, "seconds": round(time.perf_counter() - start, 1),
+              "versions": {name: version(name) for name in ("baycomp", "pystan", "httpstan")}, "comparisons": out}
+    path = HIERARCHICAL_PATH if path is None else Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(record, fh, indent=1)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return record
+
+
+def stored_hierarchical(protocol: dict, path=None) -> pd.DataFrame | None:
+    """The stored hierarchical posteriors as a table (one row per reading and baseline), or None if not computed.
+
+    Raises ValueError when they were computed under another protocol.
+    """
+    path = HIERARCHICAL_PATH if path is None else Path(path)
+    if not path.exists():
+        return None
+    record = json.loads(path.read_text())
+    if record.get("protocol_sha256") != protocol["sha256"]:
+        raise ValueError(f"{path.name} was computed under another protocol; recompute it: "
+                         "python -m helpers.studies.generalisation hierarchical")
+    rope = str(float(protocol["decision"]["rope"]))
+    rows = [{"claim": c["claim"], "reading": c["reading"], "baseline": c["baseline"], "primary": c["primary"],
+             **{f"P({k})": v for k, v in c["posterior"][rope].items()}} for c in record["comparisons"]]
+    table = pd.DataFrame(rows)
+    table.attrs.update({k: record[k] for k in ("n_samples", "chains", "seconds", "versions")})
     return table
 
 

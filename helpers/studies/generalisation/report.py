@@ -1,0 +1,157 @@
+"""Tables and phrases the second edition's notebook shows: the protocol, the data sets, the methods, the spreads.
+
+Nothing here decides a verdict (the workbook's verdict engine does); these functions only
+arrange what the protocol, the collection and the stored scores say.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from .datasets import _criteria
+from .readings import METHODS_V2, ORDER_DEPENDENT, grids_from_protocol
+
+
+def protocol_table(protocol: dict) -> pd.DataFrame:
+    """One row per claim of the protocol: statement, source, primary and secondary readings, baselines, rule.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation import load_protocol
+    >>> protocol_table(load_protocol()).loc["svm.better-than-kernels", "combine"]
+    'intersection-union'
+    """
+    rows = {c["key"]: {"statement": c["statement"], "source": c["source"], "primary": c["primary"],
+                       "secondary": ", ".join(c["secondary"]), "baselines": ", ".join(c["baselines"]),
+                       "combine": c["combine"]} for c in protocol["claims"]}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "claim"
+    return table
+
+
+def claim_baselines(protocol: dict) -> dict:
+    """``{claim key: (primary reading, baselines)}`` of the protocol."""
+    return {c["key"]: (c["primary"], tuple(c["baselines"])) for c in protocol["claims"]}
+
+
+def inclusion_summary(protocol: dict) -> dict:
+    """How the data sets were chosen: candidates examined, included, wide, and the exclusions by reason.
+
+    Counts from :func:`helpers.data.collection.inclusion_table` under the protocol's criteria and
+    :func:`helpers.data.collection.excluded_candidates` (left out by judgement before any score).
+    """
+    from ...data.collection import excluded_candidates, inclusion_table
+
+    table = inclusion_table(**_criteria(protocol))
+    left_out = excluded_candidates()
+    failed = table.loc[~table["included"]].set_index("name")["reason"]
+    return {"candidates": len(table) + len(left_out), "specified": len(table), "included": int(table["included"].sum()),
+            "wide": int((table["included"] & table["wide"]).sum()), "failed": failed.to_dict(),
+            "judged_out": left_out["kind"].value_counts().to_dict(),
+            "duplicates_dropped": int(table.loc[table["included"], "n_duplicates_dropped"].sum())}
+
+
+def methods_table(protocol: dict) -> pd.DataFrame:
+    """Each method of the study, its label and what its inner cross-validation tunes.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation import load_protocol
+    >>> t = methods_table(load_protocol())
+    >>> t.loc["mahalanobis_pooled_within", "tuned"]
+    'shrinkage (6 values) and k (9)'
+    """
+    g = grids_from_protocol(protocol)
+    k = f"k ({len(g.k)})"
+    shrink = f"shrinkage ({len(g.shrinkage)} values) and {k}"
+    tuned = {
+        "euclidean": k, "standardised_euclidean": k, "cosine": k, "scaled_cosine": k,
+        "mahalanobis_class_blind": shrink, "mahalanobis_pooled_within": shrink, "mahalanobis_per_category": shrink,
+        "expected_cholesky_cosine": shrink, "expected_zca_cosine": shrink, "pooled_within_cosine": shrink,
+        "nca": f"{k}, after NCA fitted once per training fold",
+        "linear_svc": f"C ({len(g.C_linear)})", "rbf_svc": f"C ({len(g.C)}) and gamma ({len(g.gamma)})",
+        "expected_cholesky_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",
+        "expected_zca_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",
+    }
+    table = pd.DataFrame({"method": list(METHODS_V2.values()), "tuned": [tuned[m] for m in METHODS_V2]},
+                         index=pd.Index(list(METHODS_V2), name="name"))
+    table["column orders"] = ["averaged" if m in ORDER_DEPENDENT else "" for m in METHODS_V2]
+    return table
+
+
+def order_spread(scores: pd.DataFrame) -> pd.DataFrame:
+    """For the order-dependent methods: how far the best and worst column order lie apart on a fold.
+
+    Returns, per method, the mean and largest range (best minus worst order's accuracy) over
+    the folds, and the share of folds where the orders disagree at all.
+    """
+    part = scores[scores["method"].isin(ORDER_DEPENDENT)]
+    spread = part["order_max"] - part["order_min"]
+    g = spread.groupby(part["method"])
+    return pd.DataFrame({"mean range": g.mean(), "largest range": g.max(), "folds where orders differ": g.apply(
+        lambda s: float(np.mean(s > 0)))})
+
+
+def chosen_values(scores: pd.DataFrame, method: str, parameter: str) -> pd.Series:
+    """How often each value of one hyper-parameter was chosen for one method (over every fold)."""
+    values = scores.loc[scores["method"] == method, "params"].map(lambda s: json.loads(s).get(parameter))
+    return values.value_counts().sort_index()
+
+
+def seconds_by_method(scores: pd.DataFrame) -> pd.DataFrame:
+    """Seconds of tuning, fitting and predicting per fold, by method: mean, largest and total."""
+    g = scores.groupby("method")["fit_seconds"]
+    table = pd.DataFrame({"mean": g.mean(), "largest": g.max(), "total": g.sum()})
+    return table.reindex([m for m in METHODS_V2 if m in table.index])
+
+
+def effect_phrase(row) -> str:
+    """``+0.012 [-0.015, +0.055], P(better) 0.70, P(equivalent) 0.22`` for a row of ``claim_table``.
+
+    Examples
+    --------
+    >>> effect_phrase({"effect": 0.012, "low": -0.015, "high": 0.055, "p_better": 0.7, "p_equivalent": 0.22,
+    ...                "p_worse": 0.08})
+    '+0.012 [-0.015, +0.055]; P(better, equivalent, worse) = 0.70, 0.22, 0.08'
+    """
+    return (f"{row['effect']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]; P(better, equivalent, worse) = "
+            f"{row['p_better']:.2f}, {row['p_equivalent']:.2f}, {row['p_worse']:.2f}")
+
+
+#: method -> the short column label of the wide tables and the diagram
+SHORT_V2 = {
+    "euclidean": "euclid", "standardised_euclidean": "euclid-std", "cosine": "cosine", "scaled_cosine": "cos-scl",
+    "mahalanobis_class_blind": "mahal-blind", "mahalanobis_pooled_within": "mahal-within",
+    "mahalanobis_per_category": "mahal-cat", "expected_cholesky_cosine": "E(W)-chol", "expected_zca_cosine": "E(W)-zca",
+    "pooled_within_cosine": "within-cos", "nca": "nca", "linear_svc": "svc-lin", "rbf_svc": "svc-rbf",
+    "expected_cholesky_svc": "svc-E(C)-chol", "expected_zca_svc": "svc-E(C)-zca",
+}
+
+
+def excluded_sets(exclude: str, names) -> list:
+    """The data sets a notebook's ``exclude`` parameter names (comma-separated), each checked against ``names``.
+
+    Examples
+    --------
+    >>> names = ["iris", "wine", "crabs", "fgl", "ais"]
+    >>> excluded_sets("iris, wine", names), excluded_sets("", names)
+    (['iris', 'wine'], [])
+    >>> excluded_sets("iris, wnie", names)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: exclude names data set(s) the study does not have: ['wnie']; its data sets are iris, wine, ...
+    """
+    if not isinstance(exclude, str):
+        raise TypeError(f"exclude must be a comma-separated string of data set names, not {exclude!r}")
+    chosen = [n.strip() for n in exclude.split(",") if n.strip()]
+    names = list(names)
+    unknown = [n for n in chosen if n not in names]
+    if unknown:
+        raise ValueError(f"exclude names data set(s) the study does not have: {unknown}; its data sets are "
+                         f"{', '.join(names)}.")
+    if len(names) - len(set(chosen)) < 3:
+        raise ValueError(f"exclude leaves {len(names) - len(set(chosen))} data sets; the claims need at least three.")
+    return list(dict.fromkeys(chosen))
