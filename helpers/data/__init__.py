@@ -6,7 +6,7 @@ checksummed download through pooch, the parse cache; it re-exports the names of 
 neighbours), :mod:`~helpers.data.reuters_sgml` (the distribution's files: checksums, SGML
 records, archive members), :mod:`~helpers.data.reuters_splits` (ModApte, top-k and
 single-label splits), :mod:`~helpers.data.mnist` (the MNIST test images),
-:mod:`~helpers.data.collection` (the twenty real classification data sets of notebook 08).
+:mod:`~helpers.data.collection` (the real classification data sets of notebook 08, and the criteria that admit them).
 The data layer imports only the maths layer's private utilities, never the studies or the
 workbook.
 """

@@ -74,7 +74,8 @@ def test_dataset_means_are_the_means_over_folds_and_repeats(scores):
 
 def test_dataset_means_refuses_missing_folds_duplicates_and_nan(scores):
     with pytest.raises(ValueError, match=r"method 'nca' has 19 of the 20 folds of data set 'breast_cancer'"):
-        dataset_means(scores.drop(index=scores[(scores.dataset == "breast_cancer") & (scores.method == "nca")].index[0]))
+        first = scores[(scores.dataset == "breast_cancer") & (scores.method == "nca")].index[0]
+        dataset_means(scores.drop(index=first))
     with pytest.raises(ValueError, match="1 repeated"):
         dataset_means(pd.concat([scores, scores.iloc[:1]]))
     bad = scores.copy()
@@ -134,9 +135,9 @@ def test_intersection_union_p_is_the_larger_and_holm_equals_statsmodels(table, p
 
 def test_ties_count_split_not_dropped(scores, protocol):
     tied = scores.copy()
-    same = (tied.method == "expected_cholesky_cosine") & tied.dataset.isin(["breast_cancer", "biopsy", "set02"])
-    tied.loc[same, "accuracy"] = tied.loc[(tied.method == "cosine") & tied.dataset.isin(["breast_cancer", "biopsy", "set02"]),
-                                          "accuracy"].to_numpy()
+    sets = tied.dataset.isin(["breast_cancer", "biopsy", "set02"])
+    same = (tied.method == "expected_cholesky_cosine") & sets
+    tied.loc[same, "accuracy"] = tied.loc[(tied.method == "cosine") & sets, "accuracy"].to_numpy()
     e = claim_effects(tied, protocol, n_samples=N)["vac.expected-better"]["comparisons"]["cosine"]
     assert "12 wins" not in e["method"] and "9 wins, 3 ties, 0 losses" in e["method"]
     means = dataset_means(tied)

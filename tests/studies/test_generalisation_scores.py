@@ -311,3 +311,13 @@ def test_stored_hierarchical_is_none_until_computed_and_refused_under_another_pr
     path.write_text(json.dumps(record | {"protocol_sha256": "0" * 64}))
     with pytest.raises(ValueError, match="another protocol"):
         stored_hierarchical(p, path)
+
+
+@pytest.mark.integration
+def test_a_dask_cluster_gives_the_same_scores(protocol):
+    pytest.importorskip("distributed")
+    data = {"wine": (X_WINE, Y_WINE)}
+    cells = [("wine", 0, 1), ("wine", 0, 2)]
+    local = run_scores(data, protocol, METHODS[:2], cells=cells, n_jobs=1, progress=False)
+    on_dask = run_scores(data, protocol, METHODS[:2], cells=cells, n_jobs=2, dask="local", progress=False)
+    assert len(on_dask) == 4 and differences(local, on_dask).empty

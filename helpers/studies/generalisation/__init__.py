@@ -64,6 +64,7 @@ from .report import (
     inclusion_summary,
     methods_table,
     order_spread,
+    plot_claim_differences,
     protocol_table,
     seconds_by_method,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "metric_learn_references",
     "order_spread",
     "pairwise_wilcoxon_holm",
+    "plot_claim_differences",
     "plot_pairwise_cd",
     "property_association",
     "protocol_table",

@@ -155,3 +155,43 @@ def excluded_sets(exclude: str, names) -> list:
     if len(names) - len(set(chosen)) < 3:
         raise ValueError(f"exclude leaves {len(names) - len(set(chosen))} data sets; the claims need at least three.")
     return list(dict.fromkeys(chosen))
+
+
+def plot_claim_differences(means: pd.DataFrame, protocol: dict, rope: float, axes=None, labels=None):
+    """Each claim's primary reading minus each baseline, one dot per data set, sorted; the ROPE shaded.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Data sets by methods (:func:`.evidence.dataset_means`).
+    protocol : dict
+    rope : float
+        The half-width of the ROPE band drawn around zero.
+    axes : sequence of Axes, optional
+        One per comparison (four for the protocol's claims); default: a new row of panels.
+    labels : dict, optional
+        Method name -> label for the panel titles.
+
+    Returns
+    -------
+    list of Axes
+    """
+    import matplotlib.pyplot as plt
+
+    labels = labels or {}
+    pairs = [(c["key"], c["primary"], b) for c in protocol["claims"] for b in c["baselines"]]
+    if axes is None:
+        _, axes = plt.subplots(1, len(pairs), figsize=(3.2 * len(pairs), 4.2), sharey=True)
+    for ax, (_, reading, baseline) in zip(axes, pairs):
+        d = (means[reading] - means[baseline]).sort_values()
+        colours = ["tab:green" if v > rope else "tab:red" if v < -rope else "tab:grey" for v in d]
+        ax.axhspan(-rope, rope, color="0.9", zorder=0)
+        ax.axhline(0, color="0.5", lw=0.8)
+        ax.scatter(range(len(d)), d.to_numpy(), c=colours, s=14, zorder=2)
+        ax.set_title(f"{labels.get(reading, reading)}\nminus {labels.get(baseline, baseline)}\n"
+                     f"{int((d > rope).sum())} ahead, {int((d < -rope).sum())} behind by more than the ROPE",
+                     fontsize=9)
+        ax.set_xticks([])
+        ax.set_xlabel(f"{len(d)} data sets, sorted")
+    axes[0].set_ylabel("difference of mean accuracy")
+    return list(axes)

@@ -129,7 +129,8 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
     n_jobs : int, optional
         joblib workers over the folds; the scores do not depend on it.
     dask : str, optional
-        The address of a Dask scheduler (``"tcp://host:8786"``): the folds run on its workers.
+        The address of a Dask scheduler (``"tcp://host:8786"``): the folds run on its workers;
+        ``"local"`` starts a local cluster of ``n_jobs`` workers.
     progress : bool, optional
         A bar with the folds done and the time left (``None``: on a terminal only).
 
@@ -167,9 +168,10 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
     if tasks:
         client = None
         if dask:  # the folds go to the cluster's workers; the scores are the same
-            from distributed import Client
+            from distributed import Client, LocalCluster
 
-            client = Client(dask, timeout=30)
+            client = Client(LocalCluster(n_workers=n_jobs or 2, threads_per_worker=1, dashboard_address=None)
+                            if dask == "local" else dask, timeout=30)
         try:
             with parallel_config(backend="dask") if dask else nullcontext():
                 parts = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(_task)(*t) for t in tasks)
