@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from helpers.studies.generalisation._examples import _example_datasets, _example_scores
+from helpers.studies.generalisation._examples import example_datasets, example_scores
 from helpers.studies.generalisation.evidence import (
     claim_effects,
     claim_table,
@@ -36,12 +36,12 @@ N = 2000   # posterior draws: enough for the checks, fast
 
 @pytest.fixture(scope="module")
 def scores():
-    return _example_scores()
+    return example_scores()
 
 
 @pytest.fixture(scope="module")
 def datasets():
-    return _example_datasets()
+    return example_datasets()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ METHOD_NAMES = ("euclidean", "standardised_euclidean", "cosine", "scaled_cosine"
                 "expected_cholesky_svc", "expected_zca_svc")
 
 
-def _example_datasets(n_sets: int = 12, random_state: int = 0) -> pd.DataFrame:
+def example_datasets(n_sets: int = 12, random_state: int = 0) -> pd.DataFrame:
     """A made-up table of data sets (the schema of the study's), two of them the sources' own."""
     rng = np.random.default_rng(random_state)
     names = [f"set{i:02d}" for i in range(n_sets)]
@@ -27,7 +27,7 @@ def _example_datasets(n_sets: int = 12, random_state: int = 0) -> pd.DataFrame:
                          "log10_condition_classes": rng.uniform(1, 6, n_sets)})
 
 
-def _example_scores(n_sets: int = 12, repeats: int = 2, folds: int = 10, random_state: int = 0) -> pd.DataFrame:
+def example_scores(n_sets: int = 12, repeats: int = 2, folds: int = 10, random_state: int = 0) -> pd.DataFrame:
     """A made-up per-fold score table with known advantages over the per-data-set level.
 
     ``expected_cholesky_cosine`` gains 0.03 over ``cosine`` (0.02 for the ZCA reading),
@@ -37,7 +37,7 @@ def _example_scores(n_sets: int = 12, repeats: int = 2, folds: int = 10, random_
     ceiling, the one before it near chance.
     """
     rng = np.random.default_rng(random_state)
-    sets = _example_datasets(n_sets, random_state)
+    sets = example_datasets(n_sets, random_state)
     base = rng.uniform(0.7, 0.9, n_sets)
     base[-1], base[-2] = 0.985, sets["majority"].iloc[-2] - 0.03
     gain = {m: rng.normal(0, 0.004, n_sets) for m in METHOD_NAMES}

@@ -131,10 +131,10 @@ def study_names(protocol: dict) -> list:
     """The data sets the protocol admits, in the study's order: the collection's, then Reuters-21578."""
     from ...data.collection import included_datasets
 
-    return list(included_datasets(**_criteria(protocol))) + [REUTERS]
+    return list(included_datasets(**criteria_of(protocol))) + [REUTERS]
 
 
-def _criteria(protocol: dict) -> dict:
+def criteria_of(protocol: dict) -> dict:
     crit = protocol["datasets"]
     return {"min_rows": int(crit["min_rows"]), "min_continuous_features": int(crit["min_continuous_features"]),
             "min_rows_per_class": int(crit["min_rows_per_class"]),

@@ -59,7 +59,7 @@ from scipy import stats
 from ..._validation import check_int, check_real
 from ...effects import bayesian_signed_rank, hodges_lehmann
 from ...significance import holm
-from ._examples import _example_datasets, _example_scores  # noqa: F401 (the doctests' tables)
+from ._examples import example_datasets, example_scores  # noqa: F401 (the doctests' tables)
 
 __all__ = [
     "claim_effects",
@@ -131,7 +131,7 @@ def dataset_means(scores: pd.DataFrame, metric: str = "accuracy") -> pd.DataFram
 
     Examples
     --------
-    >>> means = dataset_means(_example_scores())
+    >>> means = dataset_means(example_scores())
     >>> means.shape, round(float(means.loc["breast_cancer", "euclidean"]), 4)
     ((12, 15), 0.8267)
     """
@@ -147,7 +147,8 @@ def dataset_means(scores: pd.DataFrame, metric: str = "accuracy") -> pd.DataFram
     return means.rename_axis(index="dataset", columns="method")
 
 
-def _differences(means: pd.DataFrame, reading: str, baseline: str) -> pd.Series:
+def paired_differences(means: pd.DataFrame, reading: str, baseline: str) -> pd.Series:
+    """Per data set, the mean score of ``reading`` minus that of ``baseline`` (``means`` from :func:`dataset_means`)."""
     for name in (reading, baseline):
         if name not in means.columns:
             raise ValueError(f"the score table has no method {name!r}; it has {sorted(means.columns)}")
@@ -186,7 +187,7 @@ def _comparisons(means: pd.DataFrame, claim: Mapping, reading: str, n_samples: i
     """Each baseline of a claim against one reading: the counts, HL, Wilcoxon p and the posterior function."""
     out = {}
     for baseline in claim["baselines"]:
-        d = _differences(means, reading, baseline)
+        d = paired_differences(means, reading, baseline)
         values = d.to_numpy()
         hl = hodges_lehmann(values)
         out[baseline] = {"n_sets": int(values.size), "wins": int((values > 0).sum()), "ties": int((values == 0).sum()),
@@ -281,7 +282,7 @@ def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
-    >>> t = claim_table(_example_scores(), load_protocol(), n_samples=2000)
+    >>> t = claim_table(example_scores(), load_protocol(), n_samples=2000)
     >>> row = t[t.primary & (t.claim == "vac.expected-better")].iloc[0]
     >>> print(row.reading, row.wins, row.losses, f"{row.effect:+.3f} [{row.low:+.3f}, {row.high:+.3f}]")
     expected_cholesky_cosine 12 0 +0.030 [+0.025, +0.033]
@@ -333,7 +334,7 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
-    >>> e = claim_effects(_example_scores(), load_protocol(), n_samples=2000)
+    >>> e = claim_effects(example_scores(), load_protocol(), n_samples=2000)
     >>> c = e["svm.better-than-kernels"]["comparisons"]
     >>> sorted(c), round(c["rbf_svc"]["effect"], 3), c["rbf_svc"]["posterior"](0.01)["better"] > 0.95
     (['linear_svc', 'rbf_svc'], 0.021, True)
@@ -372,7 +373,7 @@ def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: 
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
-    >>> loo = leave_one_out(_example_scores(), load_protocol(), "vac.expected-better")
+    >>> loo = leave_one_out(example_scores(), load_protocol(), "vac.expected-better")
     >>> len(loo), min(v["comparisons"]["cosine"]["interval"][0] for v in loo.values()) > 0
     (12, True)
     """
@@ -438,7 +439,7 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
 
     Examples
     --------
-    >>> p = hierarchical_posterior(_example_scores(), "expected_cholesky_cosine", "cosine", 0.01,
+    >>> p = hierarchical_posterior(example_scores(), "expected_cholesky_cosine", "cosine", 0.01,
     ...                            n_samples=500)   # doctest: +SKIP
     >>> p["better"] > 0.95   # doctest: +SKIP
     True
@@ -486,7 +487,7 @@ def flags(scores: pd.DataFrame, datasets: pd.DataFrame, protocol: Mapping, metri
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
-    >>> f = flags(_example_scores(), _example_datasets(), load_protocol())
+    >>> f = flags(example_scores(), example_datasets(), load_protocol())
     >>> f[["at_ceiling", "near_chance", "own_data"]].sum().to_dict()
     {'at_ceiling': 1, 'near_chance': 1, 'own_data': 2}
     """
@@ -517,7 +518,7 @@ def grid_edges(scores: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> g = grid_edges(_example_scores())
+    >>> g = grid_edges(example_scores())
     >>> g.loc[("nca", "k")].to_dict()["fits"], int(g.loc[("rbf_svc", "C"), "on_edge"])
     (240, 0)
     """

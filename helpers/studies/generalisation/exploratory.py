@@ -31,8 +31,8 @@ from scipy import stats
 from ..._validation import check_int, check_real
 from ...effects import hodges_lehmann
 from ...significance import average_ranks, critical_difference, friedman_test, holm
-from ._examples import _example_datasets, _example_scores  # noqa: F401 (the doctests' tables)
-from .evidence import PROPERTIES, ZERO_METHOD, _differences, dataset_means
+from ._examples import example_datasets, example_scores  # noqa: F401 (the doctests' tables)
+from .evidence import PROPERTIES, ZERO_METHOD, dataset_means, paired_differences
 
 __all__ = ["ablation", "friedman", "mean_ranks", "pairwise_wilcoxon_holm", "plot_pairwise_cd",
            "property_association"]
@@ -66,7 +66,7 @@ def pairwise_wilcoxon_holm(scores: pd.DataFrame, methods: Sequence[str], metric:
 
     Examples
     --------
-    >>> p = pairwise_wilcoxon_holm(_example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"])
+    >>> p = pairwise_wilcoxon_holm(example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"])
     >>> p.round(4)
                               cosine  expected_cholesky_cosine  euclidean
     cosine                    1.0000                    0.0015     0.3394
@@ -93,7 +93,7 @@ def mean_ranks(scores: pd.DataFrame, methods: Sequence[str], metric: str = "accu
 
     Examples
     --------
-    >>> mean_ranks(_example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"]).round(3).to_dict()
+    >>> mean_ranks(example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"]).round(3).to_dict()
     {'expected_cholesky_cosine': 1.0, 'cosine': 2.333, 'euclidean': 2.667}
     """
     return average_ranks(critical_difference(_table(scores, methods, metric)))
@@ -107,7 +107,7 @@ def friedman(scores: pd.DataFrame, methods: Sequence[str], metric: str = "accura
 
     Examples
     --------
-    >>> r = friedman(_example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"])
+    >>> r = friedman(example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"])
     >>> print(f"{r['statistic']:.2f} {r['p_value']:.5f}")
     18.67 0.00009
     """
@@ -135,7 +135,7 @@ def plot_pairwise_cd(scores: pd.DataFrame, methods: Sequence[str], metric: str =
 
     Examples
     --------
-    >>> ax = plot_pairwise_cd(_example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"],
+    >>> ax = plot_pairwise_cd(example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"],
     ...                       title="the expected whitening ranks first")   # doctest: +SKIP
     """
     try:
@@ -185,7 +185,7 @@ def property_association(scores: pd.DataFrame, datasets: pd.DataFrame, claim_pai
 
     Examples
     --------
-    >>> r = property_association(_example_scores(), _example_datasets(),
+    >>> r = property_association(example_scores(), example_datasets(),
     ...                          {"mkn.accuracy-vs-euclidean": ("mahalanobis_per_category", "euclidean")},
     ...                          n_permutations=999)
     >>> print(f"{r.loc[0, 'rho']:.3f} {r.loc[0, 'p']:.3f}")
@@ -208,7 +208,7 @@ def property_association(scores: pd.DataFrame, datasets: pd.DataFrame, claim_pai
         if properties[key] not in table.columns:
             raise ValueError(f"the datasets table has no column {properties[key]!r} (the property of {key})")
         reading, baseline = pair
-        gain = _differences(means, reading, baseline).to_numpy()
+        gain = paired_differences(means, reading, baseline).to_numpy()
         prop = table.loc[means.index, properties[key]].to_numpy(dtype=float)
         rank_gain, rank_prop = stats.rankdata(gain), stats.rankdata(prop)
 
@@ -239,12 +239,12 @@ def ablation(scores: pd.DataFrame, within: str = "mahalanobis_pooled_within",
 
     Examples
     --------
-    >>> r = ablation(_example_scores())
+    >>> r = ablation(example_scores())
     >>> r["n"], r["wins"] + r["ties"] + r["losses"], r["interval"][0] < r["effect"] < r["interval"][1]
     (12, 12, True)
     """
     means = dataset_means(scores[~scores["dataset"].isin(list(exclude))], metric)
-    d = _differences(means, within, blind)
+    d = paired_differences(means, within, blind)
     return {**hodges_lehmann(d.to_numpy()), "differences": d, "wins": int((d > 0).sum()),
             "ties": int((d == 0).sum()), "losses": int((d < 0).sum())}
 

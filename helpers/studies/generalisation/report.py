@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from .datasets import _criteria
+from .datasets import criteria_of
 from .readings import METHODS_V2, ORDER_DEPENDENT, grids_from_protocol
 
 
@@ -45,7 +45,7 @@ def inclusion_summary(protocol: dict) -> dict:
     """
     from ...data.collection import excluded_candidates, inclusion_table
 
-    table = inclusion_table(**_criteria(protocol))
+    table = inclusion_table(**criteria_of(protocol))
     left_out = excluded_candidates()
     failed = table.loc[~table["included"]].set_index("name")["reason"]
     return {"candidates": len(table) + len(left_out), "specified": len(table), "included": int(table["included"].sum()),
