@@ -7,7 +7,7 @@ import pytest
 from helpers.data import paths
 from helpers.data.paths import DATA_DIR, PROCESSED_DIR, RAW_DIR, ROOT
 
-DATA_LAYER = sorted((ROOT / "helpers" / "data").glob("*.py"))
+DATA_LAYER = sorted((ROOT / "helpers" / "data").rglob("*.py"))  # the collection is a package
 
 
 def test_the_folders_are_the_repository_s():
