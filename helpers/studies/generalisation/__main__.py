@@ -52,6 +52,7 @@ def main(argv=None) -> int:
     hier = sub.add_parser("hierarchical", help="the hierarchical Bayesian model of every claim's readings "
                           "(needs pystan: pip install '.[hierarchical]'), stored beside the scores")
     hier.add_argument("--samples", type=int, default=2000, help="posterior draws per chain")
+    hier.add_argument("--primary-only", action="store_true", help="the claims' primary readings only")
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
@@ -76,7 +77,8 @@ def main(argv=None) -> int:
         return 0
     stored = read_scores(SCORES_PATH, protocol)
     if args.command == "hierarchical":
-        write_hierarchical(stored, protocol, HIERARCHICAL_PATH, n_samples=args.samples)
+        write_hierarchical(stored, protocol, HIERARCHICAL_PATH, n_samples=args.samples,
+                           secondary=not args.primary_only)
         print(f"stored in {HIERARCHICAL_PATH.relative_to(ROOT)}")
         return 0
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))

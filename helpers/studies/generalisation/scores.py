@@ -259,8 +259,10 @@ def stored_results(protocol: dict, path=None) -> tuple[pd.DataFrame, pd.DataFram
 
 
 def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_samples: int = 2000,
-                       chains: int = 4, random_state: int = 0) -> dict:
-    """Fit the hierarchical model to every reading of every claim against each baseline, and store it.
+                       chains: int = 4, random_state: int = 0, secondary: bool = True) -> dict:
+    """Fit the hierarchical model to the readings of every claim against each baseline, and store it.
+
+    ``secondary=False``: the primary readings only (a quarter of an hour less on two cores).
 
     The posteriors of :func:`.evidence.hierarchical_posterior` at the protocol's ROPE and its
     sensitivity ROPEs, with the protocol's hash, the draws, the seed, the versions and the
@@ -275,7 +277,7 @@ def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_sample
     start = time.perf_counter()
     out = []
     for claim in protocol["claims"]:
-        for reading in [claim["primary"], *claim["secondary"]]:
+        for reading in [claim["primary"], *(claim["secondary"] if secondary else [])]:
             for baseline in claim["baselines"]:
                 posterior = hierarchical_posterior(scores, reading, baseline, ropes, n_samples=n_samples,
                                                    chains=chains, random_state=random_state)
