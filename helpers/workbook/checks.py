@@ -204,10 +204,13 @@ class SourceCheck:
         if not printed or any(not p.is_number and len(p.text.split()) > 1 for p in printed):
             raise ValueError(f"ledger row {row['id']} ({key}) prints no value but {row['printed']!r}; "
                              "answer it with claim() or not_testable()")
-        verdict, notes, diff = number_verdict(row["printed"], ours, reading=row["reading"],
-                                              correction=row["correction"], how=how, tol=tol,
-                                              percent=percent, exact=exact,
-                                              truncated=row["printing"].startswith("truncated"))
+        try:
+            verdict, notes, diff = number_verdict(row["printed"], ours, reading=row["reading"],
+                                                  correction=row["correction"], how=how, tol=tol,
+                                                  percent=percent, exact=exact,
+                                                  truncated=row["printing"].startswith("truncated"))
+        except ValueError as exc:
+            raise ValueError(f"{key} ({row['id']}): {exc}") from None
         parts = ([f"by {how}"] if how else []) + notes + ([note] if note else [])
         return self._add(key, _round_json(ours), verdict, _round_json(diff), "; ".join(parts), row["printed"])
 

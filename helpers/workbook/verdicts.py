@@ -111,7 +111,7 @@ class Printed:
         return not isinstance(self.value, str)
 
 
-_NUM = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?")
+_NUM = re.compile(r"[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-−+]?\d+)?")
 _FRACTION = re.compile(r"([-−]?\d+)\s*/\s*(\d+)")
 
 
@@ -126,7 +126,7 @@ def _parse_token(token: str) -> Printed:
             raise ValueError(f"printed value {text!r}: a fraction with denominator 0")
         return Printed(text, float(Fraction(num, den)), None)
     if core and any(ch.isdigit() for ch in core) and _NUM.fullmatch(core):
-        plain = core.replace(",", "").replace("−", "-")
+        plain = core.replace(",", "").replace("−", "-")  # 1e-5 keeps its last digit's place: 1e-5
         try:
             dec = Decimal(plain)
         except InvalidOperation:  # pragma: no cover - the regex admits only decimals
@@ -149,6 +149,8 @@ def parse_printed(text: str) -> list[Printed]:
     [(2877.0, 0), (0.9121, 4), (0.6666666666666666, None), ('No', None)]
     >>> parse_printed("≈ 19100.01")[0].value
     19100.01
+    >>> [(p.value, p.decimals) for p in parse_printed("+0.5; 1e-5; 2.5E-3")]
+    [(0.5, 1), (1e-05, 5), (0.0025, 4)]
     """
     return [_parse_token(t) for t in str(text).split(";") if t.strip()]
 
@@ -200,8 +202,9 @@ def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool 
     if isinstance(ours, str):
         return False, ""
     ours = float(ours)
-    if math.isnan(ours):
-        return False, ""
+    if not math.isfinite(ours):
+        raise ValueError(f"ours is {ours}, which cannot be compared with the printed {printed.text!r}: a verdict "
+                         "needs a finite value; find where the computation lost it")
     target = float(printed.value)
     if printed.decimals is None or exact:
         ok = abs(ours - target) <= 1e-9 * max(1.0, abs(target))

@@ -40,7 +40,6 @@ def test_parse_printed_keeps_the_printed_rounding():
     ("2/3", 0.6666666667, True), ("2/3", 0.667, False),
     ("No", "no", True), ("No", "yes", False), ("No", 0.0, False), ("0.5", "0.5", False),
     ("-0.46", -0.4649, True), ("-0.46", -0.4549, False), ("-0.46", -0.4701, False),
-    ("0.5", float("nan"), False),
 ])
 def test_compare_value(printed, ours, ok):
     assert compare_value(parse_printed(printed)[0], ours)[0] is ok
@@ -252,3 +251,15 @@ def test_answer_verdict_judges_the_weakest_comparison_at_the_rope():
         "practically equivalent"
     assert answer_verdict({"effect": 0.004, "interval": (-0.03, 0.03), "posterior": posterior}, 0.01) == \
         "small, not significant"
+
+
+def test_signed_and_scientific_prints_are_numbers_and_nan_is_refused():
+    from helpers.workbook.verdicts import compare_value, parse_printed
+
+    assert compare_value(parse_printed("1e-5")[0], 1.04e-5) == (True, "")
+    assert compare_value(parse_printed("1e-5")[0], 2e-5)[0] is False
+    assert compare_value(parse_printed("+0.5")[0], 0.5) == (True, "")
+    assert compare_value(parse_printed("2.5E-3")[0], 0.00251) == (True, "")
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="cannot be compared with the printed '0.939'"):
+            compare_value(parse_printed("0.939")[0], bad)
