@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import platform
-import tempfile
 import time
 from collections.abc import Mapping
 from contextlib import nullcontext
@@ -31,7 +30,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
-from ..._io import progress_bar
+from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
 from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
 
@@ -77,17 +76,10 @@ def fingerprint(X, y) -> str:
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, **options) -> None:
-    """Write to a temporary file beside ``path``, then move it into place: never a torn file."""
+    """Write a CSV beside ``path``, then move it into place (:func:`helpers._io.atomic_path`): never a torn file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, **options)
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would keep other readers of the results out
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part):
@@ -206,12 +198,8 @@ def write_scores(table: pd.DataFrame, path, protocol: dict, datasets_table: pd.D
             "datasets": int(table["dataset"].nunique()), "methods": sorted(table["method"].unique()),
             "seconds": None if seconds is None else round(float(seconds), 1),
             "platform": platform.platform(), "cpus": os.cpu_count(), "versions": _versions()}
-    meta_path = path.with_name(path.name.replace(".csv.gz", ".json"))
-    fd, tmp = tempfile.mkstemp(dir=meta_path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
+    with atomic_open(path.with_name(path.name.replace(".csv.gz", ".json"))) as fh:
         json.dump(meta, fh, indent=1, sort_keys=True)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, meta_path)
     return path
 
 
@@ -287,12 +275,8 @@ def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_sample
     record = {"protocol_sha256": protocol["sha256"], "n_samples": n_samples, "chains": chains,
               "random_state": random_state, "seconds": round(time.perf_counter() - start, 1),
               "versions": {name: version(name) for name in ("baycomp", "pystan", "httpstan")}, "comparisons": out}
-    path = HIERARCHICAL_PATH if path is None else Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
+    with atomic_open(HIERARCHICAL_PATH if path is None else Path(path)) as fh:
         json.dump(record, fh, indent=1)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
     return record
 
 
@@ -365,10 +349,3 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
     fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=1,
                        progress=False)
     return seed, cells, differences(stored, fresh)
-
-
-def timed(function, *args, **kwargs):
-    """``(result, seconds)`` of one call."""
-    start = time.perf_counter()
-    result = function(*args, **kwargs)
-    return result, time.perf_counter() - start
