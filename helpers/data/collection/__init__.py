@@ -221,17 +221,50 @@ def _check_shape(name: str, spec: Spec, frame: pd.DataFrame, features: list[str]
         if found != spec.missing:
             by_column = {str(c): int(n) for c, n in gaps.sum().items() if n}
             raise ValueError(
-                f"{name}: {found} row{'s' * (found != 1)} of {_source(spec)} miss{'es' * (found == 1)} a value in the declared columns "
+                f"{name}: {found} row{'s' * (found != 1)} of {_source(spec)} miss{'es' * (found == 1)} a value "
+                "in the declared columns "
                 f"(by column: {by_column or 'none'}), the spec declares {spec.missing}; such rows would be "
                 "dropped silently. " + _reinstall(spec)
             )
 
 
+def _check_name(name) -> str:
+    """``name`` if it names a set of :data:`CANDIDATES`; else an error with the nearest names."""
+    if not isinstance(name, str):
+        raise TypeError(f"a data set is named by a string such as 'iris', not {type(name).__name__} {name!r}.")
+    if name not in SPECS:
+        import difflib
+
+        folded = {n.lower(): n for n in CANDIDATES}
+        key = name.strip().lower()
+        near = [key] if key in folded else difflib.get_close_matches(key, folded, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(repr(folded[n]) for n in near)}?" if near else ""
+        raise ValueError(f"unknown data set {name!r}.{hint} Choose one of {', '.join(CANDIDATES)}.")
+    return name
+
+
+def _check_names(names, default: tuple[str, ...]) -> list[str]:
+    """A list of data set names, each known and given once (``None``: ``default``)."""
+    if names is None:
+        return list(default)
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise TypeError(f"names must be a list of data set names such as ['iris', 'wine'] (or None for all), "
+                        f"not {type(names).__name__} {names!r}.")
+    names = [_check_name(n) for n in names]
+    if not names:
+        raise ValueError("names is empty; give at least one data set name, or None for all of them.")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"names repeat {repeated}; give each data set once.")
+    return names
+
+
 def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
            allow_empty: bool = False) -> tuple[Dataset, dict]:
     """Load, select, complete cases, deduplicate, drop small classes and constant columns."""
-    if name not in SPECS:
-        raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(CANDIDATES)}")
+    _check_name(name)
+    if not isinstance(drop_duplicates, (bool, np.bool_)):
+        raise TypeError(f"drop_duplicates must be True or False, not {drop_duplicates!r}.")
     if isinstance(min_rows_per_class, bool) or not isinstance(min_rows_per_class, (int, np.integer)) \
             or min_rows_per_class < 1:
         raise ValueError(
@@ -409,7 +442,7 @@ def inclusion_table(min_rows: int = 100, min_continuous_features: int = 4,
     wide_at = _check_criterion("wide_features", wide_features)
     rows = []
     first_of_study: dict[str, str] = {}
-    for name in CANDIDATES if names is None else names:
+    for name in _check_names(names, CANDIDATES):
         data, extra = _clean(name, min_class, drop_duplicates, allow_empty=True)
         spec = SPECS[name]
         n, p = data.X.shape
@@ -536,7 +569,7 @@ def collection_table(names=None) -> pd.DataFrame:
     1  crabs  200  5        2             100
     """
     rows = []
-    for name in COLLECTION if names is None else names:
+    for name in _check_names(names, COLLECTION):
         data = load_dataset(name)
         info = data.info
         _, counts = np.unique(data.y, return_counts=True)
