@@ -360,7 +360,7 @@ def _never(*args, **kwargs):
 DRIVER_CASES = [
     ("driver-jobs-zero", ["run", "--jobs", "0"], 2, r"--jobs must be at least 1, not 0"),
     ("driver-cells-zero", ["verify", "--cells", "0"], 2, r"--cells must be at least 1, not 0"),
-    ("driver-samples-negative", ["hierarchical", "--samples", "-5"], 2, r"--samples must be at least 1, not -5"),
+    ("driver-samples-negative", ["hierarchical", "--samples", "-5"], 2, r"--samples must be at least 100, not -5"),
     ("driver-jobs-not-a-number", ["run", "--jobs", "two"], 2, r"argument --jobs: invalid int value: 'two'"),
     ("driver-unknown-command", ["rnu"], 2, r"invalid choice: 'rnu'"),
     ("driver-run-under-an-edited-protocol", ["run"], 2,

@@ -58,10 +58,10 @@ def main(argv=None) -> int:
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
     args = parser.parse_args(argv)
-    for option, value in (("--jobs", getattr(args, "jobs", 1)), ("--cells", getattr(args, "cells", 1)),
-                          ("--samples", getattr(args, "samples", 1))):
-        if value < 1:
-            parser.error(f"{option} must be at least 1, not {value}")
+    for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
+                                 ("--samples", getattr(args, "samples", 100), 100)):
+        if value < least:
+            parser.error(f"{option} must be at least {least}, not {value}")
     try:
         return _command(args)
     except ScoringError as exc:  # the folds that failed, each named; the others are kept
