@@ -36,6 +36,7 @@ from helpers.studies.generalisation.scores import (
     ScoringError,
     fingerprint,
     read_scores,
+    recompute_sample,
     run_scores,
     write_scores,
 )
@@ -74,6 +75,10 @@ def scored(data, **kwargs):
 
 def wine_with(X=None, y=None):
     return {"wine": (X_WINE if X is None else X, Y_WINE if y is None else y)}
+
+
+def one_fold():
+    return scored(wine_with(), cells=[("wine", 0, 0)])
 
 
 def with_value(row, col, value):
@@ -117,6 +122,8 @@ ERROR_CASES = [
      r"Parameter exclude = \['iris'\] \(list\) is not allowed"),
     ("nb08-recompute-a-fraction", lambda t: check_parameters({**DEFAULTS_08, "recompute": 2.5}, "08"), TypeError,
      r"recompute = 2\.5 \(float\) is not allowed: recompute takes an integer in \[0, 20\]"),
+    ("nb08-recompute-as-text", lambda t: check_parameters({**DEFAULTS_08, "recompute": "2"}, "08"), TypeError,
+     r"Parameter recompute = '2' is not allowed: recompute takes an integer in \[0, 20\]"),
     ("nb08-recompute-negative", lambda t: check_parameters({**DEFAULTS_08, "recompute": -1}, "08"), ValueError,
      r"recompute = -1 \(int\) is not allowed: recompute takes an integer in \[0, 20\]"),
     ("nb08-recompute-too-many", lambda t: check_parameters({**DEFAULTS_08, "recompute": 21}, "08"), ValueError,
@@ -208,6 +215,10 @@ ERROR_CASES = [
      ValueError, r"p\.toml is not valid TOML"),
     ("study-names-a-bare-string", lambda t: study_datasets(PROTOCOL, names="iris"), TypeError,
      r"names must be a collection of data set names such as \['iris'\], not the string 'iris'"),
+    ("recompute-no-folds", lambda t: recompute_sample(one_fold(), wine_with(), PROTOCOL, n=0), ValueError,
+     r"n must be the number of stored folds to recompute, at least 1; got 0"),
+    ("recompute-seed-negative", lambda t: recompute_sample(one_fold(), wine_with(), PROTOCOL, n=1, seed=-3), ValueError,
+     r"seed must be an integer in \[0, 2\*\*32\) or None \(a fresh one\); got -3"),
     ("study-cap-rows-one", lambda t: cap_rows(X_WINE, Y_WINE, 1), ValueError, r"max_rows"),
 ]
 
@@ -361,6 +372,7 @@ DRIVER_CASES = [
     ("driver-jobs-zero", ["run", "--jobs", "0"], 2, r"--jobs must be at least 1, not 0"),
     ("driver-cells-zero", ["verify", "--cells", "0"], 2, r"--cells must be at least 1, not 0"),
     ("driver-samples-negative", ["hierarchical", "--samples", "-5"], 2, r"--samples must be at least 100, not -5"),
+    ("driver-seed-negative", ["verify", "--seed", "-1"], 2, r"--seed must be an integer in \[0, 2\*\*32\), not -1"),
     ("driver-jobs-not-a-number", ["run", "--jobs", "two"], 2, r"argument --jobs: invalid int value: 'two'"),
     ("driver-unknown-command", ["rnu"], 2, r"invalid choice: 'rnu'"),
     ("driver-run-under-an-edited-protocol", ["run"], 2,
@@ -409,3 +421,17 @@ def test_stored_table_truncated_helper_really_truncates(tmp_path):
     path = write_scores(table, tmp_path / "scores.csv.gz", PROTOCOL)
     with pytest.raises((EOFError, OSError)):
         gzip.decompress(path.read_bytes()[: len(path.read_bytes()) // 2])
+
+
+def test_two_runs_sharing_a_parts_folder_agree(tmp_path):
+    """Case ``scores-concurrent-runs``: two runs at once on one parts folder both finish with the same scores,
+    and every part file is whole (each is written beside its place and renamed)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cells = [("wine", 0, f) for f in range(4)]
+    with ThreadPoolExecutor(2) as pool:
+        one, two = pool.map(lambda _: scored(wine_with(), cells=cells, folder=tmp_path), range(2))
+    pd.testing.assert_frame_equal(one.drop(columns="fit_seconds"), two.drop(columns="fit_seconds"))
+    parts = sorted(tmp_path.rglob("r0-f*.csv"))
+    assert len(parts) == 4 and all(len(pd.read_csv(p)) == 2 for p in parts)
+    assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]

@@ -62,6 +62,9 @@ def main(argv=None) -> int:
                                  ("--samples", getattr(args, "samples", 100), 100)):
         if value < least:
             parser.error(f"{option} must be at least {least}, not {value}")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**32:
+        parser.error(f"--seed must be an integer in [0, 2**32), not {seed}")
     try:
         return _command(args)
     except ScoringError as exc:  # the folds that failed, each named; the others are kept

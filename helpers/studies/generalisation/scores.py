@@ -497,6 +497,11 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
 
     ``seed`` defaults to a fresh one (print it: a failure is then reproducible).
     """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed < 2**32):
+        raise ValueError(f"seed must be an integer in [0, 2**32) or None (a fresh one); got {seed!r}.")
     seed = int(np.random.SeedSequence().entropy % (2**32)) if seed is None else int(seed)
     cells = sample_cells(stored, n, seed)
     names = dict.fromkeys(d for d, _, _ in cells)
