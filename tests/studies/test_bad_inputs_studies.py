@@ -435,3 +435,21 @@ def test_two_runs_sharing_a_parts_folder_agree(tmp_path):
     parts = sorted(tmp_path.rglob("r0-f*.csv"))
     assert len(parts) == 4 and all(len(pd.read_csv(p)) == 2 for p in parts)
     assert not [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+
+
+@pytest.mark.integration
+def test_plain_papermill_with_a_misspelt_name_stops_in_the_setup_cell(tmp_path):
+    """Case ``nb08-plain-papermill-misspelt-name``: ``papermill 08_generalisation.ipynb out.ipynb -p exlude iris``
+    (not the workbook's runner, which refuses it before a kernel starts) fails in the setup cell, naming it."""
+    import papermill as pm
+
+    from helpers.workbook.execute import ipc_kernel_manager_class
+
+    manager = ipc_kernel_manager_class()
+    with pytest.raises(pm.PapermillExecutionError) as caught:
+        pm.execute_notebook(str(NB08), str(tmp_path / "out.ipynb"), parameters={"exlude": "iris"},
+                            kernel_name="python3", cwd=str(NB08.parent), progress_bar=False,
+                            **({"kernel_manager_class": manager} if manager else {}))
+    assert caught.value.ename == "ValueError" and caught.value.exec_count == 3
+    assert re.search(r"notebook 08_generalisation has no parameter 'exlude' \(did you mean 'exclude'\?\)",
+                     caught.value.evalue)
