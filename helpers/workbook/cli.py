@@ -53,8 +53,13 @@ COMMANDS = {
 def _run(args) -> int:
     from .run import run_notebooks
 
-    return run_notebooks(args.out, args.only, args.notebooks_dir, jobs=args.jobs, progress=not args.no_progress,
-                         book=not args.no_book)
+    try:
+        return run_notebooks(args.out, args.only, args.notebooks_dir, jobs=args.jobs, progress=not args.no_progress,
+                             book=not args.no_book)
+    except KeyboardInterrupt:  # after the notebooks (those are handled in run_notebooks): while building the book
+        print(f"interrupted; the executed notebooks are kept in {args.out}: `{PROG} book --out {args.out}` builds "
+              "the book from them", file=sys.stderr)
+        return 130
 
 
 def _refresh(args) -> int:
