@@ -552,8 +552,9 @@ def write_sources(out="build") -> Path:
             _write_if_changed(src / name, page)
         _write_if_changed(src / "sweeps.md", sweeps_page(out, src))
     except OSError as exc:
-        message = (f"Cannot write the book's sources into {src}: {exc.strerror or exc}. It is rebuilt from {out} every time: delete it if something else is in its place, make the folder "
-                   "writable or free space there, then build the book again.")
+        message = (f"Cannot write the book's sources into {src}: {exc.strerror or exc}. It is rebuilt from {out} "
+                   "every time: delete it if something else is in its place, make the folder writable or free "
+                   "space there, then build the book again.")
         raise (type(exc)(exc.errno, message) if exc.errno is not None else OSError(message)) from None
     return src
 
