@@ -8,6 +8,7 @@ generated from them (``python -m helpers.workbook readme``).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -177,8 +178,12 @@ def main(argv=None) -> int:
     parser.add_argument("command", choices=["coverage", "readme"],
                         help="coverage: print the table; readme: rewrite README.md's coverage block")
     args = parser.parse_args(argv)
-    if args.command == "coverage":
-        print(coverage_markdown(coverage(load_ledger(), committed_rows())))
-    else:
-        print("README.md coverage block " + ("updated" if update_readme() else "already up to date"))
+    try:
+        if args.command == "coverage":
+            print(coverage_markdown(coverage(load_ledger(), committed_rows())))
+        else:
+            print("README.md coverage block " + ("updated" if update_readme() else "already up to date"))
+    except (OSError, ValueError) as exc:  # a malformed ledger or notebook, named: README.md is left as it was
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
