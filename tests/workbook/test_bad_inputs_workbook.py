@@ -314,6 +314,9 @@ def test_a_sweep_folder_with_a_space_keeps_its_figures(tmp_path):
     assert links and all(" " not in link for link in links), links
     assert all((src / link).read_bytes()[:4] == b"\x89PNG" for link in links)
     assert "## Sweep `k by seed`" in page
+    from markdown_it import MarkdownIt  # MyST's parser: each link is an image, not literal text
+
+    assert MarkdownIt("commonmark").render(page).count("<img src=\"sweeps/") == len(links)
 
 
 # --------------------------------------------------------------------------------------
@@ -414,6 +417,15 @@ def test_run_json_that_cannot_be_written_is_said_and_the_earlier_one_kept(tmp_pa
     assert re.search(r"error: cannot write .*run\.json: No space left on device\. The notebooks that ran are in "
                      r".*notebooks and an earlier run\.json is kept as it was; free space there", err), err
     assert (out / "run.json").read_text() == before
+
+
+def test_a_torn_earlier_run_json_is_replaced_by_this_runs_records(tmp_path):
+    """``run-earlier-runjson-torn``: a run.json cut short by an earlier run does not stop the next one."""
+    (tmp_path / "run.json").write_text('{"notebooks": [{"na')
+    runner.record_run(tmp_path, [{"name": "00_a.ipynb", "seconds": 1.5, "status": "ok"}])
+    assert json.loads((tmp_path / "run.json").read_text()) == {
+        "notebooks": [{"name": "00_a.ipynb", "seconds": 1.5, "status": "ok"}]}
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
 
 
 def test_ctrl_c_during_run_records_the_finished_and_exits_130(tmp_path, monkeypatch, capsys):
