@@ -724,3 +724,38 @@ def test_run_into_an_out_folder_with_spaces_and_accents(tmp_path, capsys):
     assert {r["status"] for r in json.loads((out / "run.json").read_text())["notebooks"]} == {"ok"}
     src = with_ledger(book.write_sources)(out)
     assert (src / "notebooks" / "00_tiny.ipynb").is_file() and (src / "index.md").is_file()
+
+
+@pytest.mark.integration
+def test_the_book_onto_a_full_disk_names_the_folder_and_leaves_no_torn_page(tmp_path):
+    """``book-full-disk``: build/ on a disk that fills up while the book's sources are written."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        out = build_folder(disk)
+        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(fd, b"\0" * 512):
+                pass
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+        finally:
+            os.close(fd)
+        with pytest.raises(OSError, match=r"Cannot write the book's sources into .*book_src: No space left on device\. "
+                                          r".*free space there, then build the book again"):
+            with_ledger(book.write_sources)(out)
+        written = [p for p in (out / "book_src").rglob("*") if p.is_file()]
+        assert not [p for p in written if p.name.startswith(".")], "a temporary file was left behind"
+        for page in written:  # whatever was written before the disk filled is whole
+            static = book.BOOK_DIR / page.relative_to(out / "book_src")
+            if static.is_file():
+                assert page.read_bytes() == static.read_bytes()
+            elif page.suffix == ".ipynb":
+                json.loads(page.read_text(encoding="utf-8"))
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
