@@ -256,7 +256,12 @@ def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_D
     -------
     int
         The exit status: 0 when every notebook ran cleanly and the book was built, 1 when one
-        failed, 2 for a bad command line (said on stderr before anything is made).
+        failed or ``run.json`` could not be written (said on stderr, an earlier one kept), 2 for
+        a bad command line (said on stderr before anything is made), 130 after Ctrl-C (the
+        workers and their kernels stopped, the finished notebooks recorded).
+
+    Each executed notebook reaches ``out/notebooks`` whole or not at all
+    (:func:`helpers.workbook.execute.execute_for_run`).
     """
     out, folder = Path(out).resolve(), Path(folder).resolve()
     refusal = _refuse_run(out, only, folder, jobs)
