@@ -536,7 +536,11 @@ def write_sources(out="build") -> Path:
     if bad:
         raise ValueError("the book cannot show these executed notebooks:\n  " + "\n  ".join(bad))
     src = out / "book_src"
-    pages = {"index.md": intro_page(out), "ledger.md": ledger_page(out)}  # every input read before writing
+    with warnings.catch_warnings(record=True) as said:  # both pages read the results: each damaged file said once
+        warnings.simplefilter("always")
+        pages = {"index.md": intro_page(out), "ledger.md": ledger_page(out)}  # every input read before writing
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in said):
+        warnings.warn(message, category, stacklevel=2)
     try:
         if src.exists() and not src.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, "a file is in its place")

@@ -297,6 +297,16 @@ def test_damaged_book_input_is_named_and_done_without(case, tmp_path):
     assert got == expected
 
 
+def test_each_damaged_file_is_said_once_per_build(tmp_path):
+    """The intro and the ledger page both read a results JSON: its warning comes once, not twice."""
+    out = build_folder(tmp_path)
+    torn(RESULTS, 10)(out)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with_ledger(book.write_sources)(out)
+    assert [str(w.message).split(":")[0] for w in caught] == [str(RESULTS(out))]
+
+
 def test_a_sweep_folder_with_a_space_keeps_its_figures(tmp_path):
     """``sweeps/k by seed/``: its figures get file names a Markdown link can point at (``book-sweep-name-space``)."""
     out = build_folder(tmp_path)
