@@ -112,13 +112,53 @@ def _read_json(path: Path):
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        warnings.warn(f"{path}: unreadable ({exc}); left out of the book. Run `make run` again to rewrite it.",
+        warnings.warn(f"{path}: unreadable ({exc}); the book does without it. Run `make run` again to rewrite it.",
                       stacklevel=3)
         return None
 
 
 def _notebooks(out: Path) -> list[Path]:
     return sorted((out / "notebooks").glob(_NOTEBOOK_GLOB))
+
+
+def _rerun_hint(path: Path) -> str:
+    return (f"Run `make run` again (`python -m helpers.workbook run --only {path.name[:2]}` for this one), or delete "
+            "the file to leave it out of the book.")
+
+
+def _read_notebook(path: Path) -> dict:
+    """An executed notebook's JSON; ``ValueError`` naming the file and the fix when it is torn, empty or not one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder, not an executed notebook: remove it from {path.parent}.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc}). {_rerun_hint(path)}") from None
+    if not text.strip():
+        raise ValueError(f"{path} is empty: the run that wrote it was cut short (a full disk?). {_rerun_hint(path)}")
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a whole notebook (its JSON breaks off: {exc}); the run that wrote it was "
+                         f"cut short. {_rerun_hint(path)}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or not all(
+            isinstance(c, dict) for c in nb["cells"]):
+        what = (f"a {type(nb).__name__}" if not isinstance(nb, dict) else "an object without a list of cells"
+                if not isinstance(nb.get("cells"), list) else "cells that are not objects")
+        raise ValueError(f"{path} is JSON but not a notebook (it holds {what}). {_rerun_hint(path)}")
+    return nb
+
+
+def _check_rows(rows, where: Path) -> str | None:
+    """What is wrong with comparison rows read from ``where``, in words (``None``: nothing)."""
+    if not isinstance(rows, list):
+        return f"its comparison is a {type(rows).__name__}, not a list of rows"
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict) or not isinstance(r.get("id"), str):
+            return f"comparison row {i} is not a row with an id ({str(r)[:60]})"
+        if r.get("verdict") not in VERDICTS:
+            return f"comparison row {i} ({r['id']}) has no verdict the workbook gives ({r.get('verdict')!r})"
+    return None
 
 
 def _title(nb: dict, fallback: str) -> str:
@@ -135,9 +175,26 @@ def _comparison_rows(out: Path, nb_path: Path) -> list[dict]:
     results_file = out / "results" / f"{nb_path.stem}.json"
     if results_file.is_file():
         results = _read_json(results_file)
-        if isinstance(results, dict) and isinstance(results.get("comparison"), list):
-            return results["comparison"]
-    return notebook_rows(nb_path)
+        if results is not None and not isinstance(results, dict):
+            warnings.warn(f"{results_file} holds a {type(results).__name__}, not the object a notebook's save_results "
+                          f"writes; the book uses the tables stored in {nb_path.name} instead. Run `make run` again "
+                          "to rewrite it.", stacklevel=2)
+        elif isinstance(results, dict) and "comparison" in results:
+            problem = _check_rows(results["comparison"], results_file)
+            if problem is None:
+                return results["comparison"]
+            warnings.warn(f"{results_file}: {problem}; the book uses the tables stored in {nb_path.name} instead. "
+                          f"Run `make run` again to rewrite it.", stacklevel=2)
+    try:
+        rows = notebook_rows(nb_path)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{nb_path}: its stored comparison tables cannot be read ({exc}). {_rerun_hint(nb_path)}") \
+            from None
+    problem = _check_rows(rows, nb_path)
+    if problem:
+        raise ValueError(f"{nb_path}: a stored comparison table is not the workbook's: {problem}. "
+                         f"{_rerun_hint(nb_path)}")
+    return rows
 
 
 def _verdict_counts(rows: list[dict]) -> str:
@@ -164,18 +221,24 @@ def notebook_status(out) -> dict[str, dict]:
     """
     out = Path(out)
     recorded = {}
-    if (out / "run.json").is_file():
-        run = _read_json(out / "run.json")
-        if isinstance(run, dict):
-            recorded = {r["name"]: r for r in run.get("notebooks", []) if isinstance(r, dict) and "name" in r}
+    if (out / "run.json").exists():
+        run = _read_json(out / "run.json") if (out / "run.json").is_file() else None
+        if isinstance(run, dict) and isinstance(run.get("notebooks"), list):
+            recorded = {r["name"]: r for r in run["notebooks"]
+                        if isinstance(r, dict) and isinstance(r.get("name"), str)}
+        elif run is not None or not (out / "run.json").is_file():
+            warnings.warn(f"{out / 'run.json'} is not the record `make run` writes ({{\"notebooks\": [...]}}); the "
+                          "book reads each notebook's status from the notebook instead. Run `make run` again to "
+                          "rewrite it.", stacklevel=2)
     status = {}
     for path in _notebooks(out):
         if path.name in recorded:
             r = recorded[path.name]
             status[path.name] = {"status": str(r.get("status", "")), "seconds": r.get("seconds")}
             continue
-        nb = _read_json(path) or {}
+        nb = _read_notebook(path)
         meta = nb.get("metadata", {}).get("papermill", {})
+        meta = meta if isinstance(meta, dict) else {}
         failed = bool(meta.get("exception")) or any(
             o.get("output_type") == "error" for c in nb.get("cells", []) for o in c.get("outputs", []))
         status[path.name] = {"status": "FAILED" if failed else ("ok" if meta else "not recorded"),
@@ -248,7 +311,7 @@ def intro_page(out) -> str:
     status = notebook_status(out)
     rows, sections, own = [], [], []
     for path in _notebooks(out):
-        nb = _read_json(path) or {}
+        nb = _read_notebook(path)
         s = status[path.name]
         seconds = f"{s['seconds']:.1f}" if isinstance(s["seconds"], (int, float)) else ""
         word = "ok" if s["status"].startswith("ok") else ("failed" if s["status"].startswith("FAIL") else "")
@@ -329,6 +392,20 @@ def _sweep_group(table: pd.DataFrame, params: list[str], n_runs: int) -> str | N
     return min(candidates, key=lambda p: levels[p]) if candidates else None
 
 
+def _file_stem(name: str) -> str:
+    """A sweep folder's name as a figure's file name: no space or mark a Markdown link would break on.
+
+    Examples
+    --------
+    >>> _file_stem("seeds"), _file_stem("k by seed")
+    ('seeds', 'k-by-seed-c8c563')
+    """
+    import hashlib
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "sweep"
+    return stem if stem == name else f"{stem}-{hashlib.sha1(name.encode()).hexdigest()[:6]}"  # "a b" vs "a-b"
+
+
 def sweeps_page(out, src) -> str:
     """``sweeps.md``: for each sweep under ``out/sweeps/*/``, its runs, a summary and figures (PNG in ``src``).
 
@@ -395,7 +472,7 @@ def sweeps_page(out, src) -> str:
                 fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
             finally:
                 plt.close(fig)
-            png = figures_dir / f"{name}_{i:02d}.png"
+            png = figures_dir / f"{_file_stem(name)}_{i:02d}.png"
             _write_if_changed(png, buffer.getvalue())
             keep_pngs.add(png)
             parts += [f"![{_escape(key)} over the runs of sweep {_escape(name)}](sweeps/{png.name})", ""]
@@ -435,6 +512,12 @@ def write_sources(out="build") -> Path:
     ------
     FileNotFoundError
         ``out/notebooks`` holds no executed notebook (``NN_*.ipynb``): run ``make run`` first.
+    ValueError
+        An executed notebook is torn, empty or not a notebook, or its stored comparison tables
+        are not the workbook's; the ledger is malformed. The message names the file and the fix.
+    OSError
+        ``out/book_src`` cannot be written (a file in its place, no permission, a full disk):
+        the message names it and the way out; files written before are whole.
     """
     out = Path(out)
     notebooks = _notebooks(out)
@@ -444,18 +527,39 @@ def write_sources(out="build") -> Path:
             f"No executed notebooks in {out / 'notebooks'} (NN_*.ipynb): the book shows the notebooks as "
             "`make run` executed them. Run `make run` first (it builds the book when it ends).",
         )
+    bad = []
+    for path in notebooks:  # every unreadable input named at once, before anything is written
+        try:
+            _read_notebook(path)
+        except ValueError as exc:
+            bad.append(str(exc))
+    if bad:
+        raise ValueError("the book cannot show these executed notebooks:\n  " + "\n  ".join(bad))
     src = out / "book_src"
-    for static in BOOK_DIR.rglob("*"):
-        if static.is_file() and "__pycache__" not in static.parts:
-            _write_if_changed(src / static.relative_to(BOOK_DIR), static.read_bytes())
-    chapters = src / "notebooks"
-    for path in notebooks:
-        _write_if_changed(chapters / path.name, _book_notebook(path))
-    for stale in set(chapters.glob("*.ipynb")) - {chapters / p.name for p in notebooks}:
-        stale.unlink()
-    _write_if_changed(src / "index.md", intro_page(out))
-    _write_if_changed(src / "ledger.md", ledger_page(out))
-    _write_if_changed(src / "sweeps.md", sweeps_page(out, src))
+    with warnings.catch_warnings(record=True) as said:  # both pages read the results: each damaged file said once
+        warnings.simplefilter("always")
+        pages = {"index.md": intro_page(out), "ledger.md": ledger_page(out)}  # every input read before writing
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in said):
+        warnings.warn(message, category, stacklevel=2)
+    try:
+        if src.exists() and not src.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "a file is in its place")
+        for static in BOOK_DIR.rglob("*"):
+            if static.is_file() and "__pycache__" not in static.parts:
+                _write_if_changed(src / static.relative_to(BOOK_DIR), static.read_bytes())
+        chapters = src / "notebooks"
+        for path in notebooks:
+            _write_if_changed(chapters / path.name, _book_notebook(path))
+        for stale in set(chapters.glob("*.ipynb")) - {chapters / p.name for p in notebooks}:
+            stale.unlink()
+        for name, page in pages.items():
+            _write_if_changed(src / name, page)
+        _write_if_changed(src / "sweeps.md", sweeps_page(out, src))
+    except OSError as exc:
+        message = (f"Cannot write the book's sources into {src}: {exc.strerror or exc}. It is rebuilt from {out} "
+                   "every time: delete it if something else is in its place, make the folder writable or free "
+                   "space there, then build the book again.")
+        raise (type(exc)(exc.errno, message) if exc.errno is not None else OSError(message)) from None
     return src
 
 
