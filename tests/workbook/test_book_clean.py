@@ -1,0 +1,152 @@
+"""A clean book: no path of the building machine, no library warning, figures described by their titles.
+
+Fast checks on the book's sources (the notebook copies the book builds from) and on the pieces
+that make them; the built site is checked in a browser by ``test_book_e2e.py``.
+"""
+
+import base64
+import json
+import sys
+
+import nbformat
+import pytest
+from matplotlib.figure import Figure
+
+from helpers.plotting import describe_figures, figure_title
+from helpers.workbook import book
+
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n not really an image").decode()
+
+
+def _executed(folder, *cells):
+    """An executed notebook ``00_clean.ipynb`` in ``folder/notebooks`` with ``cells``."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# 00 · Clean"), *cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / "notebooks" / "00_clean.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def _injected(source):
+    cell = nbformat.v4.new_code_cell(source, execution_count=2)
+    cell.metadata["tags"] = ["injected-parameters"]
+    return cell
+
+
+def _figure(alt=None, n=1):
+    cell = nbformat.v4.new_code_cell("plt.show()", execution_count=3)
+    meta = {"image/png": {"alt": alt}} if alt is not None else {}
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"},
+                                           metadata=meta) for _ in range(n)]
+    return cell
+
+
+def _copy(tmp_path, *cells) -> dict:
+    return json.loads(book._book_notebook(_executed(tmp_path, *cells)))
+
+
+# --------------------------------------------------------------------------------------------
+# the run's parameters
+
+
+def test_injected_results_path_is_hidden_and_gone_from_the_copy(tmp_path):
+    where = tmp_path / "build" / "results" / "00_clean.json"
+    nb = _copy(tmp_path, _injected(f'# Parameters\nresults_path = "{where}"\n'))
+    cell = nb["cells"][1]
+    assert "remove-cell" in cell["metadata"]["tags"]
+    assert "results_path" not in cell["source"]
+    assert book.machine_paths(json.dumps(nb), tmp_path) == []
+
+
+def test_a_parameter_set_for_the_run_stays_visible(tmp_path):
+    nb = _copy(tmp_path, _injected(f'# Parameters\nk = 7\nresults_path: str = "{tmp_path}/r.json"\n'))
+    cell = nb["cells"][1]
+    assert cell["source"] == "# Parameters\nk = 7\n"
+    assert "remove-cell" not in cell["metadata"]["tags"]
+
+
+def test_the_notebooks_own_parameters_cell_is_left_alone(tmp_path):
+    cell = nbformat.v4.new_code_cell('results_path: str | None = None  # papermill sets it')
+    cell.metadata["tags"] = ["parameters"]
+    nb = _copy(tmp_path, cell)
+    assert "".join(nb["cells"][1]["source"]) == cell.source
+    assert nb["cells"][1]["metadata"]["tags"] == ["parameters"]
+
+
+# --------------------------------------------------------------------------------------------
+# absolute paths
+
+
+@pytest.mark.parametrize("root", [str(book.ROOT), sys.prefix, "/tmp"])
+def test_machine_paths_finds_the_building_machines_folders(root):
+    text = f'<pre>{root}/lib/x.py:21: TqdmWarning: IProgress not found</pre>'
+    assert book.machine_paths(text) == [f"{root}/lib/x.py:21:"]
+
+
+def test_machine_paths_leaves_relative_paths_and_words_alone():
+    text = "build/results/00_x.json, data/raw/reuters21578.tar.gz, sqrt/tmp/x, a/b, 1/2, http://x.org/tmp/y"
+    assert book.machine_paths(text) == []
+
+
+def test_machine_paths_takes_more_folders(tmp_path):
+    assert book.machine_paths(f"open {tmp_path}/book/index.html", tmp_path) == [f"{tmp_path}/book/index.html"]
+
+
+# --------------------------------------------------------------------------------------------
+# alt text
+
+
+def test_figure_title_is_the_suptitle_else_the_axes_titles():
+    fig = Figure()
+    assert figure_title(fig) == ""
+    left, right = fig.subplots(1, 2)
+    left.set_title("(a) raw\ncosine")
+    right.set_title("(b) whitened", loc="left")
+    right.set_title("(b) whitened")  # the same text twice is said once
+    assert figure_title(fig) == "(a) raw cosine; (b) whitened"
+    fig.suptitle("Whitening  separates the classes")
+    assert figure_title(fig) == "Whitening separates the classes"
+
+
+def test_a_kernel_stores_each_figures_title_beside_its_image():
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+
+    shell = InteractiveShell.instance()
+    try:
+        select_figure_formats(shell, {"png"})  # what the inline backend does, before or after the setup
+        assert describe_figures() is True
+        fig = Figure(figsize=(2, 1))
+        fig.subplots().set_title("Accuracy rises with k")
+        data, metadata = shell.display_formatter.format(fig)
+        assert set(data) == {"text/plain", "image/png"}
+        assert metadata == {"image/png": {"alt": "Accuracy rises with k"}}
+        assert shell.display_formatter.format(Figure(figsize=(2, 1)))[1] == {}  # no title, no alt
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_a_figures_alt_becomes_its_cells_image_option(tmp_path):
+    nb = _copy(tmp_path, _figure("Accuracy rises with k"), _figure(), _figure("Two panels", n=2))
+    options = [c["metadata"].get("mystnb", {}).get("image", {}) for c in nb["cells"][1:]]
+    assert options == [{"alt": "Accuracy rises with k"}, {}, {"alt": "Two panels"}]
+
+
+# --------------------------------------------------------------------------------------------
+# warnings
+
+
+def test_the_book_makes_a_stderr_output_a_build_warning():
+    conf = (book.BOOK_DIR / "conf.py").read_text(encoding="utf-8")
+    assert 'nb_output_stderr = "warn"' in conf
+
+
+def test_committed_notebooks_hold_no_machine_path_and_no_stderr():
+    """What the e2e test builds from: the notebooks as committed."""
+    for path in sorted((book.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        text = path.read_text(encoding="utf-8")
+        assert book.machine_paths(text) == [], path.name
+        nb = json.loads(text)
+        stderr = [i for i, c in enumerate(nb["cells"]) for o in c.get("outputs", []) if o.get("name") == "stderr"]
+        assert stderr == [], f"{path.name}: stderr in cells {stderr}"
