@@ -482,15 +482,17 @@ _NUMBER = re.compile(r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?\s*|\s*(nan|
 MANY_COLUMNS = 10
 
 
-def _readable_table(html: str) -> str:
+def _readable_table(html: str, comparison: bool = False) -> str:
     """A pandas HTML table as the book shows it: narrower columns, so that a wide table fits the page.
 
     - Names may wrap after ``_`` and ``/`` (``n_<wbr>features``): a header such as
       ``tissue_gene_expression`` is one word to the browser, which would set the column as wide
       as the whole name. Numbers, the ``<style>`` block and the tags' attributes are left alone.
-    - A table of numbers with :data:`MANY_COLUMNS` columns or more (a data set by method matrix)
+    - A table of numbers with :data:`MANY_COLUMNS` columns or more, its index included (a matrix)
       gets the class ``many-columns``, whose headers ``book/_static/book.css`` sets vertically:
       each column is then as wide as its numbers.
+    - A notebook's comparison table (``comparison``) gets the class ``comparison``: its long
+      texts (quantity, source, note) keep a readable width instead of a column of single words.
 
     Examples
     --------
@@ -505,7 +507,9 @@ def _readable_table(html: str) -> str:
                   for i, part in enumerate(parts))
     header, cells = _HEADER_ROW.search(html), _TD.findall(html)
     numeric = sum(bool(_NUMBER.fullmatch(c)) for c in cells)
-    if header and header.group(1).lower().count("<th") >= MANY_COLUMNS and cells and numeric >= 0.9 * len(cells):
+    if comparison:
+        out = out.replace('class="dataframe"', 'class="dataframe comparison"', 1)
+    elif header and header.group(1).lower().count("<th") >= MANY_COLUMNS and cells and numeric >= 0.9 * len(cells):
         out = out.replace('class="dataframe"', 'class="dataframe many-columns"', 1)
     return out
 
@@ -525,10 +529,10 @@ def _book_notebook(path: Path) -> str:
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            data.pop(MIME, None)
+            comparison = data.pop(MIME, None) is not None
             html = data.get("text/html")
             if html is not None and "<table" in (html if isinstance(html, str) else "".join(html)):
-                data["text/html"] = _readable_table(html if isinstance(html, str) else "".join(html))
+                data["text/html"] = _readable_table(html if isinstance(html, str) else "".join(html), comparison)
         _hide_run_parameters(cell)
         _figure_alt(cell)
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"

@@ -6,6 +6,7 @@ that make them; the built site is checked in a browser by ``test_book_e2e.py``.
 
 import base64
 import json
+import re
 import sys
 
 import nbformat
@@ -150,3 +151,57 @@ def test_committed_notebooks_hold_no_machine_path_and_no_stderr():
         nb = json.loads(text)
         stderr = [i for i, c in enumerate(nb["cells"]) for o in c.get("outputs", []) if o.get("name") == "stderr"]
         assert stderr == [], f"{path.name}: stderr in cells {stderr}"
+
+
+# --------------------------------------------------------------------------------------------
+# wide tables
+
+
+def _html_output(html, *, comparison=False):
+    cell = nbformat.v4.new_code_cell("table", execution_count=4)
+    data = {"text/html": html, "text/plain": "table"}
+    if comparison:
+        data[book.MIME] = {"rows": []}
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=data, execution_count=4)]
+    return cell
+
+
+def _matrix(n_columns, value="0.935"):
+    head = "".join(f"<th>method_{i}</th>" for i in range(n_columns))
+    row = "".join(f"<td>{value}</td>" for _ in range(n_columns))
+    return (f'<style scoped>.dataframe tbody_tr {{}}</style><table border="1" class="dataframe"><thead><tr>'
+            f'<th></th>{head}</tr></thead><tbody><tr><th>tissue_gene_expression</th>{row}</tr></tbody></table>')
+
+
+def _shown_html(tmp_path, cell) -> str:
+    return _copy(tmp_path, cell)["cells"][1]["outputs"][0]["data"]["text/html"]
+
+
+def test_long_names_in_tables_may_wrap_after_underscores(tmp_path):
+    html = _shown_html(tmp_path, _html_output(_matrix(3)))
+    assert "<th>tissue_<wbr>gene_<wbr>expression</th>" in html
+    assert "<th>method_0</th>" in html  # a digit after "_": nothing to gain
+    assert ".dataframe tbody_tr" in html  # the style block is left alone
+    assert "<td>0.935</td>" in html
+
+
+@pytest.mark.parametrize(("n_columns", "value", "css"), [
+    (book.MANY_COLUMNS, "0.935", "dataframe many-columns"),   # a matrix of numbers: vertical headers
+    (book.MANY_COLUMNS - 2, "0.935", "dataframe"),            # with its index, one column short
+    (book.MANY_COLUMNS, "reproduced", "dataframe"),           # words need their headers' width anyway
+])
+def test_wide_tables_of_numbers_get_vertical_headers(tmp_path, n_columns, value, css):
+    html = _shown_html(tmp_path, _html_output(_matrix(n_columns, value)))
+    assert re.search(r'<table border="1" class="([^"]*)"', html).group(1) == css
+
+
+def test_comparison_tables_are_marked_and_lose_their_json_payload(tmp_path):
+    out = _copy(tmp_path, _html_output(_matrix(3), comparison=True))["cells"][1]["outputs"][0]["data"]
+    assert book.MIME not in out
+    assert 'class="dataframe comparison"' in out["text/html"]
+
+
+def test_the_table_classes_are_styled():
+    css = (book.BOOK_DIR / "_static" / "book.css").read_text(encoding="utf-8")
+    for selector in ("table.many-columns", "table.comparison", "table.dataframe", "table.coverage"):
+        assert selector in css
