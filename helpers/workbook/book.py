@@ -50,6 +50,7 @@ __all__ = [
     "ledger_page",
     "machine_paths",
     "notebook_status",
+    "site_machine_paths",
     "sweeps_page",
     "write_sources",
 ]
@@ -611,5 +612,32 @@ def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path
     if warned:
         print(f"the book was built with {len(warned.splitlines())} warning line(s), listed in {log}:\n{warned}",
               file=sys.stderr)
+    _report_machine_paths(html, out, strict)
     return html / "index.html"
+
+
+def site_machine_paths(site, *also) -> dict[str, list[str]]:
+    """The absolute paths of the building machine (:func:`machine_paths`) in a built site, by page.
+
+    Read: every ``.html`` and ``.txt`` page and the search index (the text a reader can see or
+    search); the themes' scripts and styles are not the book's text.
+    """
+    site = Path(site)
+    pages = sorted(p for p in site.rglob("*") if p.suffix in (".html", ".txt") or p.name == "searchindex.js")
+    found = {str(p.relative_to(site)): machine_paths(p.read_text(encoding="utf-8"), *also) for p in pages}
+    return {page: paths for page, paths in found.items() if paths}
+
+
+def _report_machine_paths(site: Path, out: Path, strict: bool) -> None:
+    """Say which pages show a path of the building machine; under ``strict``, refuse the book."""
+    found = site_machine_paths(site, Path(out).resolve())
+    if not found:
+        return
+    listing = "\n".join(f"  {page}: {', '.join(paths[:3])}" for page, paths in found.items())
+    message = (f"{len(found)} page(s) of the book show an absolute path of this machine, which tells a reader "
+               f"nothing:\n{listing}\nFind the cell that prints it (a returned Path, a warning's file name) and "
+               "keep it from the output, e.g. `_ = save_results(...)`.")
+    if strict:
+        raise RuntimeError(message)
+    print(message, file=sys.stderr)
 

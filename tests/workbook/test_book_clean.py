@@ -94,6 +94,22 @@ def test_machine_paths_takes_more_folders(tmp_path):
     assert book.machine_paths(f"open {tmp_path}/book/index.html", tmp_path) == [f"{tmp_path}/book/index.html"]
 
 
+def test_a_built_site_is_read_page_by_page(tmp_path, capsys):
+    site = tmp_path / "book"
+    (site / "notebooks").mkdir(parents=True)
+    (site / "index.html").write_text("<p>build/results/00_clean.json</p>")
+    (site / "notebooks" / "00_clean.html").write_text(f"<pre>PosixPath('{tmp_path}/results/00_clean.json')</pre>")
+    (site / "searchindex.js").write_text(f'Search.setIndex({{"x": "{book.ROOT}/notebooks"}})')
+    (site / "theme.js").write_text("var TMP = '/tmp/'")  # a library's script, not the book's text
+    found = book.site_machine_paths(site, tmp_path)
+    assert found == {"notebooks/00_clean.html": [f"{tmp_path}/results/00_clean.json"],
+                     "searchindex.js": [f"{book.ROOT}/notebooks"]}
+    book._report_machine_paths(site, tmp_path, strict=False)
+    assert "2 page(s) of the book show an absolute path" in capsys.readouterr().err
+    with pytest.raises(RuntimeError, match=r"(?s)notebooks/00_clean.html: .*save_results"):
+        book._report_machine_paths(site, tmp_path, strict=True)
+
+
 # --------------------------------------------------------------------------------------------
 # alt text
 
