@@ -345,6 +345,7 @@ def sweeps_page(out, src) -> str:
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
+    from ..plotting import figure_title
     from .sweep import load, plot_distribution
 
     out, src = Path(out), Path(src)
@@ -394,6 +395,7 @@ def sweeps_page(out, src) -> str:
             fig, ax = plt.subplots(figsize=(6, 3.6))
             try:
                 plot_distribution(grouped, key, by or "runs", ax=ax)
+                alt = figure_title(fig) or f"{key} over the runs of sweep {name}"  # its title, as in the chapters
                 buffer = io.BytesIO()
                 fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
             finally:
@@ -401,7 +403,7 @@ def sweeps_page(out, src) -> str:
             png = figures_dir / f"{name}_{i:02d}.png"
             _write_if_changed(png, buffer.getvalue())
             keep_pngs.add(png)
-            parts += [f"![{_escape(key)} over the runs of sweep {_escape(name)}](sweeps/{png.name})", ""]
+            parts += [f"![{_escape(alt)}](sweeps/{png.name})", ""]
         if len(keys) > MAX_SWEEP_FIGURES:
             parts += [f"The other {len(keys) - MAX_SWEEP_FIGURES} results are in the table above.", ""]
     if figures_dir.is_dir():
