@@ -195,3 +195,24 @@ def test_every_figure_has_its_title_as_alt_text(book, reader):
         assert all(titles), (f"{stem}: figures without a stored title {titles}: a figure with no title, or a "
                              "notebook executed before nb_setup stored them (re-execute it: make notebooks)")
         assert alts == titles, f"{stem}: alt text {alts} for figures titled {titles}"
+
+
+# Tables wider than the text column around them, with the first header cells: a reader scrolls sideways.
+OVERFLOWING = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(t => t.scrollWidth
+               > (t.closest('.output, .pst-scrollable-table-container') || t.parentElement).clientWidth + 1)
+  .map(t => [...t.querySelectorAll('th')].slice(0, 4).map(h => h.innerText.trim()).join(' | '))"""
+
+
+def test_wide_tables_fit_the_text_column(book, reader):
+    site, chapters = book
+    page = reader.open(site / "index.html")
+    assert page.evaluate(OVERFLOWING, "article table.status") == []
+    page = reader.open(site / "ledger.html")
+    assert page.evaluate(OVERFLOWING, "article table.coverage") == []
+    stem = next(s for s in chapters if s.startswith("08_"))
+    page = reader.open(site / "notebooks" / f"{stem}.html")
+    assert page.locator("article table.many-columns").count() >= 1  # the data set by method means
+    assert page.evaluate(OVERFLOWING, "article table.many-columns") == []
+    page.locator("article table.many-columns").first.scroll_into_view_if_needed()
+    _shot(page, "08_wide_table")
