@@ -20,6 +20,9 @@ extensions = [
 
 # The notebooks were executed by `make run` (papermill); their stored outputs are the book.
 nb_execution_mode = "off"
+# A chapter shows no library warning: a stderr output is a build warning (an error under -W, as
+# the tests build), still shown on the page so that what happened is not hidden.
+nb_output_stderr = "warn"
 # $...$ and $$...$$ in markdown cells, amsmath environments (align, ...); ::: fences and
 # [text]{.class} spans in the generated pages.
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "attrs_inline"]

@@ -10,11 +10,13 @@ autorank; the rest is here, by kind:
   regions and separating lines;
 * :mod:`~helpers.plotting.scores`: confusion matrices, models' scores over resamples, curves over
   a parameter, grouped bars, critical-difference diagrams, a PCA's cumulative variance;
-* :mod:`~helpers.plotting.maps`: a row of images, maps of the same objects side by side.
+* :mod:`~helpers.plotting.maps`: a row of images, maps of the same objects side by side;
+* :mod:`~helpers.plotting.alt`: each figure's title as the alt text of its notebook output.
 
 Every function is importable from ``helpers.plotting``.
 """
 
+from .alt import describe_figures, figure_title
 from .geometry import (
     line_points,
     plot_cloud_and_points,
@@ -56,6 +58,8 @@ from .scores import (
 
 __all__ = [
     "box_strip",
+    "describe_figures",
+    "figure_title",
     "kdtree_splits",
     "line_points",
     "plot_against_reference",

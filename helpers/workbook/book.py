@@ -28,6 +28,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -47,7 +48,9 @@ __all__ = [
     "build_book",
     "intro_page",
     "ledger_page",
+    "machine_paths",
     "notebook_status",
+    "site_machine_paths",
     "sweeps_page",
     "write_sources",
 ]
@@ -112,13 +115,53 @@ def _read_json(path: Path):
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        warnings.warn(f"{path}: unreadable ({exc}); left out of the book. Run `make run` again to rewrite it.",
+        warnings.warn(f"{path}: unreadable ({exc}); the book does without it. Run `make run` again to rewrite it.",
                       stacklevel=3)
         return None
 
 
 def _notebooks(out: Path) -> list[Path]:
     return sorted((out / "notebooks").glob(_NOTEBOOK_GLOB))
+
+
+def _rerun_hint(path: Path) -> str:
+    return (f"Run `make run` again (`python -m helpers.workbook run --only {path.name[:2]}` for this one), or delete "
+            "the file to leave it out of the book.")
+
+
+def _read_notebook(path: Path) -> dict:
+    """An executed notebook's JSON; ``ValueError`` naming the file and the fix when it is torn, empty or not one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a folder, not an executed notebook: remove it from {path.parent}.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc}). {_rerun_hint(path)}") from None
+    if not text.strip():
+        raise ValueError(f"{path} is empty: the run that wrote it was cut short (a full disk?). {_rerun_hint(path)}")
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a whole notebook (its JSON breaks off: {exc}); the run that wrote it was "
+                         f"cut short. {_rerun_hint(path)}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list) or not all(
+            isinstance(c, dict) for c in nb["cells"]):
+        what = (f"a {type(nb).__name__}" if not isinstance(nb, dict) else "an object without a list of cells"
+                if not isinstance(nb.get("cells"), list) else "cells that are not objects")
+        raise ValueError(f"{path} is JSON but not a notebook (it holds {what}). {_rerun_hint(path)}")
+    return nb
+
+
+def _check_rows(rows, where: Path) -> str | None:
+    """What is wrong with comparison rows read from ``where``, in words (``None``: nothing)."""
+    if not isinstance(rows, list):
+        return f"its comparison is a {type(rows).__name__}, not a list of rows"
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict) or not isinstance(r.get("id"), str):
+            return f"comparison row {i} is not a row with an id ({str(r)[:60]})"
+        if r.get("verdict") not in VERDICTS:
+            return f"comparison row {i} ({r['id']}) has no verdict the workbook gives ({r.get('verdict')!r})"
+    return None
 
 
 def _title(nb: dict, fallback: str) -> str:
@@ -135,9 +178,26 @@ def _comparison_rows(out: Path, nb_path: Path) -> list[dict]:
     results_file = out / "results" / f"{nb_path.stem}.json"
     if results_file.is_file():
         results = _read_json(results_file)
-        if isinstance(results, dict) and isinstance(results.get("comparison"), list):
-            return results["comparison"]
-    return notebook_rows(nb_path)
+        if results is not None and not isinstance(results, dict):
+            warnings.warn(f"{results_file} holds a {type(results).__name__}, not the object a notebook's save_results "
+                          f"writes; the book uses the tables stored in {nb_path.name} instead. Run `make run` again "
+                          "to rewrite it.", stacklevel=2)
+        elif isinstance(results, dict) and "comparison" in results:
+            problem = _check_rows(results["comparison"], results_file)
+            if problem is None:
+                return results["comparison"]
+            warnings.warn(f"{results_file}: {problem}; the book uses the tables stored in {nb_path.name} instead. "
+                          f"Run `make run` again to rewrite it.", stacklevel=2)
+    try:
+        rows = notebook_rows(nb_path)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{nb_path}: its stored comparison tables cannot be read ({exc}). {_rerun_hint(nb_path)}") \
+            from None
+    problem = _check_rows(rows, nb_path)
+    if problem:
+        raise ValueError(f"{nb_path}: a stored comparison table is not the workbook's: {problem}. "
+                         f"{_rerun_hint(nb_path)}")
+    return rows
 
 
 def _verdict_counts(rows: list[dict]) -> str:
@@ -164,18 +224,24 @@ def notebook_status(out) -> dict[str, dict]:
     """
     out = Path(out)
     recorded = {}
-    if (out / "run.json").is_file():
-        run = _read_json(out / "run.json")
-        if isinstance(run, dict):
-            recorded = {r["name"]: r for r in run.get("notebooks", []) if isinstance(r, dict) and "name" in r}
+    if (out / "run.json").exists():
+        run = _read_json(out / "run.json") if (out / "run.json").is_file() else None
+        if isinstance(run, dict) and isinstance(run.get("notebooks"), list):
+            recorded = {r["name"]: r for r in run["notebooks"]
+                        if isinstance(r, dict) and isinstance(r.get("name"), str)}
+        elif run is not None or not (out / "run.json").is_file():
+            warnings.warn(f"{out / 'run.json'} is not the record `make run` writes ({{\"notebooks\": [...]}}); the "
+                          "book reads each notebook's status from the notebook instead. Run `make run` again to "
+                          "rewrite it.", stacklevel=2)
     status = {}
     for path in _notebooks(out):
         if path.name in recorded:
             r = recorded[path.name]
             status[path.name] = {"status": str(r.get("status", "")), "seconds": r.get("seconds")}
             continue
-        nb = _read_json(path) or {}
+        nb = _read_notebook(path)
         meta = nb.get("metadata", {}).get("papermill", {})
+        meta = meta if isinstance(meta, dict) else {}
         failed = bool(meta.get("exception")) or any(
             o.get("output_type") == "error" for c in nb.get("cells", []) for o in c.get("outputs", []))
         status[path.name] = {"status": "FAILED" if failed else ("ok" if meta else "not recorded"),
@@ -248,7 +314,7 @@ def intro_page(out) -> str:
     status = notebook_status(out)
     rows, sections, own = [], [], []
     for path in _notebooks(out):
-        nb = _read_json(path) or {}
+        nb = _read_notebook(path)
         s = status[path.name]
         seconds = f"{s['seconds']:.1f}" if isinstance(s["seconds"], (int, float)) else ""
         word = "ok" if s["status"].startswith("ok") else ("failed" if s["status"].startswith("FAIL") else "")
@@ -329,6 +395,20 @@ def _sweep_group(table: pd.DataFrame, params: list[str], n_runs: int) -> str | N
     return min(candidates, key=lambda p: levels[p]) if candidates else None
 
 
+def _file_stem(name: str) -> str:
+    """A sweep folder's name as a figure's file name: no space or mark a Markdown link would break on.
+
+    Examples
+    --------
+    >>> _file_stem("seeds"), _file_stem("k by seed")
+    ('seeds', 'k-by-seed-c8c563')
+    """
+    import hashlib
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "sweep"
+    return stem if stem == name else f"{stem}-{hashlib.sha1(name.encode()).hexdigest()[:6]}"  # "a b" vs "a-b"
+
+
 def sweeps_page(out, src) -> str:
     """``sweeps.md``: for each sweep under ``out/sweeps/*/``, its runs, a summary and figures (PNG in ``src``).
 
@@ -342,6 +422,7 @@ def sweeps_page(out, src) -> str:
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
+    from ..plotting import figure_title
     from .sweep import load, plot_distribution
 
     out, src = Path(out), Path(src)
@@ -391,14 +472,15 @@ def sweeps_page(out, src) -> str:
             fig, ax = plt.subplots(figsize=(6, 3.6))
             try:
                 plot_distribution(grouped, key, by or "runs", ax=ax)
+                alt = figure_title(fig) or f"{key} over the runs of sweep {name}"  # its title, as in the chapters
                 buffer = io.BytesIO()
                 fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
             finally:
                 plt.close(fig)
-            png = figures_dir / f"{name}_{i:02d}.png"
+            png = figures_dir / f"{_file_stem(name)}_{i:02d}.png"
             _write_if_changed(png, buffer.getvalue())
             keep_pngs.add(png)
-            parts += [f"![{_escape(key)} over the runs of sweep {_escape(name)}](sweeps/{png.name})", ""]
+            parts += [f"![{_escape(alt)}](sweeps/{png.name})", ""]
         if len(keys) > MAX_SWEEP_FIGURES:
             parts += [f"The other {len(keys) - MAX_SWEEP_FIGURES} results are in the table above.", ""]
     if figures_dir.is_dir():
@@ -411,17 +493,128 @@ def sweeps_page(out, src) -> str:
 # the source tree and the build
 
 
-def _book_notebook(path: Path) -> str:
-    """An executed notebook as the book shows it: the comparison tables' JSON payload dropped.
+def machine_paths(text: str, *also) -> list[str]:
+    """The absolute paths of the building machine found in ``text``, each with the rest of its path.
 
-    The tables keep their ``text/html`` (what the chapter shows) and ``text/plain``; the JSON
-    payload (:data:`helpers.workbook.checks.MIME`, read by the tests and the ledger) has no
-    renderer in MyST-NB, which would warn once per table.
+    The folders looked for: the repository, the Python environment (its prefix and base prefix),
+    the home folder, the temporary folder (and ``/tmp``), and any ``also`` (the build folder, say).
+    A book that prints one tells its reader nothing and exposes the machine that built it.
+
+    Examples
+    --------
+    >>> machine_paths(f"results_path = '{ROOT / 'build' / 'x.json'}'") == [str(ROOT / 'build' / 'x.json')]
+    True
+    >>> machine_paths("see build/results/00_primer.json and data/raw/")
+    []
+    """
+    roots = {str(ROOT), sys.prefix, sys.base_prefix, str(Path.home()), tempfile.gettempdir(), "/tmp",
+             *(str(p) for p in also)}
+    roots = sorted({r.rstrip("/\\") for r in roots if r and r.rstrip("/\\")}, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w.~/-])(?:" + "|".join(map(re.escape, roots)) + r")(?![\w.-])[^\s\"'<>`),;]*")
+    return list(dict.fromkeys(pattern.findall(text)))
+
+
+#: what papermill injects for ``make run`` and a reader needs not see: where the results JSON went
+_RUN_PARAMETERS = frozenset({"results_path"})
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=")
+
+
+def _hide_run_parameters(cell: dict) -> None:
+    """Drop the run's own parameters from papermill's injected-parameters cell; hide the cell if nothing is left.
+
+    ``make run`` injects only ``results_path``, the build machine's absolute path of the results
+    JSON: the chapter shows the notebook's defaults (its ``parameters`` cell), not the folders of
+    the machine that built it. A parameter set for the run (a sweep's) stays visible.
+    """
+    if "injected-parameters" not in cell.get("metadata", {}).get("tags", []):
+        return
+    source = cell.get("source", "")
+    lines = (source if isinstance(source, str) else "".join(source)).splitlines(keepends=True)
+    kept = [line for line in lines if (m := _ASSIGNED.match(line)) is None or m.group(1) not in _RUN_PARAMETERS]
+    cell["source"] = "".join(kept)
+    if all(not line.strip() or line.lstrip().startswith("#") for line in kept):
+        cell["metadata"]["tags"] = [*cell["metadata"]["tags"], "remove-cell"]
+
+
+def _figure_alt(cell: dict) -> None:
+    """Each figure's title (stored by :func:`helpers.plotting.describe_figures`) as the alt text of its image.
+
+    MyST-NB takes image options per cell (``mystnb: image: alt:``, its documented cell-level
+    setting), not per output: a cell showing several figures with different titles gets them
+    all, joined by ``"; "``.
+    """
+    alts = [meta["alt"] for output in cell.get("outputs", [])
+            for mime, meta in output.get("metadata", {}).items()
+            if mime.startswith("image/") and mime in output.get("data", {})
+            and isinstance(meta, dict) and str(meta.get("alt", "")).strip()]
+    if alts:
+        options = cell.setdefault("metadata", {}).setdefault("mystnb", {}).setdefault("image", {})
+        options.setdefault("alt", "; ".join(dict.fromkeys(alts)))
+
+
+_STYLE = re.compile(r"(<style\b.*?</style>)", re.S | re.I)
+_TEXT = re.compile(r"(?<=>)[^<>]+(?=<)")
+_JOINER = re.compile(r"(?<=[A-Za-z0-9][_/])(?=[A-Za-z])")
+_TD = re.compile(r"<td[^>]*>([^<]*)</td>", re.I)
+_HEADER_ROW = re.compile(r"<thead[^>]*>\s*<tr[^>]*>(.*?)</tr>", re.S | re.I)
+_NUMBER = re.compile(r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?\s*|\s*(nan|NaN|True|False)?\s*")
+#: a table of numbers with at least this many columns gets upright-to-vertical headers (``book.css``)
+MANY_COLUMNS = 10
+
+
+def _readable_table(html: str, comparison: bool = False) -> str:
+    """A pandas HTML table as the book shows it: narrower columns, so that a wide table fits the page.
+
+    - Names may wrap after ``_`` and ``/`` (``n_<wbr>features``): a header such as
+      ``tissue_gene_expression`` is one word to the browser, which would set the column as wide
+      as the whole name. Numbers, the ``<style>`` block and the tags' attributes are left alone.
+    - A table of numbers with :data:`MANY_COLUMNS` columns or more, its index included (a matrix)
+      gets the class ``many-columns``, whose headers ``book/_static/book.css`` sets vertically:
+      each column is then as wide as its numbers.
+    - A notebook's comparison table (``comparison``) gets the class ``comparison``: its long
+      texts (quantity, source, note) keep a readable width instead of a column of single words.
+
+    Examples
+    --------
+    >>> _readable_table("<style>a_b {}</style><th>n_features</th><td>0.5</td><td>RBF/poly</td>")
+    '<style>a_b {}</style><th>n_<wbr>features</th><td>0.5</td><td>RBF/<wbr>poly</td>'
+    >>> head = "<thead><tr>" + "<th>m</th>" * 12 + "</tr></thead>"
+    >>> _readable_table(f'<table class="dataframe">{head}<tr><td>0.935</td></tr></table>')[:42]
+    '<table class="dataframe many-columns"><the'
+    """
+    parts = _STYLE.split(html)
+    out = "".join(part if i % 2 else _TEXT.sub(lambda m: _JOINER.sub("<wbr>", m.group()), part)
+                  for i, part in enumerate(parts))
+    header, cells = _HEADER_ROW.search(html), _TD.findall(html)
+    numeric = sum(bool(_NUMBER.fullmatch(c)) for c in cells)
+    if comparison:
+        out = out.replace('class="dataframe"', 'class="dataframe comparison"', 1)
+    elif header and header.group(1).lower().count("<th") >= MANY_COLUMNS and cells and numeric >= 0.9 * len(cells):
+        out = out.replace('class="dataframe"', 'class="dataframe many-columns"', 1)
+    return out
+
+
+def _book_notebook(path: Path) -> str:
+    """An executed notebook as the book shows it.
+
+    - The comparison tables' JSON payload dropped: they keep their ``text/html`` (what the
+      chapter shows) and ``text/plain``; the payload (:data:`helpers.workbook.checks.MIME`, read
+      by the tests and the ledger) has no renderer in MyST-NB, which would warn once per table.
+    - The run's injected ``results_path`` hidden (:func:`_hide_run_parameters`).
+    - Each figure's title as its alt text (:func:`_figure_alt`).
+    - Tables with narrower columns (:func:`_readable_table`), so that wide tables fit the page
+      (``book/_static/book.css`` sets their size).
     """
     nb = json.loads(path.read_text(encoding="utf-8"))
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []):
-            output.get("data", {}).pop(MIME, None)
+            data = output.get("data", {})
+            comparison = data.pop(MIME, None) is not None
+            html = data.get("text/html")
+            if html is not None and "<table" in (html if isinstance(html, str) else "".join(html)):
+                data["text/html"] = _readable_table(html if isinstance(html, str) else "".join(html), comparison)
+        _hide_run_parameters(cell)
+        _figure_alt(cell)
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -435,6 +628,12 @@ def write_sources(out="build") -> Path:
     ------
     FileNotFoundError
         ``out/notebooks`` holds no executed notebook (``NN_*.ipynb``): run ``make run`` first.
+    ValueError
+        An executed notebook is torn, empty or not a notebook, or its stored comparison tables
+        are not the workbook's; the ledger is malformed. The message names the file and the fix.
+    OSError
+        ``out/book_src`` cannot be written (a file in its place, no permission, a full disk):
+        the message names it and the way out; files written before are whole.
     """
     out = Path(out)
     notebooks = _notebooks(out)
@@ -444,18 +643,39 @@ def write_sources(out="build") -> Path:
             f"No executed notebooks in {out / 'notebooks'} (NN_*.ipynb): the book shows the notebooks as "
             "`make run` executed them. Run `make run` first (it builds the book when it ends).",
         )
+    bad = []
+    for path in notebooks:  # every unreadable input named at once, before anything is written
+        try:
+            _read_notebook(path)
+        except ValueError as exc:
+            bad.append(str(exc))
+    if bad:
+        raise ValueError("the book cannot show these executed notebooks:\n  " + "\n  ".join(bad))
     src = out / "book_src"
-    for static in BOOK_DIR.rglob("*"):
-        if static.is_file() and "__pycache__" not in static.parts:
-            _write_if_changed(src / static.relative_to(BOOK_DIR), static.read_bytes())
-    chapters = src / "notebooks"
-    for path in notebooks:
-        _write_if_changed(chapters / path.name, _book_notebook(path))
-    for stale in set(chapters.glob("*.ipynb")) - {chapters / p.name for p in notebooks}:
-        stale.unlink()
-    _write_if_changed(src / "index.md", intro_page(out))
-    _write_if_changed(src / "ledger.md", ledger_page(out))
-    _write_if_changed(src / "sweeps.md", sweeps_page(out, src))
+    with warnings.catch_warnings(record=True) as said:  # both pages read the results: each damaged file said once
+        warnings.simplefilter("always")
+        pages = {"index.md": intro_page(out), "ledger.md": ledger_page(out)}  # every input read before writing
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in said):
+        warnings.warn(message, category, stacklevel=2)
+    try:
+        if src.exists() and not src.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "a file is in its place")
+        for static in BOOK_DIR.rglob("*"):
+            if static.is_file() and "__pycache__" not in static.parts:
+                _write_if_changed(src / static.relative_to(BOOK_DIR), static.read_bytes())
+        chapters = src / "notebooks"
+        for path in notebooks:
+            _write_if_changed(chapters / path.name, _book_notebook(path))
+        for stale in set(chapters.glob("*.ipynb")) - {chapters / p.name for p in notebooks}:
+            stale.unlink()
+        for name, page in pages.items():
+            _write_if_changed(src / name, page)
+        _write_if_changed(src / "sweeps.md", sweeps_page(out, src))
+    except OSError as exc:
+        message = (f"Cannot write the book's sources into {src}: {exc.strerror or exc}. It is rebuilt from {out} "
+                   "every time: delete it if something else is in its place, make the folder writable or free "
+                   "space there, then build the book again.")
+        raise (type(exc)(exc.errno, message) if exc.errno is not None else OSError(message)) from None
     return src
 
 
@@ -498,5 +718,32 @@ def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path
     if warned:
         print(f"the book was built with {len(warned.splitlines())} warning line(s), listed in {log}:\n{warned}",
               file=sys.stderr)
+    _report_machine_paths(html, out, strict)
     return html / "index.html"
+
+
+def site_machine_paths(site, *also) -> dict[str, list[str]]:
+    """The absolute paths of the building machine (:func:`machine_paths`) in a built site, by page.
+
+    Read: every ``.html`` and ``.txt`` page and the search index (the text a reader can see or
+    search); the themes' scripts and styles are not the book's text.
+    """
+    site = Path(site)
+    pages = sorted(p for p in site.rglob("*") if p.suffix in (".html", ".txt") or p.name == "searchindex.js")
+    found = {str(p.relative_to(site)): machine_paths(p.read_text(encoding="utf-8"), *also) for p in pages}
+    return {page: paths for page, paths in found.items() if paths}
+
+
+def _report_machine_paths(site: Path, out: Path, strict: bool) -> None:
+    """Say which pages show a path of the building machine; under ``strict``, refuse the book."""
+    found = site_machine_paths(site, Path(out).resolve())
+    if not found:
+        return
+    listing = "\n".join(f"  {page}: {', '.join(paths[:3])}" for page, paths in found.items())
+    message = (f"{len(found)} page(s) of the book show an absolute path of this machine, which tells a reader "
+               f"nothing:\n{listing}\nFind the cell that prints it (a returned Path, a warning's file name) and "
+               "keep it from the output, e.g. `_ = save_results(...)`.")
+    if strict:
+        raise RuntimeError(message)
+    print(message, file=sys.stderr)
 

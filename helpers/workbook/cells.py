@@ -20,8 +20,13 @@ __all__ = ["Findings", "findings", "nb_setup", "notebook_setup", "package_versio
 
 
 def nb_setup(precision: int = 4) -> None:
-    """Display settings every notebook calls first: rounded numpy/pandas/IPython output, plot style."""
+    """Display settings every notebook calls first: rounded numpy/pandas/IPython output, plot style.
+
+    In a kernel, each figure's title also becomes its image's alt text (:func:`helpers.plotting.describe_figures`).
+    """
     import matplotlib as mpl
+
+    from ..plotting import describe_figures
 
     np.set_printoptions(precision=precision, suppress=True)
     pd.set_option("display.precision", precision)
@@ -34,6 +39,7 @@ def nb_setup(precision: int = 4) -> None:
         ip = get_ipython()
         if ip is not None:
             ip.run_line_magic("precision", str(precision))
+            describe_figures()
     except ImportError:  # pragma: no cover - IPython is a notebook dependency
         pass
 

@@ -209,8 +209,8 @@ class SourceCheck:
                                                   correction=row["correction"], how=how, tol=tol,
                                                   percent=percent, exact=exact,
                                                   truncated=row["printing"].startswith("truncated"))
-        except ValueError as exc:
-            raise ValueError(f"{key} ({row['id']}): {exc}") from None
+        except (TypeError, ValueError) as exc:  # ours NaN, text or missing: named with the key
+            raise type(exc)(f"{key} ({row['id']}): {exc}") from None
         parts = ([f"by {how}"] if how else []) + notes + ([note] if note else [])
         return self._add(key, _round_json(ours), verdict, _round_json(diff), "; ".join(parts), row["printed"])
 

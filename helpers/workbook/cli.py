@@ -53,8 +53,13 @@ COMMANDS = {
 def _run(args) -> int:
     from .run import run_notebooks
 
-    return run_notebooks(args.out, args.only, args.notebooks_dir, jobs=args.jobs, progress=not args.no_progress,
-                         book=not args.no_book)
+    try:
+        return run_notebooks(args.out, args.only, args.notebooks_dir, jobs=args.jobs, progress=not args.no_progress,
+                             book=not args.no_book)
+    except KeyboardInterrupt:  # after the notebooks (those are handled in run_notebooks): while building the book
+        print(f"interrupted; the executed notebooks are kept in {args.out}: `{PROG} book --out {args.out}` builds "
+              "the book from them", file=sys.stderr)
+        return 130
 
 
 def _refresh(args) -> int:
@@ -73,11 +78,13 @@ def _book(args) -> int:
     from .book import build_book
 
     start = time.perf_counter()
-    try:
-        index = build_book(args.out, strict=args.strict)
-    except (FileNotFoundError, RuntimeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    with warnings.catch_warnings():
+        warnings.showwarning = _print_warning  # an unreadable run.json or results JSON: one line naming it
+        try:
+            index = build_book(args.out, strict=args.strict)
+        except (OSError, RuntimeError, ValueError) as exc:  # each names the file and the fix
+            print(f"error: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}", file=sys.stderr)
+            return 1
     print(f"book: {index.resolve()} ({time.perf_counter() - start:.1f} s)")
     return 0
 

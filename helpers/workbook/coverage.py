@@ -8,10 +8,12 @@ generated from them (``python -m helpers.workbook readme``).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pandas as pd
 
+from .._io import atomic_open
 from ..data.paths import ROOT
 from .checks import MIME
 from .ledger import SOURCES, load_ledger
@@ -37,17 +39,41 @@ def notebook_rows(path) -> list[dict]:
     """The comparison rows a notebook file holds in its stored outputs (the JSON of each table).
 
     A key answered in several outputs counts once, as the last of them (the ``done`` output).
+
+    Raises
+    ------
+    ValueError
+        The file is not a notebook's JSON, or a stored table holds a row without the
+        ``notebook``, ``key``, ``id`` and ``verdict`` every comparison row has; the message
+        names the file and says to execute the notebook again.
     """
-    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    path = Path(path)
+    again = ("execute the notebook again (make notebooks NB=notebooks/<name>.ipynb for a committed one, make run "
+             "for build/)")
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{path} is not a whole notebook ({exc}): {again}") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells", []), list):
+        raise ValueError(f"{path} is JSON but not a notebook (no list of cells): {again}")
     rows = {}
     for cell in nb.get("cells", []):
-        for out in cell.get("outputs", []):
-            data = out.get("data", {})
-            if MIME in data:
+        for out in cell.get("outputs", []) if isinstance(cell, dict) else []:
+            data = out.get("data", {}) if isinstance(out, dict) else {}
+            if isinstance(data, dict) and MIME in data:
                 payload = data[MIME]
-                if isinstance(payload, str):
-                    payload = json.loads(payload)
-                for r in payload.get("rows", []):
+                try:
+                    payload = json.loads(payload) if isinstance(payload, str) else payload
+                    table = payload.get("rows", [])
+                except (AttributeError, ValueError):
+                    table = None
+                if not isinstance(table, list):
+                    raise ValueError(f"{path}: a stored comparison table is not a list of rows: {again}")
+                for r in table:
+                    lacks = [k for k in ("notebook", "key", "id", "verdict") if not isinstance(r, dict) or k not in r]
+                    if lacks:
+                        raise ValueError(f"{path}: a stored comparison row ({str(r)[:60]}) has no {', '.join(lacks)}: "
+                                         f"{again}")
                     rows[(r["notebook"], r["key"])] = r
     return list(rows.values())
 
@@ -136,9 +162,10 @@ def update_readme(path=None) -> bool:
     start, end = text.find(README_START), text.find(README_END)
     if start < 0 or end < start:
         raise ValueError(f"{path} has no coverage block: put the lines\n{README_START}\n{README_END}\nwhere it belongs")
-    new = text[:start] + readme_section() + text[end + len(README_END):]
+    new = text[:start] + readme_section() + text[end + len(README_END):]  # the ledger refuses an empty file
     if new != text:
-        path.write_text(new, encoding="utf-8")
+        with atomic_open(path, encoding="utf-8") as fh:
+            fh.write(new)
     return new != text
 
 
@@ -151,8 +178,12 @@ def main(argv=None) -> int:
     parser.add_argument("command", choices=["coverage", "readme"],
                         help="coverage: print the table; readme: rewrite README.md's coverage block")
     args = parser.parse_args(argv)
-    if args.command == "coverage":
-        print(coverage_markdown(coverage(load_ledger(), committed_rows())))
-    else:
-        print("README.md coverage block " + ("updated" if update_readme() else "already up to date"))
+    try:
+        if args.command == "coverage":
+            print(coverage_markdown(coverage(load_ledger(), committed_rows())))
+        else:
+            print("README.md coverage block " + ("updated" if update_readme() else "already up to date"))
+    except (OSError, ValueError) as exc:  # a malformed ledger or notebook, named: README.md is left as it was
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -7,6 +7,7 @@ sweep and by the tests, so every execution sees the same kernel, transport and o
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import tempfile
@@ -182,6 +183,11 @@ def execute_for_run(src, dst, results=None) -> dict:
     failing notebook: a failed run still writes its notebook (which shows where it broke; the
     book renders it), and the failure comes back as text.
 
+    ``dst`` is never written in place: papermill writes a temporary file beside it, which
+    replaces ``dst`` only once it reads back as a whole notebook. A notebook cut short (a full
+    disk, a killed run) is deleted, not kept for the book to trust; so is a results JSON the
+    notebook left unreadable.
+
     Parameters
     ----------
     src, dst : path-like
@@ -197,17 +203,45 @@ def execute_for_run(src, dst, results=None) -> dict:
     """
     import papermill as pm
 
+    from .._io import atomic_path
+
     src, dst = Path(src), Path(dst)
     results = Path(results) if results is not None else None
     for stale in (dst, results):
         if stale is not None:
             stale.unlink(missing_ok=True)
     start = time.perf_counter()
+    status = "FAILED"
     try:
-        takes_results = results is not None and "results_path" in pm.inspect_notebook(str(src))
-        params = {"results_path": str(results)} if takes_results else {}
-        execute_notebook(src, dst, params)
-        status = "ok" if not params or results.exists() else "ok (no results JSON written)"
-    except Exception as exc:  # reported by the caller with every other failure (an unreadable notebook too)
-        status = f"FAILED {describe_failure(exc)}"
+        with atomic_path(dst, suffix=".ipynb") as tmp:  # papermill wants the .ipynb extension
+            try:
+                takes_results = results is not None and "results_path" in pm.inspect_notebook(str(src))
+                params = {"results_path": str(results)} if takes_results else {}
+                execute_notebook(src, tmp, params)
+                status = "ok" if not params or results.exists() else "ok (no results JSON written)"
+            except Exception as exc:  # reported by the caller with every other failure (an unreadable notebook too)
+                status = f"FAILED {describe_failure(exc)}"
+            _whole_notebook(tmp)  # raises for a torn file: atomic_path then deletes it
+    except (OSError, ValueError) as exc:  # the notebook could not be written whole: none is kept
+        status = ("FAILED" if status.startswith("ok") else status) + f" (no executed notebook kept: {exc})"
+    if results is not None and results.is_file():
+        try:
+            json.loads(results.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # a results JSON cut short: deleted, never trusted
+            results.unlink(missing_ok=True)
+            status = (f"FAILED {describe_failure(exc)}" if status.startswith("ok") else status) + (
+                f" (its results JSON {results.name} was unreadable and is deleted)")
     return {"name": src.name, "seconds": time.perf_counter() - start, "status": status}
+
+
+def _whole_notebook(path: Path) -> None:
+    """Raise ``ValueError`` unless ``path`` holds a whole notebook (a JSON object with a list of cells)."""
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    if not text.strip():
+        raise ValueError("papermill wrote nothing")
+    try:
+        nb = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"the file papermill wrote is cut short ({exc})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise ValueError("the file papermill wrote is not a notebook (no list of cells)")

@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..data.paths import DATA_DIR
+from ..studies import NOTEBOOKS
 from ..studies import SOURCES as STUDY_SOURCES
 
 __all__ = ["COLUMNS", "LEDGER_PATH", "SOURCES", "load_ledger"]
@@ -59,10 +60,12 @@ def load_ledger(path=None) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        Missing columns, a duplicate id, an id whose prefix does not match its source, a
-        notebook that is not two digits, a key that is not a lower-case slug or is used twice
-        in one notebook, a row with neither a key nor a scope note, lines that are not
-        line numbers, a correction of an unknown kind, a ``rope`` that is not a positive
+        A file that is not UTF-8, a header that is not the comma-separated :data:`COLUMNS`
+        (missing or repeated columns), no row at all (a header-only ledger), a row with more
+        fields than the header, a duplicate or empty id, an id whose prefix does not match its
+        source, a notebook that is not two digits or not one of the workbook's, a key that is
+        not a lower-case slug or is used twice in one notebook, a row with neither a key nor a
+        scope note, lines that are not line numbers, a correction of an unknown kind, a ``rope`` that is not a positive
         number, or a ``printing`` that does not give its evidence.
 
     Examples
@@ -74,20 +77,39 @@ def load_ledger(path=None) -> pd.DataFrame:
     path = Path(path or LEDGER_PATH)
     if not path.is_file():
         raise ValueError(f"no ledger at {path}: it is committed with the workbook (data/source_ledger.csv)")
-    with path.open(encoding="utf-8", newline="") as fh:
-        records = list(csv.DictReader(line for line in fh if not line.startswith("#")))
-    table = pd.DataFrame(records, columns=COLUMNS if not records else None, dtype=str)
+    try:  # utf-8-sig: a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            lines = [line for line in fh if not line.startswith("#")]
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text ({exc}); save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")") \
+            from None
+    header = next(csv.reader(lines[:1]), [])
+    names = [h.strip() for h in header]
+    missing = [c for c in COLUMNS if c not in names and c not in OPTIONAL]
+    repeated = sorted({h for h in names if names.count(h) > 1})
+    if missing or repeated:
+        found = f"it reads {','.join(header)[:200]!r}" if header else "the file is empty"
+        raise ValueError(f"{path}: the header (its first line that is not a # comment) must name the columns "
+                         f"{','.join(COLUMNS)}, separated by commas; columns {missing or repeated} are "
+                         f"{'missing' if missing else 'repeated'} ({found})")
+    records = list(csv.DictReader(lines, fieldnames=names))[1:]
+    if not records:
+        raise ValueError(f"{path} holds no ledger row, only its header: the ledger lists every item of the five "
+                         "sources, and an empty one would count none. Restore the committed file "
+                         "(git checkout -- data/source_ledger.csv).")
+    extra = [r.get("id") or f"row {i + 1}" for i, r in enumerate(records) if None in r]
+    if extra:
+        raise ValueError(f"{path}: {', '.join(map(str, extra[:5]))} ha{'ve' if len(extra) > 1 else 's'} more fields "
+                         "than the header: quote a field that holds a comma (\"a, b\")")
+    table = pd.DataFrame(records, dtype=str)
     for col in OPTIONAL:
         if col not in table.columns:
             table[col] = ""
-    missing = [c for c in COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path}: columns {missing} are missing; the ledger has {list(table.columns)}")
     table = table[COLUMNS].fillna("")
     for col in COLUMNS:
         table[col] = table[col].str.strip()
-    problems = []
-    dup = table["id"][table["id"].duplicated()]
+    problems = [f"row {i + 1} (after the header) has no id" for i in table.index[table["id"] == ""]]
+    dup = table["id"][table["id"].duplicated() & (table["id"] != "")]
     problems += [f"{i}: the id is used twice" for i in dup]
     for row in table.itertuples(index=False):
         problems += _row_problems(row)
@@ -112,6 +134,9 @@ def _row_problems(row) -> list[str]:
         problems.append(f"{row.id}: an item of {row.source} needs an id starting {prefix}-")
     if not _LINES.fullmatch(row.lines):
         problems.append(f"{row.id}: lines {row.lines!r} are not line numbers such as 392-396 or 12; 40")
+    if row.notebook and _NOTEBOOK.fullmatch(row.notebook) and row.notebook not in NOTEBOOKS:
+        problems.append(f"{row.id}: notebook {row.notebook!r} is not one of the workbook's ({', '.join(NOTEBOOKS)}); "
+                        "a new notebook needs its entry in the manifest, helpers/studies/__init__.py")
     if row.key:
         if not _NOTEBOOK.fullmatch(row.notebook):
             problems.append(f"{row.id}: key {row.key!r} needs a notebook such as 03, not {row.notebook!r}")

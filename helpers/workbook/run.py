@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -167,11 +168,15 @@ def _execute_all(notebooks: list[Path], dirs: dict, jobs: int, progress: bool) -
     printed = 0
     # spawn: workers import helpers afresh (no forked tqdm thread, the same on every platform)
     spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(notebooks)), mp_context=spawn) as pool:
-        source = {
-            pool.submit(execute_for_run, src, dirs["notebooks"] / src.name, dirs["results"] / f"{src.stem}.json"): src
-            for src in longest_first(notebooks)
-        }
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(notebooks)), mp_context=spawn, initializer=_ignore_sigint)
+    try:
+        # the workers start with Ctrl-C ignored (inherited), so that it interrupts this process only, not their imports
+        sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            source = {pool.submit(execute_for_run, src, dirs["notebooks"] / src.name,
+                                  dirs["results"] / f"{src.stem}.json"): src for src in longest_first(notebooks)}
+        finally:
+            signal.signal(signal.SIGINT, sigint)
         pending = set(source)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -190,8 +195,38 @@ def _execute_all(notebooks: list[Path], dirs: dict, jobs: int, progress: bool) -
                 tqdm.write(f"{record['name']:<45} {record['seconds']:7.1f} s  {record['status']}", file=sys.stdout)
                 printed += 1
             sys.stdout.flush()
+    except KeyboardInterrupt:
+        bar.close()
+        _stop(pool, dirs["notebooks"])
+        raise Interrupted(done) from None
+    pool.shutdown()
     bar.close()
     return done
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``run``: ``done`` holds the records of the notebooks that finished before it."""
+
+    def __init__(self, done: dict[str, dict]):
+        super().__init__()
+        self.done = done
+
+
+def _ignore_sigint() -> None:
+    """In each worker of ``run``: Ctrl-C is the main process's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool, notebooks_dir: Path) -> None:
+    """Stop ``run``'s workers now (their kernels exit with them) and delete the notebooks they were writing."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # shutdown() forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    for process in workers:
+        process.join(timeout=10)
+    for partial in notebooks_dir.glob(".[0-9][0-9]_*.ipynb.*.ipynb"):  # atomic_path's temporary files
+        partial.unlink(missing_ok=True)
 
 
 def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR, jobs: int = 2,
@@ -221,7 +256,12 @@ def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_D
     -------
     int
         The exit status: 0 when every notebook ran cleanly and the book was built, 1 when one
-        failed, 2 for a bad command line (said on stderr before anything is made).
+        failed or ``run.json`` could not be written (said on stderr, an earlier one kept), 2 for
+        a bad command line (said on stderr before anything is made), 130 after Ctrl-C (the
+        workers and their kernels stopped, the finished notebooks recorded).
+
+    Each executed notebook reaches ``out/notebooks`` whole or not at all
+    (:func:`helpers.workbook.execute.execute_for_run`).
     """
     out, folder = Path(out).resolve(), Path(folder).resolve()
     refusal = _refuse_run(out, only, folder, jobs)
@@ -233,10 +273,24 @@ def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_D
         print(f"no notebooks to run in {folder}", file=sys.stderr)
         return 1
     dirs = {sub: out / sub for sub in ("notebooks", "results")}
-    for d in dirs.values():
-        d.mkdir(parents=True, exist_ok=True)
-    done = _execute_all(notebooks, dirs, jobs, progress)
-    record_run(out, done.values())
+    try:
+        for d in dirs.values():
+            d.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"error: cannot make the folders of --out {out}: {exc.strerror or exc}; free space there or choose "
+              "another --out", file=sys.stderr)
+        return 2
+    try:
+        done = _execute_all(notebooks, dirs, jobs, progress)
+    except Interrupted as stop:
+        if not _record(out, stop.done):
+            return 130
+        print(f"interrupted: {len(stop.done)} of {len(notebooks)} notebook(s) had finished (kept in "
+              f"{dirs['notebooks']}, recorded in {out / 'run.json'}); the others were stopped and left nothing "
+              "behind. Run the same command again to execute them.", file=sys.stderr)
+        return 130
+    if not _record(out, done):
+        return 1
     built = _build_book(out) if book else True
     failures = {name: r["status"] for name, r in done.items() if not r["status"].startswith("ok")}
     if failures:
@@ -245,6 +299,18 @@ def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_D
             print(f"  {name}: {failures[name]}", file=sys.stderr)
         return 1
     return 0 if built else 1
+
+
+def _record(out: Path, done: dict[str, dict]) -> bool:
+    """:func:`record_run`, a failure (a full disk) said on stderr with the way out; whether it was recorded."""
+    try:
+        record_run(out, done.values())
+    except OSError as exc:
+        print(f"error: cannot write {out / 'run.json'}: {exc.strerror or exc}. The notebooks that ran are in "
+              f"{out / 'notebooks'} and an earlier run.json is kept as it was; free space there (or choose another "
+              "--out), then run the command again.", file=sys.stderr)
+        return False
+    return True
 
 
 def record_run(out, records) -> Path:

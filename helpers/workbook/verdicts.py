@@ -39,12 +39,15 @@ compared at its rounding; truncation only where the ledger row says so and why
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import NamedTuple
+
+import numpy as np
 
 __all__ = [
     "DECISIVE",
@@ -132,6 +135,8 @@ def _parse_token(token: str) -> Printed:
         except InvalidOperation:  # pragma: no cover - the regex admits only decimals
             raise ValueError(f"printed value {text!r} is not a number") from None
         decimals = max(0, -int(dec.as_tuple().exponent))
+        if not math.isfinite(float(dec)):
+            raise ValueError(f"printed value {text!r} is beyond the largest float: fix its transcription in the ledger")
         return Printed(text, float(dec), decimals)
     return Printed(text, text, None)
 
@@ -275,6 +280,9 @@ def compare_values(printed: list[Printed], ours, tol: float | None = None, perce
     for p, v in zip(printed, values):
         if hasattr(v, "item"):
             v = v.item()
+        if p.is_number and (isinstance(v, bool) or not isinstance(v, numbers.Real)):
+            raise TypeError(f"ours is {v!r} ({type(v).__name__}), but the source prints the number {p.text}: give a "
+                            "number (an int or a float), not text, a flag or a missing value")
         if percent and p.is_number and not isinstance(v, str):
             v = 100.0 * float(v)
         ok, how = compare_value(p, v, tol, exact, truncated)
@@ -393,13 +401,26 @@ def holds_verdict(holds: bool, how: str | None = None, correction: str = "") -> 
     ('reproduced', 'reproduced differently', 'refuted')
     >>> holds_verdict(False, correction="slip: cites Lewis (1998) for naive Bayes; the reference is Rennie (2003)")
     'source slip'
+    >>> holds_verdict("False")
+    Traceback (most recent call last):
+    ...
+    TypeError: holds must be True or False, not 'False' (str): a claim holds or it does not (e.g. holds=bool(p < 0.05))
     """
+    if not isinstance(holds, (bool, np.bool_)):
+        raise TypeError(f"holds must be True or False, not {holds!r} ({type(holds).__name__}): a claim holds or it "
+                        "does not (e.g. holds=bool(p < 0.05))")
     if not holds:
         return correction_verdict(correction) if correction.startswith("slip") else "refuted"
     return "reproduced differently" if how else "reproduced"
 
 
 def _check_effect(effect, interval, rope):
+    flags = {name: v for name, v in (("effect", effect), ("rope", rope)) if isinstance(v, (bool, np.bool_))}
+    if isinstance(interval, (list, tuple)):
+        flags |= {f"interval[{i}]": v for i, v in enumerate(interval) if isinstance(v, (bool, np.bool_))}
+    if flags:
+        raise ValueError(f"{', '.join(f'{k}={v!r}' for k, v in flags.items())}: an effect, its interval and the ROPE "
+                         "are numbers, not True or False; give the estimate of the difference")
     try:
         effect, low, high, rope = float(effect), float(interval[0]), float(interval[1]), float(rope)
     except (TypeError, ValueError, IndexError) as exc:

@@ -6,16 +6,21 @@ from ``file://`` and checks that every chapter loads, that notebook 03's equatio
 by MathJax (and no ``$`` of the markdown is left in the text), that notebook 04's figures are
 images that decoded, that the ledger page has one row per ledger row, that no page logs a console
 error, and that no request leaves the machine (every request that is not ``file://`` is refused
-and fails the test). Screenshots go to ``build/book_e2e_*.png``. Chromium comes from Debian and
-is driven through ``executable_path`` (the ``chromium`` fixture of ``tests/conftest.py``).
+and fails the test). A clean book: no page shows an absolute path of the machine that built it
+(each notebook gets papermill's injected ``results_path`` cell, as ``make run`` leaves it), no
+chapter shows a library warning, and every figure's alt text is its title. Screenshots go to
+``build/book_e2e_*.png``. Chromium comes from Debian and is driven through ``executable_path``
+(the ``chromium`` fixture of ``tests/conftest.py``).
 """
 
-import shutil
+import json
+import re
 from pathlib import Path
 
+import nbformat
 import pytest
 
-from helpers.workbook.book import build_book
+from helpers.workbook.book import build_book, machine_paths, site_machine_paths
 from helpers.workbook.ledger import load_ledger
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,12 +38,26 @@ PROSE = """() => {
 }"""
 
 
+# A warning as Python prints it ("...: UserWarning: ..."), or the call that raised it.
+WARNING = re.compile(r"\b\w*Warning: |warnings\.warn\(")
+
+
+def _as_make_run_leaves_it(src: Path, out: Path) -> None:
+    """``src`` copied to ``out/notebooks`` with papermill's injected-parameters cell after its parameters cell."""
+    nb = nbformat.read(src, as_version=4)
+    at = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])) + 1
+    injected = nbformat.v4.new_code_cell(f'# Parameters\nresults_path = "{out / "results" / (src.stem + ".json")}"\n')
+    injected.metadata["tags"] = ["injected-parameters"]
+    nb.cells.insert(at, injected)
+    nbformat.write(nb, out / "notebooks" / src.name)
+
+
 @pytest.fixture(scope="module")
 def book(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
     (out / "notebooks").mkdir()
     for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        shutil.copy(nb, out / "notebooks" / nb.name)
+        _as_make_run_leaves_it(nb, out)
     index = build_book(out, strict=True)
     return index.parent, sorted(p.stem for p in (out / "notebooks").glob("*.ipynb"))
 
@@ -140,3 +159,60 @@ def test_ledger_page_has_every_row(book, reader):
     verdicts = page.locator("table.ledger tbody tr td:last-child span[class^='verdict-']").count()
     assert verdicts == rows  # every row shows its verdict, "out of scope" or "unanswered"
     _shot(page, "ledger")
+
+
+def test_no_page_shows_a_path_of_the_building_machine(book, reader):
+    site, chapters = book
+    out = site.parent
+    assert site_machine_paths(site, out) == {}  # every page's text, the search index too
+    for stem in chapters:  # what a reader sees, the injected-parameters cell included
+        page = reader.open(site / "notebooks" / f"{stem}.html")
+        assert "results_path =" not in page.inner_text("article"), f"{stem}: the injected parameters are shown"
+        text = page.evaluate("() => document.body.innerText + ' ' + "
+                             "[...document.querySelectorAll('[alt], [href], [src]')].map(e => "
+                             "[e.alt, e.getAttribute('href'), e.getAttribute('src')].join(' ')).join(' ')")
+        assert machine_paths(text, out) == [], stem
+
+
+def test_no_chapter_shows_a_library_warning(book, reader):
+    site, chapters = book
+    for stem in chapters:
+        page = reader.open(site / "notebooks" / f"{stem}.html")
+        assert page.locator("article .cell_output .stderr").count() == 0, f"{stem}: a stderr output is shown"
+        outputs = "\n".join(page.locator("article .cell_output").all_inner_texts())
+        at = [m.start() for m in WARNING.finditer(outputs)]
+        assert at == [], f"{stem}: a warning in the outputs: {outputs[max(0, at[0] - 200):at[0] + 200]}"
+
+
+def test_every_figure_has_its_title_as_alt_text(book, reader):
+    site, chapters = book
+    for stem in chapters:
+        nb = json.loads((site.parent / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+        titles = [o.get("metadata", {}).get("image/png", {}).get("alt", "")
+                  for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+        page = reader.open(site / "notebooks" / f"{stem}.html")
+        alts = page.eval_on_selector_all("article .cell_output img", "els => els.map(e => e.alt)")
+        assert all(titles), (f"{stem}: figures without a stored title {titles}: a figure with no title, or a "
+                             "notebook executed before nb_setup stored them (re-execute it: make notebooks)")
+        assert alts == titles, f"{stem}: alt text {alts} for figures titled {titles}"
+
+
+# Tables wider than the text column around them, with the first header cells: a reader scrolls sideways.
+OVERFLOWING = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(t => t.scrollWidth
+               > (t.closest('.output, .pst-scrollable-table-container') || t.parentElement).clientWidth + 1)
+  .map(t => [...t.querySelectorAll('th')].slice(0, 4).map(h => h.innerText.trim()).join(' | '))"""
+
+
+def test_wide_tables_fit_the_text_column(book, reader):
+    site, chapters = book
+    page = reader.open(site / "index.html")
+    assert page.evaluate(OVERFLOWING, "article table.status") == []
+    page = reader.open(site / "ledger.html")
+    assert page.evaluate(OVERFLOWING, "article table.coverage") == []
+    stem = next(s for s in chapters if s.startswith("08_"))
+    page = reader.open(site / "notebooks" / f"{stem}.html")
+    assert page.locator("article table.many-columns").count() >= 1  # the data set by method means
+    assert page.evaluate(OVERFLOWING, "article table.many-columns") == []
+    page.locator("article table.many-columns").first.scroll_into_view_if_needed()
+    _shot(page, "08_wide_table")

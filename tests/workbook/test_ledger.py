@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = "000_355ea6f26af76eed.txt"
 
 
-def row(key, printed, reading="", correction="", rid=None, notebook="99", scope=""):
+def row(key, printed, reading="", correction="", rid=None, notebook="00", scope=""):
     return dict(id=rid or f"VAC-{abs(hash(key)) % 10**6}", source=SRC, lines="1", item=f"item {key}",
                 printed=printed, reading=reading, correction=correction, notebook=notebook, key=key, scope=scope)
 
@@ -40,7 +40,7 @@ def write(tmp_path, rows):
     (dict(rope="one point"), "rope 'one point' must be a positive number"),
     (dict(rope="-0.01"), "must be a positive number"),
     (dict(printing="truncated"), "must read 'truncated: <the evidence"),
-    (dict(key="acc"), "key 'acc' is used twice in notebook 99"),
+    (dict(key="acc"), "key 'acc' is used twice in notebook 00"),
 ])
 def test_ledger_validation_names_the_row_and_the_fix(tmp_path, bad, message):
     good = row("acc", "0.939", rid="VAC-1")
