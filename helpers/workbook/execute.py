@@ -107,7 +107,8 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
     Raises
     ------
     FileNotFoundError, TypeError, ValueError
-        ``src`` is missing, ``parameters`` is not a dict, ``timeout`` is not > 0 (before any kernel starts).
+        ``src`` is missing, ``parameters`` is not a dict or names a parameter the notebook does not
+        declare, ``timeout`` is not > 0 (before any kernel starts).
     papermill.PapermillExecutionError
         A cell raised; other exceptions mean a timeout, a dead kernel or infrastructure.
     """
@@ -120,6 +121,7 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         raise TypeError(f"parameters must be a dict {{name: value}}, not {type(parameters).__name__} {parameters!r}.")
     if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
         raise ValueError(f"timeout must be seconds > 0 per cell (or None: no limit), not {timeout!r}.")
+    check_parameter_names_before_run(src, parameters)
     manager = ipc_kernel_manager_class()
     return pm.execute_notebook(
         str(src),
@@ -133,6 +135,32 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         log_output=False,
         **({"kernel_manager_class": manager} if manager is not None else {}),
     )
+
+
+def check_parameter_names_before_run(src, parameters) -> None:
+    """Refuse, before a kernel starts, a parameter name the notebook does not declare (``K`` for ``k``).
+
+    The declared names are those of the notebook's manifest entry (:data:`helpers.studies.NOTEBOOKS`)
+    or, for another notebook, of its ``parameters`` cell as papermill reads it; a notebook
+    without either is not checked. A misspelt name would otherwise run the notebook on its default.
+    """
+    if not parameters:
+        return
+    from ..studies import notebook
+    from .parameters import check_parameter_names
+
+    entry = notebook(src)
+    if entry is not None:
+        declared = entry.parameters
+    else:
+        import papermill as pm
+
+        try:
+            declared = pm.inspect_notebook(str(src))
+        except Exception:  # noqa: BLE001 - an unreadable notebook fails in papermill itself, with its own message
+            return
+    if declared:
+        check_parameter_names(list(parameters), declared, f"notebook {Path(src).name}")
 
 
 def describe_failure(exc: BaseException) -> str:

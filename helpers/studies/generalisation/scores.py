@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import time
+import warnings
 from collections.abc import Mapping
 from contextlib import nullcontext
 from pathlib import Path
@@ -82,22 +83,117 @@ def _write_atomic(frame: pd.DataFrame, path: Path, **options) -> None:
         frame.to_csv(tmp, index=False, **options)
 
 
+class ScoringError(RuntimeError):
+    """Some (data set, fold, method) could not be scored; the others were.
+
+    Attributes
+    ----------
+    failures : list of dict
+        ``dataset, repeat, fold, method, error`` of each failure.
+    table : DataFrame
+        The scores that were computed (every fold without a failure), as :func:`run_scores` returns them.
+    """
+
+    def __init__(self, message: str, failures: list, table: pd.DataFrame):
+        super().__init__(message)
+        self.failures, self.table = failures, table
+
+
 def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part):
-    """One outer fold, every method; written to its part file when ``part`` is given."""
-    records = score_fold(X, y, train, test, methods, grids, orders)
+    """One outer fold, every method: ``(frame, failures)``; the part file is written only when none failed.
+
+    Each method is scored on its own (:func:`.readings.score_fold` scores them one after the
+    other, independently), so a failing method is named and the others still run.
+    """
+    records, failures = [], []
+    for method in methods:
+        try:
+            records += score_fold(X, y, train, test, [method], grids, orders)
+        except Exception as exc:  # noqa: BLE001 - reported with its data set, fold and method by run_scores
+            text = " ".join(str(exc).split()) or "(no message)"
+            failures.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": method,
+                             "error": f"{type(exc).__name__}: {text}"})
+    if not records:
+        return None, failures
     frame = pd.DataFrame.from_records(records)
     frame.insert(0, "fold", fold)
     frame.insert(0, "repeat", repeat)
     frame.insert(0, "dataset", dataset)
     frame = frame[COLUMNS]
-    if part is not None:
+    if part is not None and not failures:
         _write_atomic(frame, part)
-    return frame
+    return frame, failures
 
 
 def _read_part(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""],
                        dtype={"dataset": str, "method": str, "params": str, "edges": str})
+
+
+def _stored_part(part: Path, dataset: str, repeat: int, fold: int, methods: list) -> pd.DataFrame | None:
+    """The part file of a finished fold, or ``None`` (with a warning) when it cannot be trusted: then it is recomputed.
+
+    A part is trusted when it reads as a CSV with exactly :data:`COLUMNS`, one row per method
+    asked, all of this data set, repeat and fold, and finite scores in [0, 1].
+    """
+    if part.is_dir():
+        raise IsADirectoryError(f"{part} is a folder where a part file of finished scores belongs; remove it "
+                                "and run again (the fold is then recomputed).")
+    try:
+        frame = _read_part(part)
+    except Exception as exc:  # noqa: BLE001 - any unreadable part is recomputed
+        problem = f"it cannot be read ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+    else:
+        acc = pd.to_numeric(frame.get("accuracy", pd.Series(dtype=object)), errors="coerce")
+        if list(frame.columns) != COLUMNS:
+            problem = f"its columns {list(frame.columns)} are not those of this code ({COLUMNS})"
+        elif set(frame["method"]) != set(methods):
+            return None  # made for another choice of methods: recomputed for this one, as before
+        elif len(frame) != len(methods):
+            problem = "it repeats a method"
+        elif not ((frame["dataset"] == dataset) & (frame["repeat"] == repeat) & (frame["fold"] == fold)).all():
+            where = frame[["dataset", "repeat", "fold"]].drop_duplicates().values.tolist()
+            problem = f"it holds scores of another fold ({where})"
+        elif not (acc.between(0, 1).all()):
+            problem = "its accuracies are not all numbers in [0, 1]"
+        else:
+            return frame
+    warnings.warn(f"Part file {part.parent.name}/{part.name} is not a finished fold of this run: {problem}; "
+                  "recomputing that fold (the file is replaced).", UserWarning, stacklevel=3)
+    return None
+
+
+def _check_dataset(name, X, y, n_folds: int):
+    """``(X, y)`` of one data set as floats and labels, or an error naming the set and the fix."""
+    if not isinstance(name, str) or not name.strip() or any(c in name for c in "/\\\0") or name in (".", ".."):
+        raise ValueError(f"data set names must be non-empty strings without path separators (they name the parts "
+                         f"folders); got {name!r}.")
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"data set {name}: X must be numbers ({exc}); encode or drop its text columns.") from None
+    y = np.asarray(y)
+    if X.ndim != 2 or y.ndim != 1 or len(y) != len(X) or X.shape[1] == 0:
+        raise ValueError(f"data set {name}: X must be 2-D with at least one column and y one label per row; got X "
+                         f"{X.shape}, y {y.shape}.")
+    bad = ~np.isfinite(X)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        raise ValueError(f"data set {name}: X holds {int(bad.sum())} missing or infinite values (first at row "
+                         f"{int(rows[0])}, column {int(cols[0])}); drop or impute them before scoring.")
+    missing = [i for i, v in enumerate(y.tolist()) if v is None or (isinstance(v, float) and np.isnan(v))
+               or str(v).strip() in ("", "nan", "None", "<NA>")]
+    if missing:
+        raise ValueError(f"data set {name}: {len(missing)} labels stand for a missing class (first at row "
+                         f"{missing[0]}: {y[missing[0]]!r}); drop those rows before scoring.")
+    y = y.astype(str) if y.dtype == object else y
+    classes, counts = np.unique(y.astype(str), return_counts=True)
+    small = {str(c): int(n) for c, n in zip(classes, counts) if n < n_folds}
+    if len(classes) < 2 or small:
+        raise ValueError(f"data set {name}: stratified {n_folds}-fold cross-validation needs at least two classes of "
+                         f"{n_folds} rows or more; classes {dict(zip(map(str, classes), map(int, counts)))}. Drop "
+                         "the small classes first (the study drops classes below its minimum size).")
+    return X, y
 
 
 def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, folder=None,
@@ -130,19 +226,15 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
     -------
     DataFrame with :data:`COLUMNS`, sorted by data set (in the order given), repeat, fold and method.
     """
-    methods = list(METHODS_V2 if methods is None else methods)
-    unknown = [m for m in methods if m not in METHODS_V2]
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; the methods are {', '.join(METHODS_V2)}.")
-    if not isinstance(datasets, Mapping) or not datasets:
-        raise ValueError("datasets must be a non-empty mapping {name: (X, y)}.")
+    methods = _check_arguments(datasets, methods, n_jobs)
     grids = grids_from_protocol(protocol)
     n_orders = int(protocol["protocol"]["column_orders"])
     wanted = None if cells is None else {(str(d), int(r), int(f)) for d, r, f in cells}
     folder = None if folder is None else Path(folder)
     done, tasks = [], []
+    n_folds = int(protocol["protocol"]["outer_folds"])
     for name, (X, y) in datasets.items():
-        X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+        X, y = _check_dataset(name, X, y, n_folds)
         where = None if folder is None else folder / f"{name}-{fingerprint(X, y)}"
         orders = column_orders(X.shape[1], n_orders, int(protocol["protocol"]["random_state"])) \
             if any(m in ORDER_DEPENDENT for m in methods) else None
@@ -151,12 +243,14 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
                 continue
             part = None if where is None else where / f"r{repeat}-f{fold}.csv"
             if part is not None and part.exists():
-                frame = _read_part(part)
-                if sorted(frame["method"]) == sorted(methods):
+                frame = _stored_part(part, name, repeat, fold, methods)
+                if frame is not None:
                     done.append(frame)
                     continue
             tasks.append((name, repeat, fold, X, y, train, test, methods, grids, orders, part))
-    frames = list(done)
+    if wanted is not None:
+        _check_cells(wanted, tasks, done, protocol)
+    frames, failures = list(done), []
     if tasks:
         client = None
         if dask:  # the folds go to the cluster's workers; the scores are the same
@@ -167,15 +261,64 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
         try:
             with parallel_config(backend="dask") if dask else nullcontext():
                 parts = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(_task)(*t) for t in tasks)
-                frames += list(progress_bar(parts, progress=progress, total=len(tasks), desc="folds"))
+                for frame, failed in progress_bar(parts, progress=progress, total=len(tasks), desc="folds"):
+                    failures += failed
+                    if frame is not None and not failed:
+                        frames.append(frame)
         finally:
             if client is not None:
                 client.close()
-    table = pd.concat(frames, ignore_index=True)
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     order = {name: i for i, name in enumerate(datasets)}
     method_order = {m: i for i, m in enumerate(methods)}
     table = table.assign(_d=table["dataset"].map(order), _m=table["method"].map(method_order))
-    return table.sort_values(["_d", "repeat", "fold", "_m"]).drop(columns=["_d", "_m"]).reset_index(drop=True)
+    table = table.sort_values(["_d", "repeat", "fold", "_m"]).drop(columns=["_d", "_m"]).reset_index(drop=True)
+    if failures:
+        raise ScoringError(_failure_message(failures, len(tasks) + len(done), folder), failures, table)
+    return table
+
+
+def _check_arguments(datasets, methods, n_jobs) -> list:
+    methods = list(METHODS_V2 if methods is None else methods)
+    unknown = [m for m in methods if m not in METHODS_V2]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; the methods are {', '.join(METHODS_V2)}.")
+    if len(set(methods)) != len(methods) or not methods:
+        raise ValueError(f"methods must name each method once, at least one; got {methods}.")
+    if not isinstance(datasets, Mapping) or not datasets:
+        raise ValueError("datasets must be a non-empty mapping {name: (X, y)}.")
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer))
+                               or not (n_jobs >= 1 or n_jobs == -1)):
+        raise ValueError(f"n_jobs must be a number of workers >= 1 (or -1: one per CPU, None: joblib's default); "
+                         f"got {n_jobs!r}.")
+    return methods
+
+
+def _check_cells(wanted: set, tasks: list, done: list, protocol: dict) -> None:
+    found = {(n, r, f) for n, r, f, *_ in tasks} | {
+        (str(fr["dataset"].iloc[0]), int(fr["repeat"].iloc[0]), int(fr["fold"].iloc[0])) for fr in done}
+    absent = sorted(wanted - found)
+    if absent:
+        p = protocol["protocol"]
+        raise ValueError(f"cells {absent[:5]}{' ...' if len(absent) > 5 else ''} are not (data set, repeat, fold) "
+                         f"of these data sets under the protocol (repeats 0-{int(p['repeats']) - 1}, folds "
+                         f"0-{int(p['outer_folds']) - 1}).")
+
+
+def _failure_message(failures: list, n_folds: int, folder) -> str:
+    failures = sorted(failures, key=lambda f: (f["dataset"], f["repeat"], f["fold"], f["method"]))
+    folds = {(f["dataset"], f["repeat"], f["fold"]) for f in failures}
+    lines = [f"  {f['dataset']} (repeat {f['repeat']}, fold {f['fold']}), {f['method']}: {f['error']}"
+             for f in failures[:20]]
+    if len(failures) > 20:
+        lines.append(f"  ... and {len(failures) - 20} more (ScoringError.failures lists them all)")
+    kept = (f"; they are stored under {Path(folder).name}/ and a rerun computes only the failed ones" if folder
+            else "; ScoringError.table holds them")
+    return (f"{len(folds)} of {n_folds} folds could not be scored ({len(failures)} method fits failed); the other "
+            f"{n_folds - len(folds)} folds were scored{kept}:\n" + "\n".join(lines) + "\n"
+            "The study's methods take their settings (covariance estimate, shrinkage and grids) from the protocol, so "
+            "advice in these messages about a function's arguments does not apply here. Report the lines above, "
+            "or change the protocol (data/protocols/generalisation_v2.toml) and recompute.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,12 +364,23 @@ def read_scores(path, protocol: dict) -> pd.DataFrame:
     if not path.exists() or not meta_path.exists():
         raise FileNotFoundError(f"no stored scores at {path.name} (and {meta_path.name}): compute them with "
                                 "`python -m helpers.studies.generalisation run` (about 30 minutes on two cores).")
-    meta = json.loads(meta_path.read_text())
+    restore = ("restore the committed copies (git checkout data/results/generalisation_v2) or recompute them "
+               "(python -m helpers.studies.generalisation run --write)")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if not isinstance(meta, dict):
+            raise ValueError(f"a JSON {type(meta).__name__}, not an object")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{meta_path.name}, the record of the stored scores, is not readable JSON ({exc}): "
+                         f"{restore}.") from None
     if meta.get("protocol_sha256") != protocol["sha256"]:
         raise ValueError(f"{path.name} was computed under protocol {str(meta.get('protocol_sha256'))[:12]}, "
                          f"not the present one ({protocol['sha256'][:12]}): the protocol changed after the "
                          "scores were made. Recompute them, or restore the protocol they were made under.")
-    table = _read_part(path)
+    try:
+        table = _read_part(path)
+    except (OSError, EOFError, ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path.name} cannot be read ({type(exc).__name__}: {exc}): {restore}.") from None
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing or len(table) != meta.get("rows"):
         raise ValueError(f"{path.name} is not a complete score table (missing columns {missing}, "
@@ -343,6 +497,11 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
 
     ``seed`` defaults to a fresh one (print it: a failure is then reproducible).
     """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed < 2**32):
+        raise ValueError(f"seed must be an integer in [0, 2**32) or None (a fresh one); got {seed!r}.")
     seed = int(np.random.SeedSequence().entropy % (2**32)) if seed is None else int(seed)
     cells = sample_cells(stored, n, seed)
     names = dict.fromkeys(d for d, _, _ in cells)
