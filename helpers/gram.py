@@ -2,7 +2,8 @@
 
 :class:`GramPCA` is PCA of a (sparse) matrix through the eigendecomposition of the smaller
 of the centred n x n Gram matrix and the p x p scatter matrix (exact, every eigenvalue, so
-the number of components for a variance fraction is exact; memory ``O(n p + min(n, p)^2)``). :func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
+the number of components for a variance fraction is exact; memory ``O(n p + min(n, p)^2)``).
+:func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
 give the Ledoit-Wolf shrinkage from inner products only, and :class:`ResidualCovariance`
 holds a shrunk covariance ``S = a I + b R'R`` of residuals ``R`` and applies ``S^-1``
 through the Woodbury identity when there are fewer rows than dimensions. Their ``covariance``
