@@ -481,8 +481,23 @@ def inverse_square_weights(distances):
 # cross-validated kNN for many K at once
 
 
+def _metric_names() -> set:
+    """The metric names ``sklearn.metrics.pairwise_distances`` takes."""
+    from sklearn.metrics.pairwise import _VALID_METRICS, PAIRWISE_DISTANCE_FUNCTIONS
+
+    return set(_VALID_METRICS) | set(PAIRWISE_DISTANCE_FUNCTIONS)
+
+
 def _check_knn_inputs(X, y, ks, metric=None):
     """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
+    if isinstance(metric, str) and metric not in _metric_names():
+        import difflib
+
+        near = difflib.get_close_matches(metric, _metric_names(), n=1)
+        raise ValueError(
+            f"Unknown metric {metric!r}{f'; did you mean {near[0]!r}' if near else ''}? Any metric of "
+            "sklearn.metrics.pairwise_distances, e.g. 'cosine', 'euclidean', 'manhattan', or a callable."
+        )
     if isinstance(metric, str) and metric in ("mahalanobis", "seuclidean"):
         raise ValueError(
             f"metric={metric!r} needs a covariance (or variances) estimated on each training fold, which a "
