@@ -295,7 +295,7 @@ def check_label_values(y, name: str = "y") -> np.ndarray:
 
     Examples
     --------
-    >>> check_label_values(["a", 1])  # doctest: +ELLIPSIS
+    >>> check_label_values(np.array(["a", 1], dtype=object))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     TypeError: y mixes labels of types int, str, which cannot be sorted into classes; convert them ...
