@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 
 import numpy as np
 from sklearn import config_context
@@ -51,6 +52,10 @@ def knn_cv(X, y):
 
 def tuned(X, y):
     return TunedKNN(StandardScaler(), ks=(1, 5, 15)).fit(X, y).best_k_
+
+
+def pca(X):
+    return GramPCA(2).fit(X).explained_variance_
 
 
 def gram_route(X):
@@ -86,15 +91,13 @@ def main(argv=None):
             X, y = data(n)
             data_mib = X.nbytes / 2**20
             if name == "GramPCA":
-                after, secs, _ = measure(lambda X=X: GramPCA(2).fit(X), WORKING_MEMORY)
-                before_fn = (lambda X=X: gram_route(X))
+                after_fn, before_fn = partial(pca, X), partial(gram_route, X)
                 target = 1 + data_factor * data_mib  # + the p x p matrix and bookkeeping
-                extra = after - data_factor * data_mib
             else:
-                after, secs, result = measure(lambda X=X, y=y, fn=fn: fn(X, y), WORKING_MEMORY)
-                before_fn = (lambda X=X, y=y, fn=fn: fn(X, y))
+                after_fn = before_fn = partial(fn, X, y)
                 target = WORKING_MEMORY + data_factor * data_mib
-                extra = after - data_factor * data_mib
+            after, secs, result = measure(after_fn, WORKING_MEMORY)
+            extra = after - data_factor * data_mib
             if whole_bytes(n) * 3 <= FIT_IN:  # the matrix and the sort's temporaries
                 before, _, before_result = measure(before_fn, ONE_BLOCK)
                 before_text = f"{before:10.0f}"
