@@ -28,6 +28,20 @@ def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> n
     ...
     ValueError: Complex data not supported: x holds complex numbers (dtype complex128); ... Pass x.real ...
     """
+    if hasattr(x, "tocsr") and hasattr(x, "nnz"):  # a scipy sparse matrix or array
+        raise TypeError(
+            f"{name} is a scipy sparse {type(x).__name__} of shape {x.shape}; this function needs a dense array. "
+            f"Pass {name}.toarray() if it fits in memory ({x.shape[0]:,} x {x.shape[1]:,} x 8 bytes = "
+            f"{x.shape[0] * x.shape[1] * 8 / 2**20:,.1f} MiB), or reduce it first with helpers.gram.GramPCA "
+            "(which takes sparse input)."
+        )
+    if hasattr(x, "to_numpy") and hasattr(x, "dtypes" if hasattr(x, "columns") else "dtype"):
+        # pandas: nullable Int64/Float64/boolean columns hold pd.NA, which numpy cannot turn into a float;
+        # as NaN it is reported below as a missing value, with its position
+        try:
+            x = x.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):
+            pass  # text or mixed columns: the checks below say what to do
     try:
         raw = np.asarray(x)
     except ValueError as exc:  # ragged nested sequences
@@ -44,6 +58,12 @@ def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> n
     try:
         arr = raw.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
+        missing = _first_missing(raw)
+        if missing is not None:
+            raise ValueError(
+                f"{name} contains missing values ({missing[1]}), first at {_position(missing[0])}. Remove or impute "
+                "them first, e.g. sklearn.impute.SimpleImputer (or df.dropna())."
+            ) from None
         # TypeError for objects that are not numbers at all (a dict), ValueError for text
         raise type(exc)(
             f"{name} must be numeric; could not convert it to float ({exc}; dtype {raw.dtype}). "
@@ -61,6 +81,16 @@ def as_float_array(x, name: str, ndim: int | tuple[int, ...] | None = None) -> n
             raise ValueError(f"{name} must be {want}; got shape {arr.shape}.{hint}")
     check_finite(arr, name)
     return arr
+
+
+def _first_missing(raw: np.ndarray):
+    """``(index, what)`` of the first ``None`` or ``pd.NA`` in an object array, or ``None``."""
+    if raw.dtype != object:
+        return None
+    for index, value in np.ndenumerate(raw):
+        if value is None or type(value).__name__ == "NAType":
+            return tuple(int(i) for i in index), "None" if value is None else "pd.NA"
+    return None
 
 
 def _position(index: tuple) -> str:
@@ -260,9 +290,41 @@ def check_real(value, name: str, example: str | None = None, low: float | None =
     return float(value)
 
 
+def check_label_values(y, name: str = "y") -> np.ndarray:
+    """``y`` as a 1-D array of labels that can be sorted: no missing label, no mix of text and numbers.
+
+    Examples
+    --------
+    >>> check_label_values(np.array(["a", 1], dtype=object))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: y mixes labels of types int, str, which cannot be sorted into classes; convert them ...
+    """
+    y = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if y.ndim != 1:
+        fix = " Use y.ravel() for a single column." if y.ndim == 2 and y.shape[1] == 1 else ""
+        raise ValueError(f"{name} must be 1-D, one label per row; got shape {y.shape}.{fix}")
+    missing = _first_missing(y)
+    if missing is None and y.dtype.kind == "f" and np.isnan(y).any():
+        missing = ((int(np.flatnonzero(np.isnan(y))[0]),), "NaN")
+    if missing is not None:
+        raise ValueError(f"{name} has a missing label ({missing[1]}) at index {missing[0][0]}; drop those rows or "
+                         "label them first.")
+    if y.dtype == object:
+        try:
+            np.unique(y)
+        except TypeError:
+            kinds = sorted({type(v).__name__ for v in y})
+            raise TypeError(
+                f"{name} mixes labels of types {', '.join(kinds)}, which cannot be sorted into classes; convert "
+                f"them to one type first, e.g. {name} = np.asarray({name}).astype(str)."
+            ) from None
+    return y
+
+
 def check_labels(X, y, n_classes: int = 2):
     """``X`` as a 2-D float array and ``y`` as an array with one label per row and >= ``n_classes`` classes."""
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    X, y = np.asarray(X, dtype=float), check_label_values(y)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (samples x features); got shape {X.shape}. Use X.reshape(-1, 1) "
                          "for a single feature.")

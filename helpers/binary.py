@@ -45,6 +45,8 @@ class BinaryCounts(NamedTuple):
 
 
 def _as_binary(x, name: str) -> np.ndarray:
+    if hasattr(x, "tocsr") or hasattr(x, "to_numpy"):  # sparse: refused; pandas: pd.NA reported as missing
+        x = as_float_array(x, name, ndim=(1, 2))
     arr = np.asarray(x)
     if arr.dtype == bool:
         return arr.astype(np.float64)

@@ -30,7 +30,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, sq_euclidean, unit_rows
-from ._validation import as_float_array, check_finite, check_int, check_option, check_positive_ints, plain
+from ._validation import (
+    as_float_array,
+    check_finite,
+    check_int,
+    check_label_values,
+    check_option,
+    check_positive_ints,
+    plain,
+)
 from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
     METHODS,
@@ -51,7 +59,13 @@ def _validate(estimator, X, y="no_validation", **kwargs):
     if not hasattr(X, "tocsr"):  # dense input: catch what float64 conversion would lose or refuse
         raw = np.asarray(X)
         if raw.dtype.kind in "cUSO":
-            as_float_array(raw, "X")
+            as_float_array(X, "X")  # the original: pandas' pd.NA is reported as a missing value there
+    if not (isinstance(y, str) and y == "no_validation") and y is not None:
+        labels = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+        if labels.ndim == 2 and labels.shape[1] == 1:  # a column: scikit-learn ravels it with a warning
+            labels = labels.ravel()
+        if labels.ndim == 1:
+            check_label_values(labels)  # mixed text and numbers, missing labels: before scikit-learn sorts them
     out = validate_data(estimator, X, y, dtype=np.float64, ensure_all_finite=False, **kwargs)
     check_finite(out[0] if isinstance(out, tuple) else out, "X")
     return out

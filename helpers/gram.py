@@ -1,8 +1,9 @@
 """PCA and shrunk covariances from inner products: for data with far more features than rows.
 
-:class:`GramPCA` is PCA of a (sparse) matrix through the eigendecomposition of the centred
-n x n Gram matrix (exact, every eigenvalue, so the number of components for a variance
-fraction is exact). :func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
+:class:`GramPCA` is PCA of a (sparse) matrix through the eigendecomposition of the smaller
+of the centred n x n Gram matrix and the p x p scatter matrix (exact, every eigenvalue, so
+the number of components for a variance fraction is exact; memory ``O(n p + min(n, p)^2)``).
+:func:`ledoit_wolf_shrinkage_gram` and :func:`shrunk_residual_covariance`
 give the Ledoit-Wolf shrinkage from inner products only, and :class:`ResidualCovariance`
 holds a shrunk covariance ``S = a I + b R'R`` of residuals ``R`` and applies ``S^-1``
 through the Woodbury identity when there are fewer rows than dimensions. Their ``covariance``
@@ -93,6 +94,10 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     ``n x n`` problem: the principal axes are ``V = Xc' U / s`` and the training scores
     ``U s``. All ``n`` eigenvalues come out, so ``explained_variance_ratio_`` and
     :meth:`n_components_for` are exact (their sum is ``||Xc||_F^2``, the total variance).
+    With more rows than features (``p < n``) the same eigenvalues and axes come from the
+    ``p x p`` scatter matrix ``Xc' Xc = V diag(s^2) V'`` instead (the other ``n - p``
+    eigenvalues are 0), so memory stays ``O(n p + p^2)`` for any ``n``: the results agree
+    with ``sklearn.decomposition.PCA`` to rounding, up to the sign of each axis.
 
     Parameters
     ----------
@@ -108,8 +113,9 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         the output is the Mahalanobis distance under the (diagonal) covariance of the
         training scores.
     dtype : numpy dtype, default=np.float64
-        Precision of the Gram matrix and its eigendecomposition (``np.float32`` halves its
-        memory: ``n^2`` x 4 bytes).
+        Precision of the Gram (or scatter) matrix and its eigendecomposition (``np.float32``
+        halves its memory: ``min(n, p)^2`` x 4 bytes). The fitted attributes are float64
+        either way, and so is the output of ``transform``.
     max_components : int or None, default=None
         Cap on the number of components, however ``n_components`` chooses them.
     verbose : bool or None, default=None
@@ -174,28 +180,12 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if factor != 1.0:
             X = X / factor
         mean = np.asarray(X.mean(axis=0)).ravel()
-        r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
-        mm = float(mean @ mean)
-        XT = X.T.tocsr() if sp.issparse(X) else X.T
-        blocks = range(0, n, self._block_rows)
-        with progress_bar(total=len(blocks) + 2, desc="GramPCA", progress=self.verbose) as bar:
-            bar.set_postfix_str(f"Gram matrix {n:,} x {n:,}")
-            # built block by block straight into a dense array of the requested dtype: no
-            # sparse n x n product, no float64 copy when dtype is float32
-            G = np.empty((n, n), dtype=self.dtype, order="F")
-            for start in blocks:
-                rows = slice(start, start + self._block_rows)
-                block = X[rows] @ XT
-                block = block.toarray() if sp.issparse(block) else np.asarray(block)
-                G[rows] = block - r[rows, None] - r[None, :] + mm
-                bar.update()
-            bar.set_postfix_str("eigendecomposition")
-            # eigh reads the lower triangle only, so G needs no symmetrising copy, and G is
-            # Fortran-ordered, so LAPACK works on it in place instead of on a copy
-            vals, vecs = linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False)
-            del G
-            bar.update()
-            vals = np.clip(vals[::-1].astype(np.float64), 0.0, None)
+        with progress_bar(total=3, desc="GramPCA", progress=self.verbose) as bar:
+            # the smaller of the two inner-product matrices: Xc Xc' (n x n) for p >= n, else Xc' Xc (p x p)
+            if p < n:
+                vals, axes = self._covariance_eigh(X, mean, bar)
+            else:
+                vals, vecs = self._gram_eigh(X, mean, bar)
             total = vals.sum()
             if not total > 0:
                 raise ValueError(
@@ -209,7 +199,6 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 m = min(_n_for_fraction(cum, float(self.n_components)), cap)
             else:
                 m = min(int(self.n_components), cap)
-            vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
             s = np.sqrt(vals[:m])
             if np.any(s <= 0):
                 raise ValueError(
@@ -217,8 +206,12 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                     f"rows); ask for fewer than {m}, or a variance fraction such as n_components=0.99."
                 )
             bar.set_postfix_str("principal axes")
-            Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
-            self.components_ = np.asarray(Xc_T_U / s).T
+            if p < n:
+                self.components_ = np.ascontiguousarray(axes[:, :m].T)
+            else:
+                vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
+                Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
+                self.components_ = np.asarray(Xc_T_U / s).T
             bar.update()
         # fix signs: largest-magnitude entry of each axis positive (deterministic output)
         signs = np.sign(self.components_[np.arange(m), np.abs(self.components_).argmax(axis=1)])
@@ -230,6 +223,60 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.explained_variance_ratio_ = self.all_explained_variance_ratio_[:m]
         self.n_components_ = m
         return self
+
+    def _gram_eigh(self, X, mean, bar):
+        """Eigenvalues (descending, all ``n``) and eigenvectors (ascending) of the centred ``n x n`` Gram."""
+        n = X.shape[0]
+        r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
+        mm = float(mean @ mean)
+        XT = X.T.tocsr() if sp.issparse(X) else X.T
+        bar.set_postfix_str(f"Gram matrix {n:,} x {n:,}")
+        # built block by block straight into a dense array of the requested dtype: no
+        # sparse n x n product, no float64 copy when dtype is float32
+        G = np.empty((n, n), dtype=self.dtype, order="F")
+        for start in range(0, n, self._block_rows):
+            rows = slice(start, start + self._block_rows)
+            block = X[rows] @ XT
+            block = block.toarray() if sp.issparse(block) else np.asarray(block)
+            G[rows] = block - r[rows, None] - r[None, :] + mm
+        bar.update()
+        bar.set_postfix_str("eigendecomposition")
+        # eigh reads the lower triangle only, so G needs no symmetrising copy, and G is
+        # Fortran-ordered, so LAPACK works on it in place instead of on a copy
+        vals, vecs = linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False)
+        del G
+        bar.update()
+        return np.clip(vals[::-1].astype(np.float64), 0.0, None), vecs
+
+    def _covariance_eigh(self, X, mean, bar):
+        """Eigenvalues (descending, padded with zeros to ``n``) and axes (columns, descending) of ``Xc' Xc``.
+
+        For more rows than features: the ``p x p`` scatter matrix instead of the ``n x n`` Gram
+        matrix (the same nonzero eigenvalues; the axes are its eigenvectors), so memory is
+        ``O(n p + p^2)`` whatever ``n``. Dense data are centred first (one ``n x p`` copy), which
+        is more accurate than subtracting ``n m m'``; sparse data stay sparse.
+        """
+        n, p = X.shape
+        bar.set_postfix_str(f"scatter matrix {p:,} x {p:,}")
+        if sp.issparse(X):
+            XT = X.T.tocsr()
+            C = np.empty((p, p), dtype=self.dtype, order="F")
+            for start in range(0, p, self._block_rows):
+                rows = slice(start, start + self._block_rows)
+                block = (XT[rows] @ X).toarray()
+                C[rows] = block - n * mean[rows, None] * mean[None, :]
+        else:
+            Xc = X - mean
+            C = np.asfortranarray((Xc.T @ Xc).astype(self.dtype, copy=False))
+            del Xc
+        bar.update()
+        bar.set_postfix_str("eigendecomposition")
+        vals, vecs = linalg.eigh(C, driver="evd", overwrite_a=True, check_finite=False)
+        del C
+        bar.update()
+        vals = np.clip(vals[::-1].astype(np.float64), 0.0, None)
+        # the other n - p eigenvalues of the Gram matrix are 0: keep all n, as the Gram route does
+        return np.concatenate([vals, np.zeros(n - p)]), vecs[:, ::-1].astype(np.float64)
 
     @property
     def _n_features_out(self):

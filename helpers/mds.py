@@ -9,6 +9,12 @@ What scikit-learn's ``ClassicalMDS`` and scikit-bio's ``pcoa`` do not give and t
 similarity input, the full spectrum with its negative eigenvalues, R's goodness of fit pair
 ``(g1, g2)``, Gower's out-of-sample placement and Cailliez's additive constant. The binary
 similarity matrices it is usually fed come from :func:`helpers.binary.binary_similarity`.
+
+Memory: these functions take an ``n x n`` matrix and work on it as a whole (double centring,
+the eigendecomposition), so they hold a few ``n x n`` float64 arrays at once: 0.2 GiB each at
+n = 5,000, 3 GiB at n = 20,000. That is their nature, not a chunking left undone; unlike the
+kNN and PCA paths of the package (bounded by scikit-learn's ``working_memory`` or by
+``O(n p)``), they are meant for the few thousand objects a similarity matrix is built on.
 """
 
 from __future__ import annotations

@@ -12,7 +12,13 @@ Every kNN of the workbook orders its neighbours and counts their votes here:
 * :func:`distance_weighted_proba` and :func:`inverse_square_weights`: weighted votes
   (``KNeighborsClassifier(weights="distance")`` or a weight function);
 * :func:`knn_cv_accuracy_by_k` and :func:`knn_cv_predictions_by_k`: cross-validated kNN for
-  many K at once, one neighbour search per fold.
+  many K at once, one neighbour search per fold, in test-row chunks bounded by ``working_memory``.
+
+Memory: no function here holds a full test x train distance matrix larger than scikit-learn's
+``working_memory`` (``sklearn.set_config(working_memory=...)``, in MiB; 1024 by default):
+the distances are computed and reduced to their ``k`` nearest a block of rows at a time.
+:func:`nearest_indices` takes a matrix the caller already holds and only bounds its own
+temporaries.
 
 Callers: :class:`helpers.estimators.ClassConditionalKNN` and :class:`~helpers.estimators.TunedKNN`,
 and the Mahal-kNN readings of :mod:`helpers.studies.srivastava_rao_2016`.
@@ -21,6 +27,7 @@ and the Mahal-kNN readings of :mod:`helpers.studies.srivastava_rao_2016`.
 from __future__ import annotations
 
 import numpy as np
+from sklearn import config_context, get_config
 from sklearn.base import clone
 from sklearn.metrics import pairwise_distances
 
@@ -30,6 +37,7 @@ from ._validation import (
     check_int,
     check_labels,
     check_positive_ints,
+    check_real,
     check_same_features,
     check_square_matrix,
     split_folds,
@@ -473,15 +481,36 @@ def inverse_square_weights(distances):
 # cross-validated kNN for many K at once
 
 
-def _check_knn_inputs(X, y, ks):
+def _metric_names() -> set:
+    """The metric names ``sklearn.metrics.pairwise_distances`` takes."""
+    from sklearn.metrics.pairwise import _VALID_METRICS, PAIRWISE_DISTANCE_FUNCTIONS
+
+    return set(_VALID_METRICS) | set(PAIRWISE_DISTANCE_FUNCTIONS)
+
+
+def _check_knn_inputs(X, y, ks, metric=None):
     """Arrays, the K list and the class codes shared by the kNN-over-K helpers; clear errors otherwise."""
+    if isinstance(metric, str) and metric not in _metric_names():
+        import difflib
+
+        near = difflib.get_close_matches(metric, _metric_names(), n=1)
+        raise ValueError(
+            f"Unknown metric {metric!r}{f'; did you mean {near[0]!r}' if near else ''}? Any metric of "
+            "sklearn.metrics.pairwise_distances, e.g. 'cosine', 'euclidean', 'manhattan', or a callable."
+        )
+    if isinstance(metric, str) and metric in ("mahalanobis", "seuclidean"):
+        raise ValueError(
+            f"metric={metric!r} needs a covariance (or variances) estimated on each training fold, which a "
+            "metric name cannot carry; whiten in the fold instead: transformer=Whitener() (or "
+            "StandardScaler() for 'seuclidean') with metric='euclidean' gives these distances."
+        )
     X, y = check_labels(as_float_array(X, "X", ndim=2), y)
     ks = check_positive_ints(ks, "ks", "[3] or range(1, 21)")
     classes, y_idx = np.unique(y, return_inverse=True)
     return X, y, ks, classes, y_idx
 
 
-def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
+def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None, working_memory=None) -> dict:
     """Cross-validated accuracy of uniform-vote kNN for several K at once.
 
     Equivalent to ``cross_val_score(KNeighborsClassifier(k, metric=metric), X, y, cv=cv).mean()``
@@ -502,6 +531,12 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
     transformer : scikit-learn transformer, optional
         Cloned and fitted on each training fold (with its labels), then applied to the
         fold's training and test rows, e.g. ``ExpectedWhitener()``.
+    working_memory : float, optional
+        MiB for one block of a fold's test x train distances and their sorting (default
+        ``sklearn.get_config()["working_memory"]``, 1024). The distance matrix of a fold is
+        never held whole when it is larger: the test rows go in blocks (a multiple of 48 rows,
+        so BLAS gives the same bits as the whole matrix), each reduced to its ``max(ks)``
+        nearest at once. Peak memory is about ``working_memory`` plus the data.
 
     Returns
     -------
@@ -515,23 +550,25 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dic
     >>> print({k: f"{a:.3f}" for k, a in acc.items()})
     {1: '1.000', 3: '1.000'}
     """
-    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks, metric)
+    working_memory = _check_working_memory(working_memory)
     folds = split_folds(cv, X, y)
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
-        pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes), working_memory)
         for i, k in enumerate(ks):
             acc[i, j] = np.mean(pred[k] == y_idx[te])
     return {k: float(acc[i].mean()) for i, k in enumerate(ks)}
 
 
-def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> dict:
+def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None, working_memory=None) -> dict:
     """Held-out kNN predictions for several K at once, each row predicted by the fold that holds it out.
 
     The predictions behind :func:`knn_cv_accuracy_by_k` (same neighbour order and ties), for
     splitters in which every row is held out exactly once (``LeaveOneOut()``, ``KFold``,
     ``StratifiedKFold``): what a paired test on the same rows (e.g. :func:`mcnemar_exact` on two
-    methods' LOOCV predictions) needs. Equals ``cross_val_predict`` of the same kNN.
+    methods' LOOCV predictions) needs. Equals ``cross_val_predict`` of the same kNN. Memory is
+    bounded by ``working_memory`` as there.
 
     Returns
     -------
@@ -544,7 +581,8 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> 
     >>> knn_cv_predictions_by_k(X, [0, 0, 0, 1, 1, 1], [1], LeaveOneOut())[1].tolist()
     [0, 0, 0, 1, 1, 1]
     """
-    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks)
+    X, y, ks, classes, y_idx = _check_knn_inputs(X, y, ks, metric)
+    working_memory = _check_working_memory(working_memory)
     folds = split_folds(cv, X, y)
     held_out = np.bincount(np.concatenate([te for _, te in folds]), minlength=len(y))
     if not np.all(held_out == 1):
@@ -552,13 +590,47 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None) -> 
                          f"rows out {held_out.min()} to {held_out.max()} times: use knn_cv_accuracy_by_k.")
     pred = {k: np.empty(len(y), dtype=int) for k in ks}
     for tr, te in folds:
-        fold = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes))
+        fold = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes), working_memory)
         for k in ks:
             pred[k][te] = fold[k]
     return {k: classes[p] for k, p in pred.items()}
 
 
-def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classes):
+def _check_working_memory(working_memory) -> float:
+    """``working_memory`` in MiB (> 0), defaulting to scikit-learn's setting."""
+    if working_memory is None:
+        return float(get_config()["working_memory"])
+    return check_real(working_memory, "working_memory", "working_memory=256 (MiB)", low=0.0, closed="neither")
+
+
+#: rows per block are a multiple of this: BLAS kernels compute blocks of 4 to 24 rows, and a
+#: block that ended inside one would round some rows differently from the whole matrix
+_ROW_ALIGN = 48
+
+
+def _nearest_in_blocks(X_te, X_tr, k: int, metric, working_memory: float) -> np.ndarray:
+    """``nearest_indices(pairwise_distances(X_te, X_tr, metric), k)`` in blocks of test rows.
+
+    The same indices as the whole matrix (rows are independent, and blocks of a multiple of
+    ``_ROW_ALIGN`` rows give BLAS's bits for each row), with at most about ``working_memory``
+    MiB of distances and sorting temporaries at a time: per test row, 8 bytes per training
+    row for its distances, 8 more for ``pairwise_distances``' temporary and 16 for the
+    partial sort's indices and mask.
+    """
+    n, m = len(X_te), len(X_tr)
+    rows = int(working_memory * 2**20 // (32.0 * max(m, 1)))
+    rows = max(_ROW_ALIGN, rows - rows % _ROW_ALIGN)
+    with config_context(working_memory=working_memory):
+        if rows >= n:  # one block: exactly the call of the whole matrix
+            return nearest_indices(pairwise_distances(X_te, X_tr, metric=metric), k)
+        out = np.empty((n, k), dtype=np.intp)
+        for start in range(0, n, rows):
+            block = slice(start, start + rows)
+            out[block] = nearest_indices(pairwise_distances(X_te[block], X_tr, metric=metric), k)
+        return out
+
+
+def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classes, working_memory):
     """Majority-vote class codes of one fold's test rows for every k: ``{k: ndarray (n_test,)}``."""
     k_max = max(ks)
     if k_max > len(tr):
@@ -567,5 +639,5 @@ def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classe
     if transformer is not None:
         t = clone(transformer).fit(X_tr, y[tr])
         X_tr, X_te = t.transform(X_tr), t.transform(X_te)
-    idx = nearest_indices(pairwise_distances(X_te, X_tr, metric=metric), k_max)
+    idx = _nearest_in_blocks(X_te, X_tr, k_max, metric, working_memory)
     return majority_votes(idx, y_idx[tr], ks, n_classes)

@@ -30,6 +30,9 @@ from sklearn.base import clone
 
 from ._validation import as_float_array, check_estimator, check_labels, check_real
 
+#: rows beyond which :func:`primal_linear_svm` refuses the problem (SLSQP's memory is n^2, its time n^3)
+_PRIMAL_MAX_ROWS = 2000
+
 __all__ = ["PrimalSVM", "is_linearly_separable", "primal_linear_svm", "svc_loocv_accuracy", "svc_loocv_predict"]
 
 
@@ -93,6 +96,14 @@ def primal_linear_svm(X, y, C: float = 1.0, P=None, M=None, tol: float = 1e-10) 
         )
     C = check_real(C, "C", "C=1.0", low=0.0, closed="neither")
     n, d = X.shape
+    if n > _PRIMAL_MAX_ROWS:
+        raise ValueError(
+            f"X has {n:,} rows, beyond the {_PRIMAL_MAX_ROWS:,} primal_linear_svm is meant for: SLSQP works on "
+            f"{n + d + 1:,} variables with a dense {n:,} x {n + d + 1:,} constraint matrix "
+            f"({8 * n * (n + d + 1) / 2**30:,.1f} GiB), and its time grows as n^3 (about 20 s at 600 rows). "
+            "Fit sklearn.svm.SVC(kernel='linear', C=C) on the transformed rows X @ M.T instead (the same problem "
+            "when P = I), or pass a subsample."
+        )
     P = np.eye(d) if P is None else as_float_array(P, "P", ndim=2)
     M = np.eye(d) if M is None else as_float_array(M, "M", ndim=2)
     if P.shape != (d, d) or M.shape != (d, d):

@@ -140,15 +140,21 @@ def _why(exc: BaseException, timeout: float) -> str:
         return f"the connection broke before the whole file arrived, the body was cut short ({exc})"
     if isinstance(exc, requests.HTTPError):
         return f"the server answered {exc}"
+    if isinstance(exc, requests.TooManyRedirects):
+        return (f"the server redirects in a loop ({exc}): the address is wrong or the site has moved; open it in a "
+                "browser to see where it leads")
     return f"{type(exc).__name__}: {exc}"
 
 
 def _worth_retrying(exc: BaseException) -> bool:
-    """Timeouts, refused or reset connections and bodies cut short may pass next time; a 4xx answer will not."""
+    """Timeouts, refused or reset connections and bodies cut short may pass next time; a 4xx answer or a redirect
+    loop will not."""
     import requests
 
     if isinstance(exc, requests.HTTPError):
         return exc.response is None or exc.response.status_code >= 500
+    if isinstance(exc, requests.TooManyRedirects):  # a redirect loop loops again
+        return False
     return getattr(exc, "errno", None) not in _LOCAL_ERRNOS
 
 

@@ -18,17 +18,22 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import linalg
 from scipy.spatial import distance as sd
+from sklearn.decomposition import PCA
+from sklearn.model_selection import KFold, cross_val_predict, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from helpers.binary import binary_similarity, jaccard
 from helpers.clustering import kmeans_inertias, pham_alpha
-from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
+from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
+from helpers.gram import GramPCA
 from helpers.mds import check_similarity_matrix, classical_mds, place_new_points, similarity_to_distance
 from helpers.metrics import (
     cosine_similarity,
@@ -37,7 +42,7 @@ from helpers.metrics import (
     minkowski,
     variance_adjusted_cosine,
 )
-from helpers.neighbours import nearest_indices, nearest_neighbors
+from helpers.neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k, nearest_indices, nearest_neighbors
 from helpers.svm import primal_linear_svm
 from helpers.whitening import whitening_matrix
 
@@ -355,3 +360,187 @@ def test_lanczos_that_does_not_converge_falls_back_to_the_dense_solver(monkeypat
     assert_allclose(sd.pdist(res.embedding[:50]), sd.pdist(X[:50]), rtol=1e-8)
     F = GAUSS[:200, :200]
     assert check_similarity_matrix(F)["min_eigenvalue"] == pytest.approx(linalg.eigvalsh(F)[0], abs=1e-12)
+
+
+# --- hostile input: sparse, float32, pandas with NA and categories, odd labels and shapes, large n
+# (each case is a row of tests/hostile_cases/maths.csv)
+
+S40 = sp.csr_matrix(X40)
+DF40 = pd.DataFrame(X40, columns=["a", "b", "c"])
+DF_NA = DF40.astype("Float64")
+DF_NA.iloc[3, 1] = pd.NA
+DF_CAT = DF40.assign(c=pd.Categorical(["low", "high"] * 20))
+DF_STR = DF40.assign(c=["x", "y"] * 20)
+MIXED = np.array(["a", 1] * 20, dtype=object)
+SPARSE = r"is a scipy sparse csr_matrix of shape \(40, 3\); this function needs a dense array\. Pass \w+\.toarray\(\)"
+NA = r"contains NaN in 1 entries, first at row 3, column 1.*SimpleImputer"
+TEXT = r"X must be numeric; could not convert it to float.*OrdinalEncoder"
+
+HOSTILE_ERRORS = [
+    # sparse input where only dense is taken: the size of toarray() and the sparse route
+    ("sparse_nearest_neighbors", lambda: nearest_neighbors(S40, S40), TypeError, "x " + SPARSE),
+    ("sparse_knn_cv", lambda: knn_cv_accuracy_by_k(S40, Y40, [1], KFold(2)), TypeError, "X " + SPARSE),
+    ("sparse_cosine_similarity", lambda: cosine_similarity(S40, S40), TypeError, SPARSE + r".*GramPCA"),
+    ("sparse_binary_similarity", lambda: binary_similarity(sp.csr_matrix((X40 > 0).astype(float))), TypeError,
+     r"x is a scipy sparse csr_matrix.*toarray\(\) if it fits in memory"),
+    ("sparse_classical_mds", lambda: classical_mds(sp.csr_matrix(D6)), TypeError,
+     r"D is a scipy sparse csr_matrix of shape \(6, 6\).*D\.toarray\(\)"),
+    ("sparse_kmeans_inertias", lambda: kmeans_inertias(S40, 3), TypeError, "X " + SPARSE),
+    ("sparse_whitener", lambda: Whitener().fit(S40), TypeError, r"Sparse data was passed for X.*\.toarray\(\)"),
+    ("sparse_tuned_knn", lambda: TunedKNN().fit(S40, Y40), TypeError, r"Sparse data was passed.*\.toarray\(\)"),
+    ("sparse_class_conditional_knn", lambda: ClassConditionalKNN().fit(S40, Y40), TypeError,
+     r"Sparse data was passed.*\.toarray\(\)"),
+    # pandas: pd.NA in nullable Float64 columns is a missing value, told with its position
+    ("pandas_na_knn_cv", lambda: knn_cv_accuracy_by_k(DF_NA, Y40, [1], KFold(2)), ValueError, "X " + NA),
+    ("pandas_na_nearest_neighbors", lambda: nearest_neighbors(DF_NA, DF_NA), ValueError, "x " + NA),
+    ("pandas_na_whitener", lambda: Whitener().fit(DF_NA), ValueError, "X " + NA),
+    ("pandas_na_tuned_knn", lambda: TunedKNN().fit(DF_NA, Y40), ValueError, "X " + NA),
+    ("pandas_na_cosine_similarity", lambda: cosine_similarity(DF_NA, DF_NA), ValueError, "x " + NA),
+    ("pandas_na_gram_pca", lambda: GramPCA(2).fit(DF_NA), ValueError, "X " + NA),
+    ("pandas_na_object_none", lambda: nearest_neighbors(np.array([[1.0, None], [2.0, 3.0]], dtype=object),
+                                                        [[1.0, 2.0]], k=1), ValueError,
+     r"x contains NaN in 1 entries, first at row 0, column 1.*SimpleImputer"),  # numpy reads None as NaN
+    # categorical and object columns of text
+    ("pandas_categorical_whitener", lambda: Whitener().fit(DF_CAT), ValueError, TEXT),
+    ("pandas_categorical_knn_cv", lambda: knn_cv_accuracy_by_k(DF_CAT, Y40, [1], KFold(2)), ValueError, TEXT),
+    ("pandas_object_strings_tuned_knn", lambda: TunedKNN().fit(DF_STR, Y40), ValueError, TEXT),
+    ("pandas_categorical_gram_pca", lambda: GramPCA(2).fit(DF_CAT), ValueError,
+     r"X must be numeric.*encode text columns as numbers"),
+    # labels
+    ("labels_mixed_knn_cv", lambda: knn_cv_accuracy_by_k(X40, MIXED, [1], KFold(2)), TypeError,
+     r"y mixes labels of types int, str, which cannot be sorted.*astype\(str\)"),
+    ("labels_mixed_tuned_knn", lambda: TunedKNN().fit(X40, MIXED), TypeError, r"y mixes labels of types int, str"),
+    ("labels_mixed_class_conditional_knn", lambda: ClassConditionalKNN().fit(X40, MIXED), TypeError,
+     r"y mixes labels of types int, str"),
+    ("labels_nan_knn_cv", lambda: knn_cv_accuracy_by_k(X40, np.r_[Y40[:39], np.nan], [1], KFold(2)), ValueError,
+     r"y has a missing label \(NaN\) at index 39; drop those rows"),
+    ("labels_column_knn_cv", lambda: knn_cv_accuracy_by_k(X40, Y40[:, None], [1], KFold(2)), ValueError,
+     r"y must be 1-D, one label per row; got shape \(40, 1\)\. Use y\.ravel\(\)"),
+    ("labels_one_class_knn_cv", lambda: knn_cv_accuracy_by_k(X40, np.zeros(40), [1], KFold(2)), ValueError,
+     r"y has 1 class\(es\) \[0\.0\]; a classification score needs at least 2"),
+    ("labels_one_class_tuned_knn", lambda: TunedKNN().fit(X40, np.zeros(40)), ValueError,
+     r"y has 1 class\(es\).*needs at least 2"),
+    # k, shapes, parameters
+    ("k_above_n_knn_cv", lambda: knn_cv_accuracy_by_k(X40, Y40, [100], KFold(2)), ValueError,
+     r"K = 100 exceeds the 20 rows of a training fold; use ks <= 20"),
+    ("k_above_n_tuned_knn", lambda: TunedKNN(ks=(100,)).fit(X40, Y40), ValueError,
+     r"no k in ks=\(100,\) fits the 26 rows of an inner training fold; include a k <= 26"),
+    ("single_row_tuned_knn", lambda: TunedKNN().fit(X40[:1], Y40[:1]), ValueError,
+     r"smallest class \(0\) has 1 sample, fewer than inner_folds=3"),
+    ("zero_d_nearest_neighbors", lambda: nearest_neighbors(np.array(3.0), X40), ValueError,
+     r"x must be 2-D; got shape \(\)"),
+    ("zero_d_nearest_indices", lambda: nearest_indices(np.array(3.0), 1), ValueError,
+     r"D must be a 2-D matrix of distances.*got shape \(\)\. Use D\.reshape\(1, -1\)"),
+    ("three_d_knn_cv", lambda: knn_cv_accuracy_by_k(X40[None], Y40, [1], KFold(2)), ValueError,
+     r"X must be 2-D; got shape \(1, 40, 3\)\. Reshape it to 2-D first"),
+    ("three_d_gram_pca", lambda: GramPCA(2).fit(X40[None]), ValueError, r"Found array with dim 3.*dim <= 2"),
+    ("working_memory_zero", lambda: knn_cv_accuracy_by_k(X40, Y40, [1], KFold(2), working_memory=0), ValueError,
+     r"working_memory must be a finite number > 0, e\.g\. working_memory=256 \(MiB\); got 0"),
+    ("working_memory_text", lambda: knn_cv_predictions_by_k(X40, Y40, [1], KFold(2), working_memory="64"),
+     ValueError, r"working_memory must be a finite number > 0.*got '64'"),
+    ("knn_cv_metric_mahalanobis", lambda: knn_cv_accuracy_by_k(X40, Y40, [1], KFold(2), metric="mahalanobis"),
+     ValueError, r"metric='mahalanobis' needs a covariance .* estimated on each training fold.*"
+                 r"transformer=Whitener\(\).*metric='euclidean'"),
+    ("knn_cv_metric_misspelt", lambda: knn_cv_accuracy_by_k(X40, Y40, [1], KFold(2), metric="cosin"), ValueError,
+     r"Unknown metric 'cosin'; did you mean 'cosine'\?"),
+    ("tuned_knn_metric_misspelt", lambda: TunedKNN(metric="euclidian").fit(X40, Y40), ValueError,
+     r"Unknown metric 'euclidian'; did you mean 'euclidean'\?"),
+    ("svm_too_many_rows", lambda: primal_linear_svm(np.zeros((2001, 2)), np.ones(2001)), ValueError,
+     r"X has 2,001 rows, beyond the 2,000 primal_linear_svm is meant for.*SVC\(kernel='linear'"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", [c[1:] for c in HOSTILE_ERRORS], ids=[c[0] for c in HOSTILE_ERRORS])
+def test_hostile_input_gives_a_clear_error(call, error, words):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error, match=f"(?s){words}"):
+            call()
+
+
+def _pca_answer(X_in, X_ref, n=2, **params):
+    """GramPCA against scikit-learn's PCA: variances, and the axes up to sign."""
+    ours, ref = GramPCA(n, **params).fit(X_in), PCA(n, svd_solver="full").fit(X_ref)
+    signs = np.sign(np.sum(ours.components_ * ref.components_, axis=1))
+    return (ours.explained_variance_, ours.components_ * signs[:, None], ours.components_.dtype), \
+        (ref.explained_variance_, ref.components_, np.dtype(np.float64))
+
+
+def _knn_cv_answer(X, y, metric="euclidean"):
+    ours = knn_cv_predictions_by_k(X, y, [3], KFold(4, shuffle=True, random_state=0), metric=metric)[3]
+    ref = cross_val_predict(KNeighborsClassifier(3, metric=metric, algorithm="brute"), np.asarray(X, dtype=float),
+                            y, cv=KFold(4, shuffle=True, random_state=0))
+    return ours, ref
+
+
+X500 = np.random.default_rng(5).normal(size=(240, 4)) @ np.diag([3.0, 2.0, 1.0, 0.5]) + 7.0
+Y500 = (X500[:, 0] > 7).astype(int)
+F32 = X500.astype(np.float32)
+
+
+def _big_gram_pca():
+    # 200,000 rows: the n x n Gram matrix would be 298 GiB; the p x p route stays near the data
+    X = np.random.default_rng(6).normal(size=(200_000, 3)) * [2.0, 1.0, 0.5]
+    return _pca_answer(X, X)
+
+
+def _cosine_zero_row():
+    X = X40.copy()
+    X[7] = 0.0
+    ours = knn_cv_accuracy_by_k(X, Y40, [3], KFold(4, shuffle=True, random_state=0))[3]
+    ref = cross_val_score(KNeighborsClassifier(3, metric="cosine", algorithm="brute"), X, Y40,
+                          cv=KFold(4, shuffle=True, random_state=0)).mean()
+    return ours, ref
+
+
+HOSTILE_ANSWERS = [
+    # (id, call returning (ours, reference)); compared exactly for labels, to 1e-8 for numbers
+    ("gram_pca_sparse_coo_more_rows", lambda: _pca_answer(sp.coo_matrix(X500), X500)),
+    ("gram_pca_sparse_csc_array_more_rows", lambda: _pca_answer(sp.csc_array(X500), X500)),
+    ("gram_pca_float32_input_float64_output", lambda: _pca_answer(F32, F32.astype(np.float64))),
+    ("gram_pca_constant_column", lambda: _pca_answer(np.c_[X500, np.ones(240)], np.c_[X500, np.ones(240)])),
+    ("gram_pca_p_above_n_duplicate_rows", lambda: _pca_answer(np.vstack([X500[:10, :3] @ np.ones((3, 30))] * 2)
+                                                              + np.arange(30), np.vstack(
+                                                                  [X500[:10, :3] @ np.ones((3, 30))] * 2)
+                                                              + np.arange(30), n=1)),
+    ("gram_pca_fortran_read_only", lambda: _pca_answer(_read_only(np.asfortranarray(X500)), X500)),
+    ("gram_pca_200k_rows_bounded_memory", _big_gram_pca),
+    ("knn_cv_float32", lambda: _knn_cv_answer(F32, Y500)),
+    ("knn_cv_bool_labels", lambda: _knn_cv_answer(X500, Y500.astype(bool))),
+    ("knn_cv_string_labels", lambda: _knn_cv_answer(X500, np.where(Y500, "spam", "ham"))),
+    ("knn_cv_pandas_nullable_float64", lambda: _knn_cv_answer(pd.DataFrame(X500).astype("Float64"), Y500)),
+    ("knn_cv_fortran_read_only", lambda: _knn_cv_answer(_read_only(np.asfortranarray(X500)), Y500)),
+    ("knn_cv_non_contiguous", lambda: _knn_cv_answer(np.repeat(X500, 2, axis=1)[:, ::2], Y500)),
+    ("knn_cv_duplicate_rows_ties", lambda: _knn_cv_answer(np.repeat(X500[:100].round(), 3, axis=0),
+                                                          np.repeat(Y500[:100], 3), metric="manhattan")),
+    ("knn_cv_cosine_zero_row", _cosine_zero_row),
+    ("nearest_neighbors_float32", lambda: (nearest_neighbors(F32[:5], F32, k=3)[1],
+                                           np.argsort(sd.cdist(F32[:5].astype(float), F32.astype(float)),
+                                                      axis=1, kind="stable")[:, :3])),
+    ("nearest_indices_read_only_broadcast", lambda: (nearest_indices(np.broadcast_to(np.arange(5.0)[::-1], (3, 5)), 2),
+                                                     np.array([[4, 3]] * 3))),
+    ("whitener_pandas_nullable_int64", lambda: (Whitener().fit(pd.DataFrame(X500.round()).astype("Int64")).components_,
+                                                Whitener().fit(X500.round()).components_)),
+    ("tuned_knn_float32", lambda: (TunedKNN(ks=(1, 5, 9)).fit(F32, Y500).predict(F32[:50]),
+                                   TunedKNN(ks=(1, 5, 9)).fit(F32.astype(np.float64), Y500).predict(F32[:50]))),
+    ("tuned_knn_constant_column", lambda: (TunedKNN(ks=(1, 5)).fit(np.c_[X500, np.ones(240)], Y500).best_k_,
+                                           TunedKNN(ks=(1, 5)).fit(X500, Y500).best_k_)),
+]
+
+
+def _read_only(a):
+    a = a.copy(order="K")
+    a.setflags(write=False)
+    return a
+
+
+@pytest.mark.parametrize("call", [c[1] for c in HOSTILE_ANSWERS], ids=[c[0] for c in HOSTILE_ANSWERS])
+def test_hostile_input_gives_the_right_answer(call):
+    ours, ref = call()
+    for a, b in zip(ours, ref) if isinstance(ours, tuple) else [(ours, ref)]:
+        if isinstance(b, np.dtype):
+            assert a == b
+        elif np.asarray(b).dtype.kind in "biuUSO":
+            np.testing.assert_array_equal(a, b)
+        else:
+            assert_allclose(a, b, rtol=1e-8, atol=1e-10)

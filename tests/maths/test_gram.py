@@ -177,3 +177,46 @@ def test_gram_pca_names_its_outputs(rng):
 
     out = make_pipeline(GramPCA(2), StandardScaler()).set_output(transform="pandas").fit_transform(frame)
     assert list(out.columns) == ["pca0", "pca1"]
+
+
+@pytest.mark.parametrize("kind", ["dense", "csr", "csc", "coo", "csr_array"])
+def test_gram_pca_with_more_rows_than_features_uses_the_scatter_matrix(rng, kind):
+    # n > p: the p x p scatter matrix, never an n x n Gram; same answers as scikit-learn's PCA
+    X = rng.normal(size=(600, 6)) @ rng.normal(size=(6, 6)) + 3.0
+    Xin = {"dense": X, "csr": sp.csr_matrix(X), "csc": sp.csc_matrix(X), "coo": sp.coo_matrix(X),
+           "csr_array": sp.csr_array(X)}[kind]
+    ours = GramPCA(4).fit(Xin)
+    ref = PCA(4, svd_solver="full").fit(X)
+    np.testing.assert_allclose(ours.explained_variance_, ref.explained_variance_, rtol=1e-10)
+    np.testing.assert_allclose(ours.explained_variance_ratio_, ref.explained_variance_ratio_, rtol=1e-10)
+    signs = np.sign(np.sum(ours.components_ * ref.components_, axis=1))
+    np.testing.assert_allclose(ours.components_ * signs[:, None], ref.components_, atol=1e-10)
+    np.testing.assert_allclose(ours.transform(Xin) * signs, ref.transform(X), atol=1e-9)
+    # all n eigenvalues, the n - p beyond the rank being 0, as the Gram route gives them
+    assert ours.all_explained_variance_ratio_.shape == (600,)
+    assert np.all(ours.all_explained_variance_ratio_[6:] == 0)
+    assert GramPCA(0.95).fit(Xin).n_components_ == PCA(0.95, svd_solver="full").fit(X).n_components_
+
+
+def test_gram_pca_routes_agree_at_the_boundary(rng):
+    # the same data through both routes (n = p + 1 uses the scatter matrix, n = p the Gram matrix)
+    X = rng.normal(size=(31, 30))
+    a, b = GramPCA(5).fit(X), GramPCA(5).fit(X[:30])
+    ref_a, ref_b = PCA(5, svd_solver="full").fit(X), PCA(5, svd_solver="full").fit(X[:30])
+    for ours, ref in ((a, ref_a), (b, ref_b)):
+        np.testing.assert_allclose(ours.explained_variance_, ref.explained_variance_, rtol=1e-9)
+        np.testing.assert_allclose(np.abs(ours.components_ @ ref.components_.T), np.eye(5), atol=1e-8)
+
+
+def test_gram_pca_memory_does_not_grow_with_n_squared(rng):
+    # 20,000 rows of 5 features: an n x n Gram would be 3 GiB; the scatter route stays near the data
+    import tracemalloc
+
+    X = rng.normal(size=(20_000, 5))
+    tracemalloc.start()
+    try:
+        GramPCA(2).fit(X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 6 * X.nbytes

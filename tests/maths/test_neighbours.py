@@ -261,3 +261,56 @@ def test_knn_cv_predictions_equal_cross_val_predict():
     assert np.mean(loo == y) == pytest.approx(expected)
     with pytest.raises(ValueError, match="held out exactly once"):
         knn_cv_predictions_by_k(X, y, [1], StratifiedShuffleSplit(3, test_size=0.2, random_state=0))
+
+
+# --- memory: the folds' distances in blocks of test rows, the same neighbours as the whole matrix
+
+
+def _tied_data(n=600, seed=0):
+    """Small integer features: many exactly equal distances, so the tie rule decides the neighbours."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 3, size=(n, 4)).astype(float) + 0.5, rng.integers(0, 3, n)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cosine", "manhattan"])
+def test_knn_cv_in_blocks_gives_the_predictions_of_the_whole_matrix(metric):
+    X, y = _tied_data()
+    ks = [1, 4, 15]
+    whole = knn_cv_predictions_by_k(X, y, ks, KFold(3), metric=metric)
+    blocks = knn_cv_predictions_by_k(X, y, ks, KFold(3), metric=metric, working_memory=0.2)  # blocks of 48 rows
+    for k in ks:
+        assert_array_equal(blocks[k], whole[k])
+    assert knn_cv_accuracy_by_k(X, y, ks, KFold(3), metric=metric, working_memory=0.2) == \
+        knn_cv_accuracy_by_k(X, y, ks, KFold(3), metric=metric)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cosine"])
+def test_blocks_of_test_rows_keep_the_bits_of_the_whole_matrix(metric):
+    # random data: near-ties decided by the last bits; the blocks (multiples of 48 rows) keep them
+    from helpers.neighbours import _nearest_in_blocks
+
+    rng = np.random.default_rng(1)
+    A, B = rng.normal(size=(400, 20)), rng.normal(size=(700, 20))
+    whole = nearest_indices(pairwise_distances(A, B, metric=metric), 10)
+    assert_array_equal(_nearest_in_blocks(A, B, 10, metric, working_memory=0.2), whole)
+    # and the global setting does the same
+    with config_context(working_memory=0.3):
+        assert_array_equal(_nearest_in_blocks(A, B, 10, metric, working_memory=0.2), whole)
+
+
+def test_knn_cv_peak_memory_follows_working_memory():
+    import tracemalloc
+
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(4000, 3)), rng.integers(0, 2, 4000)
+
+    def peak(wm):
+        tracemalloc.start()
+        try:
+            knn_cv_accuracy_by_k(X, y, [1, 5], KFold(2), metric="euclidean", working_memory=wm)
+            return tracemalloc.get_traced_memory()[1] / 2**20
+        finally:
+            tracemalloc.stop()
+
+    # the whole 2,000 x 2,000 fold matrix is 31 MiB, with its sorting temporaries about 90 MiB
+    assert peak(2) < 8
