@@ -175,8 +175,10 @@ CLI_CASES = [
     ("jobs-negative", sweep_cli(tiny, "-p", "seed", "0", "--jobs", "-3"),
      r"--jobs must be a whole number >= 1 \(runs at a time\), not -3"),
     ("timeout-negative", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "-5"),
-     r"--timeout must be a number of seconds > 0 \(or left out: no limit\), not -5\.0"),
-    ("timeout-nan", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "nan"), r"--timeout must be a number of seconds"),
+     r"--timeout must be a whole number of seconds >= 1 per cell \(or left out: no limit\), not -5\.0; "
+     r"e\.g\. --timeout 600"),
+    ("timeout-nan", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "nan"),
+     r"--timeout must be a whole number of seconds"),
     ("dask-refuses-connection", sweep_cli(tiny, "-p", "seed", "0", "--dask", lambda t: f"tcp://127.0.0.1:{closed_port()}"),
      r"No Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(.*refused.*\); start one \(dask scheduler\), check "
      r"the address, or use --dask local"),
@@ -372,12 +374,14 @@ def fake_sweep(tmp_path, seeds=(0, 1, 2)):
     notebook = write_notebook(tmp_path / "tiny.ipynb")
     out = tmp_path / "out"
     (out / "runs").mkdir(parents=True)
+    code = sweep.code_sha(notebook)
     for seed in seeds:
         params = {"seed": seed}
-        rid = sweep.run_id(params)
+        rid = sweep.run_id(params, code)
         (out / "runs" / f"{rid}.json").write_text(json.dumps({"score": float(seed)}))
-        (out / "runs" / f"{rid}.status.json").write_text(
-            json.dumps({"run_id": rid, "params": params, "status": "ok", "error": None}))
+        (out / "runs" / f"{rid}.status.json").write_text(json.dumps(
+            {"run_id": rid, "params": params, "notebook": notebook.name, "code_sha": code, "status": "ok",
+             "error": None}))
     return notebook, out
 
 
@@ -394,7 +398,8 @@ CORRUPTIONS = [
 @pytest.mark.parametrize("corrupt, suffix", [c[1:] for c in CORRUPTIONS], ids=[c[0] for c in CORRUPTIONS])
 def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, capsys, monkeypatch, corrupt, suffix):
     notebook, out = fake_sweep(tmp_path)
-    bad = sweep.run_id({"seed": 1})
+    code = sweep.code_sha(notebook)
+    bad = sweep.run_id({"seed": 1}, code)
     corrupt(out / "runs", bad)
     bad_file = out / "runs" / f"{bad}{suffix}"
 
@@ -410,11 +415,11 @@ def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, cap
     captured = capsys.readouterr()
     assert f"warning: {bad_file}" in captured.err and "Traceback" not in captured.err
     assert "3 runs of this grid" in captured.out and "1 failed (1 with unreadable run files" in captured.out
-    assert sweep.plan(out, [{"seed": s} for s in range(3)]) == ([], [{"seed": 0}, {"seed": 1}, {"seed": 2}])
-    assert sweep.plan(out, [{"seed": 1}], retry_failed=True)[0] == [{"seed": 1}]
+    assert sweep.plan(out, [{"seed": s} for s in range(3)], code=code) == ([], [{"seed": 0}, {"seed": 1}, {"seed": 2}])
+    assert sweep.plan(out, [{"seed": 1}], retry_failed=True, code=code)[0] == [{"seed": 1}]
 
-    def run_again(notebook, out, params, timeout=None):  # what a successful run leaves behind
-        rid = sweep.run_id(params)
+    def run_again(notebook, out, params, timeout=None, code=""):  # what a successful run leaves behind
+        rid = sweep.run_id(params, code)
         Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": float(params["seed"])}))
         record = {"run_id": rid, "params": params, "status": "ok", "error": None}
         Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
@@ -440,7 +445,7 @@ def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeyp
         sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
     table = pd.read_csv(out / "results.csv")
     assert sorted(table["value"]) == [0.0, 1.0, 2.0]
-    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []      # no temporary file left
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [".sweep.lock"]  # no temporary file left
 
 
 SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"

@@ -30,7 +30,8 @@ OPTIONS = {
     "refresh": ["NB", "-h", "--notebooks-dir"],
     "check": ["-h", "--notebooks-dir"],
     "book": ["-h", "--out", "--strict"],
-    "sweep": ["notebook", "-h", "-p", "--grid", "--jobs", "--out", "--retry-failed", "--dask", "--timeout"],
+    "sweep": ["notebook", "-h", "-p", "--grid", "--jobs", "--out", "--retry-failed", "--dask", "--timeout",
+              "--max-runs"],
     "coverage": ["-h"],
     "readme": ["-h"],
 }
@@ -165,8 +166,8 @@ def test_sweep_runs_its_grid_and_reports_it(monkeypatch, tmp_path, capsys):
     nbformat.write(nb, tmp_path / "tiny.ipynb")
     ran = []
 
-    def fake_run(notebook, out, params, timeout=None):  # what a run leaves behind; seed 2 fails
-        rid = sweep.run_id(params)
+    def fake_run(notebook, out, params, timeout=None, code=""):  # what a run leaves behind; seed 2 fails
+        rid = sweep.run_id(params, code)
         ok = params["seed"] != 2
         if ok:
             Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": params["seed"] / 2}))

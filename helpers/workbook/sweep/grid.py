@@ -4,7 +4,10 @@
 a YAML or JSON mapping (:func:`read_grid_file`); :func:`grid_from_options` merges them, a name
 in one place only. :func:`validate_grid` checks names and values against the notebook's
 ``parameters`` cell and, for the workbook's notebooks, against the checks of their manifest
-entry (:data:`helpers.studies.NOTEBOOKS`, through :mod:`helpers.workbook.parameters`).
+entry (:data:`helpers.studies.NOTEBOOKS`, through :mod:`helpers.workbook.parameters`). The
+number of runs is counted before any list is made (:func:`count_runs`): a grid of more than
+``max_runs`` (:data:`DEFAULT_MAX_RUNS`; ``--max-runs``) is refused at once, not after minutes
+and gigabytes of expanding a typo such as ``0:10000000``.
 """
 
 from __future__ import annotations
@@ -13,11 +16,17 @@ import ast
 import errno
 import itertools
 import json
+import math
 from pathlib import Path
 
 from ..parameters import parameter_spec
+from .store import RESERVED_NAMES
 
 __all__ = [
+    "DEFAULT_MAX_RUNS",
+    "check_grid_shape",
+    "check_run_count",
+    "count_runs",
     "expand_grid",
     "grid_from_options",
     "parse_literal",
@@ -25,6 +34,37 @@ __all__ = [
     "read_grid_file",
     "validate_grid",
 ]
+
+
+#: the most runs a sweep makes unless ``--max-runs`` (``max_runs=``) allows more
+DEFAULT_MAX_RUNS = 10_000
+
+
+def _too_many(what: str, n: int, max_runs: int) -> ValueError:
+    return ValueError(f"{what} gives {n:,} runs, more than the limit of {max_runs:,} (--max-runs); check the "
+                      "ranges (start:stop is half-open: 0:10 gives 10 values), or raise --max-runs if you "
+                      "mean it.")
+
+
+def count_runs(grid: dict) -> int:
+    """The number of runs of a ``{name: [values]}`` grid (the product of the list lengths), counted
+    without expanding it.
+
+    Examples
+    --------
+    >>> count_runs({"seed": [0, 1, 2], "method": ["a", "b"]})
+    6
+    """
+    return math.prod(len(values) if isinstance(values, list) else 1 for values in grid.values())
+
+
+def check_run_count(grid: dict, max_runs: int = DEFAULT_MAX_RUNS) -> int:
+    """:func:`count_runs`, or a ``ValueError`` with the count, each name's size and the fix above ``max_runs``."""
+    n = count_runs(grid)
+    if n > max_runs:
+        sizes = " x ".join(f"{len(v):,} {name}" for name, v in grid.items() if isinstance(v, list))
+        raise _too_many(f"The grid ({sizes})", n, max_runs)
+    return n
 
 
 def parse_literal(text: str):
@@ -41,8 +81,10 @@ def parse_literal(text: str):
         return text
 
 
-def parse_values(tokens: list[str]) -> list:
+def parse_values(tokens: list[str], max_runs: int = DEFAULT_MAX_RUNS) -> list:
     """Values of one ``-p NAME ...`` option: literals, or integer ranges ``start:stop[:step]``.
+
+    A range longer than ``max_runs`` is refused before its list is made.
 
     Examples
     --------
@@ -57,9 +99,11 @@ def parse_values(tokens: list[str]) -> list:
             step = step[0] if step else 1
             if step == 0:
                 raise ValueError(f"Range {token!r} has step 0.")
-            rng = list(range(start, stop, step))
+            rng = range(start, stop, step)
             if not rng:
                 raise ValueError(f"Range {token!r} is empty (start:stop is half-open, as in Python).")
+            if len(values) + len(rng) > max_runs:
+                raise _too_many(f"Range {token!r}", len(values) + len(rng), max_runs)
             values.extend(rng)
         else:
             values.append(parse_literal(token))
@@ -74,6 +118,13 @@ def expand_grid(grid: dict) -> list[dict]:
     >>> expand_grid({"seed": [0, 1], "method": ["a"]})
     [{'seed': 0, 'method': 'a'}, {'seed': 1, 'method': 'a'}]
     """
+    check_grid_shape(grid)
+    names = list(grid)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+
+
+def check_grid_shape(grid: dict) -> None:
+    """Refuse a grid that is not a ``{name: [values]}`` dict of non-empty lists (``TypeError``, ``ValueError``)."""
     if not isinstance(grid, dict):
         raise TypeError(f"grid must be a dict {{name: [values]}}, not a {type(grid).__name__}.")
     for name, values in grid.items():
@@ -81,8 +132,6 @@ def expand_grid(grid: dict) -> list[dict]:
             raise TypeError(f"Parameter {name!r} needs a list of values, e.g. [{values!r}]; got {values!r}.")
         if not values:
             raise ValueError(f"Parameter {name!r} has no values; give at least one.")
-    names = list(grid)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
 
 
 def _type_name(value) -> str:
@@ -137,9 +186,10 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
     ------
     ValueError, TypeError
         An unreadable notebook, one without a ``parameters`` cell or a ``results_path``
-        parameter, an unknown name, ``results_path`` in the grid, a value the parameter cannot
-        take, a combination that breaks a condition; the message names the notebook, the
-        parameter, where it was given and the fix.
+        parameter, an unknown name, ``results_path`` or a name of the results table's own
+        columns (:data:`~helpers.workbook.sweep.store.RESERVED_NAMES`) in the grid, a value the
+        parameter cannot take, a combination that breaks a condition; the message names the
+        notebook, the parameter, where it was given and the fix.
     """
     notebook = Path(notebook)
     origin = origin or {}
@@ -154,6 +204,12 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
             raise ValueError(
                 f"Unknown parameter {name!r}{where} for {notebook.name}; its parameters are "
                 f"{', '.join(sorted(declared))}."
+            )
+        if name in RESERVED_NAMES:
+            raise ValueError(
+                f"Parameter {name!r}{where} of {notebook.name} cannot be swept: the results table has a column "
+                f"{name!r} of its own ({', '.join(RESERVED_NAMES)}), which the parameter would overwrite. "
+                f"Rename it in the notebook's parameters cell (e.g. {name}_), then sweep the new name."
             )
         if name == "results_path":
             raise ValueError(f"results_path{where} is set by the sweep for every run; do not sweep it.")
@@ -248,7 +304,7 @@ def read_grid_file(path) -> dict:
     return loaded
 
 
-def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
+def grid_from_options(grid_file=None, params=(), max_runs: int = DEFAULT_MAX_RUNS) -> tuple[dict, dict]:
     """The grid of a command line: a grid file merged with every ``-p NAME VALUES...``.
 
     Parameters
@@ -257,6 +313,8 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
         A YAML or JSON grid file (:func:`read_grid_file`).
     params : sequence of sequences of str
         Each ``-p`` option's words: the name, then its values (:func:`parse_values`).
+    max_runs : int
+        The most runs the grid may have (``--max-runs``), checked before any range is expanded.
 
     Returns
     -------
@@ -267,8 +325,8 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
     Raises
     ------
     ValueError
-        A name without values, given by ``-p`` twice or both in the file and by ``-p``, or
-        nothing to sweep at all.
+        A name without values, given by ``-p`` twice or both in the file and by ``-p``,
+        nothing to sweep at all, or more than ``max_runs`` runs.
 
     Examples
     --------
@@ -291,8 +349,10 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
         if name in from_file:
             raise ValueError(f"Parameter {name!r} is in {grid_file} and given by -p; set it in one place only.")
         seen.add(name)
-        grid[name] = parse_values(tokens)
+        grid[name] = parse_values(tokens, max_runs)
         origin[name] = f"-p {name}"
+        check_run_count(grid, max_runs)
     if not grid:
         raise ValueError("Nothing to sweep: give -p NAME VALUES... or --grid FILE.")
+    check_run_count(grid, max_runs)
     return grid, origin
