@@ -111,6 +111,18 @@ def out_file(t):
     return tiny(t)
 
 
+RESERVED_PARAMETERS = 'seed = 0\nstatus = "x"\nkey = "k"\nvalue = 1\nrun_id = "r"\nresults_path = None'
+
+
+def reserved(t):
+    """A notebook whose parameters are named like the results table's own columns."""
+    return str(write_notebook(t / "reserved.ipynb", parameters=RESERVED_PARAMETERS))
+
+
+def big_grid_file(t):
+    return grid(t, json.dumps({"seed": list(range(20_000))}))
+
+
 def nb03(t):
     return str(NOTEBOOKS / "04_wisconsin_cosine_knn.ipynb")
 
@@ -184,6 +196,50 @@ CLI_CASES = [
      r"the address, or use --dask local"),
     ("dask-address-malformed", sweep_cli(tiny, "-p", "seed", "0", "--dask", "scheduler"),
      r"--dask 'scheduler' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
+    # the sweep's bookkeeping: names of the table's own columns, grids too large to expand, whole seconds
+    ("param-named-status", sweep_cli(reserved, "-p", "status", "a", "b"),
+     r"Parameter 'status' \(in -p status\) of reserved\.ipynb cannot be swept: the results table has a column "
+     r"'status' of its own \(run_id, status, notebook, code_sha, key, value, error\).*Rename it in the notebook's "
+     r"parameters cell \(e\.g\. status_\)"),
+    ("param-named-key", sweep_cli(reserved, "-p", "key", "a"), r"Parameter 'key' .* cannot be swept: .* column 'key'"),
+    ("param-named-run-id", sweep_cli(reserved, "-p", "seed", "0", "-p", "run_id", "a"),
+     r"Parameter 'run_id' .* cannot be swept: .* column 'run_id'.*Rename it"),
+    ("param-named-value", sweep_cli(reserved, "--grid", lambda t: grid(t, '{"value": [1, 2]}')),
+     r"Parameter 'value' \(in .*grid\.json\) of reserved\.ipynb cannot be swept"),
+    ("grid-absurd-range", sweep_cli(tiny, "-p", "seed", "0:10000000"),
+     r"Range '0:10000000' gives 10,000,000 runs, more than the limit of 10,000 \(--max-runs\); check the ranges "
+     r"\(start:stop is half-open: 0:10 gives 10 values\), or raise --max-runs if you mean it"),
+    ("grid-product-too-large", sweep_cli(tiny, "-p", "seed", "0:5000", "-p", "scale", "1.0", "2.0", "3.0"),
+     r"The grid \(5,000 seed x 3 scale\) gives 15,000 runs, more than the limit of 10,000 \(--max-runs\)"),
+    ("grid-file-too-many-runs", sweep_cli(tiny, "--grid", big_grid_file),
+     r"The grid \(20,000 seed\) gives 20,000 runs, more than the limit of 10,000"),
+    ("max-runs-lowered", sweep_cli(tiny, "-p", "seed", "0:5", "--max-runs", "3"),
+     r"Range '0:5' gives 5 runs, more than the limit of 3 \(--max-runs\)"),
+    ("max-runs-zero", sweep_cli(tiny, "-p", "seed", "0", "--max-runs", "0"),
+     r"--max-runs must be a whole number >= 1, not 0"),
+    ("timeout-fractional", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "2.5"),
+     r"--timeout must be a whole number of seconds >= 1 per cell \(or left out: no limit\), not 2\.5; e\.g\. "
+     r"--timeout 600"),
+    ("timeout-below-one-second", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "0.5"),
+     r"--timeout must be a whole number of seconds >= 1 per cell"),
+    ("param-without-values", sweep_cli(tiny, "-p", "seed"),
+     r"Parameter 'seed' has no values; give at least one after its name"),
+    ("param-bool-for-int", sweep_cli(tiny, "-p", "seed", "0", "True"),
+     r"Parameter 'seed' \(in -p seed\) of tiny\.ipynb takes int values \(default 0\); got True \(bool\)"),
+    ("param-name-wrong-case", sweep_cli(tiny, "-p", "Seed", "0"),
+     r"Unknown parameter 'Seed' \(in -p Seed\) for tiny\.ipynb; its parameters are method, results_path, scale, seed"),
+    ("param-exponent-for-int", sweep_cli(tiny, "-p", "seed", "1e3"),
+     r"Parameter 'seed' .* takes int values \(default 0\); got 1000\.0 \(float\)"),
+    ("range-with-exponent", sweep_cli(tiny, "-p", "seed", "0:1e6"),
+     r"takes int values \(default 0\); got '0:1e6' \(str\) \(it could not be read as a Python literal"),
+    ("grid-json-name-twice", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0, 1], "seed": [2]}')),
+     r"Grid file .*grid\.json gives 'seed' twice; the values of one would be dropped\. Give all its values in one "
+     r"list, e\.g\. \{\"seed\": \[0, 1, 5\]\}"),
+    ("grid-yaml-name-twice", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed: [0, 1]\nseed: [2]\n", "g.yaml")),
+     r"Grid file .*g\.yaml gives 'seed' twice \(line 2\); the values of one would be dropped"),
+    ("notebook-path-with-spaces-missing",
+     sweep_cli(lambda t: str(t / "my notebooks é" / "tiny ü.ipynb"), "-p", "seed", "0"),
+     r"Notebook .*my notebooks é/tiny ü\.ipynb does not exist"),
     # the workbook's notebooks: values their parameters cannot take are refused before any run
     ("nb-covariance-unknown", sweep_cli(nb03, "-p", "covariance", "bogus"),
      r"Parameter 'covariance' \(in -p covariance\) of 04_wisconsin_cosine_knn\.ipynb takes one of 'sample', "
@@ -301,6 +357,13 @@ ERROR_CASES = [
      r"grid must be a dict \{name: \[values\]\}, not a list"),
     ("grid-value-scalar", lambda t: sweep.expand_grid({"seed": 3}), TypeError,
      r"Parameter 'seed' needs a list of values, e\.g\. \[3\]; got 3"),
+    ("api-grid-too-many-runs",
+     lambda t: sweep.run_sweep(tiny(t), {"seed": list(range(200)), "scale": [1.0] * 100}, t / "out", progress=False),
+     ValueError, r"The grid \(200 seed x 100 scale\) gives 20,000 runs, more than the limit of 10,000"),
+    ("api-timeout-fractional", lambda t: sweep.run_sweep(tiny(t), {"seed": [0]}, t / "out", timeout=0.5),
+     ValueError, r"--timeout must be a whole number of seconds >= 1 per cell"),
+    ("api-param-named-status", lambda t: sweep.validate_grid(reserved(t), {"status": ["a"]}), ValueError,
+     r"Parameter 'status' of reserved\.ipynb cannot be swept"),
 ]
 
 
@@ -310,7 +373,7 @@ def test_bad_input_raises_a_clear_error(case, tmp_path):
     before = set(tmp_path.rglob("*"))
     with pytest.raises(error, match=words):
         call(tmp_path)
-    left = {p for p in set(tmp_path.rglob("*")) - before if p.name not in ("tiny.ipynb", "f")}
+    left = {p for p in set(tmp_path.rglob("*")) - before if p.name not in ("tiny.ipynb", "reserved.ipynb", "f")}
     assert not left, f"left behind: {left}"
 
 
@@ -345,7 +408,32 @@ ANSWER_CASES = [
      [5, 4, 3, [1, 2], "cholesky", 0.001]),
     ("grid-yaml-file", lambda t: sweep.read_grid_file(grid(t, "seed: [0, 1]\nmethod: [zca]\n", "g.yml")),
      {"seed": [0, 1], "method": ["zca"]}),
+    ("float-with-exponent", lambda t: sweep.parse_values(["1e-3", "2E1", "-1.5e+2", "1_000"]),
+     [0.001, 20.0, -150.0, 1000]),
+    ("grid-at-the-run-limit", lambda t: sweep.grid_from_options(params=[["seed", "0:100"], ["k", "0:100"]])[0]["k"][-1],
+     99),
+    ("grid-run-count-without-expanding", lambda t: sweep.count_runs({"a": list(range(10**4)), "b": list(range(10**4))}),
+     10**8),
+    ("duplicate-values-planned-once",
+     lambda t: sweep.plan(t, [{"seed": 0}, {"seed": 0}, {"seed": 1}], code="c0de"),
+     ([{"seed": 0}, {"seed": 1}], [])),
+    ("code-sha-ignores-outputs-and-markdown", lambda t: _code_sha_kept(t), True),
 ]
+
+
+def _code_sha_kept(t):
+    """Re-executing (outputs, counts) or re-documenting a notebook keeps its code_sha; editing code does not."""
+    path = write_notebook(t / "tiny.ipynb")
+    before = sweep.code_sha(path)
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[0].source = "# reworded title"
+    nb.cells[2].outputs = [nbformat.v4.new_output("stream", text="hello")]
+    nb.cells[2].execution_count = 7
+    nbformat.write(nb, path)
+    kept = sweep.code_sha(path) == before
+    nb.cells[2].source += "\n# a code comment"
+    nbformat.write(nb, path)
+    return kept and sweep.code_sha(path) != before
 
 
 @pytest.mark.parametrize("case", ANSWER_CASES, ids=[c[0] for c in ANSWER_CASES])
@@ -390,6 +478,8 @@ CORRUPTIONS = [
     ("results-empty", lambda runs, rid: (runs / f"{rid}.json").write_text(""), ".json"),
     ("results-not-utf8", lambda runs, rid: (runs / f"{rid}.json").write_bytes(b"\xff\xfe\x00"), ".json"),
     ("results-missing", lambda runs, rid: (runs / f"{rid}.json").unlink(), ".json"),
+    ("results-a-list", lambda runs, rid: (runs / f"{rid}.json").write_text("[1, 2]"), ".json"),
+    ("results-a-number", lambda runs, rid: (runs / f"{rid}.json").write_text("3.5"), ".json"),
     ("status-not-json", lambda runs, rid: (runs / f"{rid}.status.json").write_text("{ torn"), ".status.json"),
     ("status-not-a-record", lambda runs, rid: (runs / f"{rid}.status.json").write_text("[]"), ".status.json"),
 ]

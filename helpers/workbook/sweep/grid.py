@@ -58,8 +58,15 @@ def count_runs(grid: dict) -> int:
     return math.prod(len(values) if isinstance(values, list) else 1 for values in grid.values())
 
 
+def check_max_runs(max_runs) -> None:
+    """Refuse a ``max_runs`` (``--max-runs``) that is not a whole number >= 1."""
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
+        raise ValueError(f"--max-runs must be a whole number >= 1, not {max_runs!r}.")
+
+
 def check_run_count(grid: dict, max_runs: int = DEFAULT_MAX_RUNS) -> int:
     """:func:`count_runs`, or a ``ValueError`` with the count, each name's size and the fix above ``max_runs``."""
+    check_max_runs(max_runs)
     n = count_runs(grid)
     if n > max_runs:
         sizes = " x ".join(f"{len(v):,} {name}" for name, v in grid.items() if isinstance(v, list))
@@ -161,6 +168,8 @@ def _value_problem(value, default, check) -> tuple[str, str] | None:
     if check is not None:
         kind = check.problem(value)
         return None if kind is None else (kind, check.describe())
+    if isinstance(value, bool) and not isinstance(default, bool) and default is not None:
+        return "type", f"{_type_name(default)} values"  # True is an int to Python, not to the notebook's author
     if default is None or value is None or isinstance(value, type(default)):
         return None
     if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
@@ -241,20 +250,55 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
     return declared
 
 
+def _no_repeats(path: Path):
+    """A JSON ``object_pairs_hook`` refusing a name given twice (``json`` would keep the last silently)."""
+    def hook(pairs):
+        seen = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise ValueError(f"Grid file {path} gives {name!r} twice; the values of one would be dropped. "
+                                 f"Give all its values in one list, e.g. {json.dumps({name: [0, 1, 5]})}.")
+            seen.add(name)
+        return dict(pairs)
+    return hook
+
+
+def _yaml_loader(path: Path):
+    """PyYAML's safe loader, refusing a name given twice in a mapping (PyYAML keeps the last silently)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            name = loader.construct_object(key_node, deep=deep)
+            if name in seen:
+                raise ValueError(f"Grid file {path} gives {name!r} twice (line {key_node.start_mark.line + 1}); the "
+                                 f"values of one would be dropped. Give all its values in one list, e.g. "
+                                 f"{name}: [0, 1, 5].")
+            seen.add(name)
+        return loader.construct_mapping(node, deep=deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    return Loader
+
+
 def _parse_grid_text(path: Path, text: str, yaml_file: bool, example: str):
     """The object a grid file's text holds, or a ``ValueError`` naming the file, the place and the fix."""
     if yaml_file:
         import yaml
 
         try:
-            return yaml.safe_load(text)
+            return yaml.load(text, Loader=_yaml_loader(path))  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
             raise ValueError(f"Grid file {path} is not valid YAML{at} ({getattr(exc, 'problem', exc)}); "
                              f"write one name per line: {example}.") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_repeats(path))
     except json.JSONDecodeError as exc:
         raise ValueError(f"Grid file {path} is not valid JSON at line {exc.lineno}, column {exc.colno} "
                          f"({exc.msg}); write {example} (use .yaml for a YAML file).") from None
@@ -333,6 +377,7 @@ def grid_from_options(grid_file=None, params=(), max_runs: int = DEFAULT_MAX_RUN
     >>> grid_from_options(params=[["seed", "0:2"], ["method", "zca"]])
     ({'seed': [0, 1], 'method': ['zca']}, {'seed': '-p seed', 'method': '-p method'})
     """
+    check_max_runs(max_runs)
     grid: dict = {}
     origin: dict = {}
     if grid_file is not None:

@@ -451,6 +451,7 @@ def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
     args = [(str(notebook), str(out), params, timeout, code) for params in todo]
+    jobs = max(1, min(jobs, len(args)))  # no idle worker: --jobs 1000 for 3 runs starts 3
     try:
         with _StopSignals():
             if dask:
