@@ -614,3 +614,177 @@ def test_every_notebook_default_passes_its_checks():
         spec = MANIFEST[path.name[:2]].parameters
         assert set(spec) == set(declared), f"{path.name}: checks for {sorted(spec)}, parameters {sorted(declared)}"
         check_parameters({name: sweep.parse_literal(p["default"]) for name, p in declared.items()}, path.name[:2])
+
+
+# --------------------------------------------------------------------------------------
+# The sweep's bookkeeping: what ran with which notebook, who writes the folder, Dask, signals
+
+
+def fake_execute_run(calls):
+    """A stand-in for execute_run that leaves what a successful run leaves, and records its call."""
+    def run(notebook, out, params, timeout=None, code=""):
+        rid = sweep.run_id(params, code)
+        Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": float(params.get("seed", 0)) + 100}))
+        record = {"run_id": rid, "params": params, "notebook": Path(notebook).name, "code_sha": code,
+                  "status": "ok", "error": None}
+        Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
+        calls.append((Path(notebook).name, params))
+        return record
+    return run
+
+
+def _edit_code(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells[2].source = nb.cells[2].source.replace("seed * scale", "seed * scale + 100")
+    nbformat.write(nb, notebook)
+    return notebook
+
+
+def _edit_markdown(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells[0].source = "# the same code, reworded"
+    nb.cells[2].outputs = [nbformat.v4.new_output("stream", text="executed in place")]
+    nbformat.write(nb, notebook)
+    return notebook
+
+
+# (id, what is done to the finished sweep's notebook, the notebook then swept, runs made again, warning words)
+NOTEBOOK_CHANGES = [
+    ("edited-notebook-reruns", _edit_code, lambda t, nb: nb, 3,
+     r"warning: 3 runs of this grid in .*out were made by other notebook code \(3 by tiny\.ipynb\): tiny\.ipynb "
+     r"has been edited, or is another notebook\. They run again with tiny\.ipynb as it is now; the earlier results "
+     r"are kept, told apart in results\.csv by the notebook and code_sha columns"),
+    ("other-notebook-same-out", lambda nb: nb,
+     lambda t, nb: write_notebook(t / "other.ipynb", body="import json\njson.dump({'x': seed}, open(results_path, 'w'))"),
+     3, r"warning: 3 runs .* \(3 by tiny\.ipynb\): other\.ipynb has been edited, or is another notebook"),
+    ("markdown-or-outputs-edit-keeps-runs", _edit_markdown, lambda t, nb: nb, 0, None),
+]
+
+
+@pytest.mark.parametrize("case", NOTEBOOK_CHANGES, ids=[c[0] for c in NOTEBOOK_CHANGES])
+def test_a_changed_notebook_runs_again_and_says_why(case, tmp_path, monkeypatch, capsys):
+    _, change, swept, n_again, words = case
+    notebook, out = fake_sweep(tmp_path)
+    old_code = sweep.code_sha(notebook)
+    notebook = swept(tmp_path, change(notebook))
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert len(calls) == n_again and captured.out.startswith(f"3 runs of this grid in {out}: 3 ok, 0 failed")
+    table = pd.read_csv(out / "results.csv")
+    if words is None:
+        assert "warning" not in captured.err and set(table["code_sha"]) == {old_code}
+        return
+    assert re.search(words, captured.err), captured.err
+    new = table[table["code_sha"] == sweep.code_sha(notebook)]             # this notebook's runs, its own results
+    assert sorted(new["seed"]) == [0, 1, 2] and set(new["notebook"]) == {notebook.name}
+    assert sorted(table.loc[table["code_sha"] == old_code, "value"].astype(float)) == [0.0, 1.0, 2.0]  # kept
+
+
+def test_a_parameter_set_given_twice_runs_once(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    argv = ["sweep", tiny(tmp_path), "-p", "seed", "0", "0", "1", "0:2", "--out", str(tmp_path / "out")]
+    assert cli.main(argv) == 0
+    assert sorted(p["seed"] for _, p in calls) == [0, 1]
+    assert capsys.readouterr().out.startswith("2 runs of this grid")
+
+
+class InlinePool:
+    """A ProcessPoolExecutor stand-in that runs each call at once, remembering how many workers it was asked for."""
+    asked: list = []
+
+    def __init__(self, max_workers, initializer=None):
+        InlinePool.asked.append(max_workers)
+        self._processes = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        future = Future()
+        future.set_result(sweep.runner.execute_run(*args))
+        return future
+
+
+def test_huge_jobs_starts_no_more_workers_than_runs(tmp_path, monkeypatch, capsys):
+    calls = []
+    InlinePool.asked = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    monkeypatch.setattr(sweep.runner, "ProcessPoolExecutor", InlinePool)
+    argv = ["sweep", tiny(tmp_path), "-p", "seed", "0:3", "--jobs", "100000", "--out", str(tmp_path / "out")]
+    assert cli.main(argv) == 0
+    assert InlinePool.asked == [3] and len(calls) == 3
+
+
+def test_a_folder_another_live_sweep_writes_is_refused(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    held = sweep.store.lock_out_folder(out)  # a live sweep holds the folder (here: this process, another descriptor)
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    try:
+        code = cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0", "--out", str(out)])
+    finally:
+        os.close(held)
+    err = capsys.readouterr().err
+    assert code == 2 and not calls
+    assert re.search(rf"error: Another sweep \(pid {os.getpid()}, since \d\d:\d\d:\d\d\) is writing into .*out; wait for "
+                     r"it to finish, or give this one another --out", err), err
+    with pytest.raises(sweep.SweepBusyError, match=r"Another sweep \(pid \d+"):  # the same when it takes the lock
+        held = sweep.store.lock_out_folder(out)
+        try:
+            sweep.run_checked(Path(tiny(tmp_path)), {"seed": [0]}, out, progress=False)
+        finally:
+            os.close(held)
+
+
+def test_a_stale_lock_of_a_killed_sweep_does_not_block(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".sweep.lock").write_text(json.dumps({"pid": 2**22 + 1, "started": "00:00:00"}))  # nobody holds it
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:2", "--out", str(out)]) == 0
+    assert len(calls) == 2
+    assert json.loads((out / ".sweep.lock").read_text())["pid"] == os.getpid()
+
+
+def _http_server():
+    import http.server
+    import threading
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1], server.shutdown
+
+
+def _silent_listener():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()  # accepts connections (the kernel does), never says a word
+    return listener, listener.getsockname()[1], listener.close
+
+
+@pytest.mark.parametrize("start", [_http_server, _silent_listener], ids=["dask-http-server", "dask-silent-listener"])
+def test_dask_address_that_is_not_a_scheduler_is_refused_quickly(start, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sweep.runner, "DASK_CONNECT_TIMEOUT", 0.5)
+    _, port, stop = start()
+    began = time.monotonic()
+    try:
+        code = cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0", "--dask", f"tcp://127.0.0.1:{port}",
+                         "--out", str(tmp_path / "out")])
+    finally:
+        stop()
+    err = capsys.readouterr().err
+    assert code == 2 and time.monotonic() - began < 5
+    assert re.search(rf"Something listens at tcp://127\.0\.0\.1:{port} but it is not a Dask scheduler \(no answer to "
+                     r"Dask's handshake in 0\.5 s\): a web server, or the dashboard's port \(8787\)\? Give the "
+                     r"scheduler's address \(dask scheduler prints it: tcp://HOST:8786\), or use --dask local", err), err
+    assert not (tmp_path / "out").exists()
