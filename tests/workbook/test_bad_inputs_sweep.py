@@ -655,7 +655,7 @@ NOTEBOOK_CHANGES = [
      r"has been edited, or is another notebook\. They run again with tiny\.ipynb as it is now; the earlier results "
      r"are kept, told apart in results\.csv by the notebook and code_sha columns"),
     ("other-notebook-same-out", lambda nb: nb,
-     lambda t, nb: write_notebook(t / "other.ipynb", body="import json\njson.dump({'x': seed}, open(results_path, 'w'))"),
+     lambda t, nb: write_notebook(t / "other.ipynb", body="import json\njson.dump({'x': 1}, open(results_path, 'w'))"),
      3, r"warning: 3 runs .* \(3 by tiny\.ipynb\): other\.ipynb has been edited, or is another notebook"),
     ("markdown-or-outputs-edit-keeps-runs", _edit_markdown, lambda t, nb: nb, 0, None),
 ]
@@ -734,8 +734,8 @@ def test_a_folder_another_live_sweep_writes_is_refused(tmp_path, monkeypatch, ca
         os.close(held)
     err = capsys.readouterr().err
     assert code == 2 and not calls
-    assert re.search(rf"error: Another sweep \(pid {os.getpid()}, since \d\d:\d\d:\d\d\) is writing into .*out; wait for "
-                     r"it to finish, or give this one another --out", err), err
+    assert re.search(rf"error: Another sweep \(pid {os.getpid()}, since \d\d:\d\d:\d\d\) is writing into .*out; "
+                     r"wait for it to finish, or give this one another --out", err), err
     with pytest.raises(sweep.SweepBusyError, match=r"Another sweep \(pid \d+"):  # the same when it takes the lock
         held = sweep.store.lock_out_folder(out)
         try:
@@ -786,5 +786,97 @@ def test_dask_address_that_is_not_a_scheduler_is_refused_quickly(start, tmp_path
     assert code == 2 and time.monotonic() - began < 5
     assert re.search(rf"Something listens at tcp://127\.0\.0\.1:{port} but it is not a Dask scheduler \(no answer to "
                      r"Dask's handshake in 0\.5 s\): a web server, or the dashboard's port \(8787\)\? Give the "
-                     r"scheduler's address \(dask scheduler prints it: tcp://HOST:8786\), or use --dask local", err), err
+                     r"scheduler's address \(dask scheduler prints it: tcp://HOST:8786\), or use --dask local",
+                     err), err
     assert not (tmp_path / "out").exists()
+
+
+def _sweep_process(notebook, out, *words):
+    cmd = [sys.executable, "-m", "helpers.workbook", "sweep", str(notebook), *words, "--out", str(out)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "TQDM_DISABLE": "1"})
+
+
+def _wait_for_runs(out, n, within=180):
+    deadline = time.time() + within
+    while time.time() < deadline and len(list((out / "runs").glob("*.status.json"))) < n:
+        time.sleep(0.1)
+
+
+def _session_empties(sid, within):
+    """True once no live process (zombies aside) is left in the session the sweep started."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        states = subprocess.run(["ps", "-o", "stat=", "-s", str(sid)], capture_output=True, text=True).stdout.split()
+        if not [s for s in states if not s.startswith("Z")]:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm-sweep-alone", "sigkill-sweep-alone"])
+def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
+    """A signal to the sweep's process only (kill PID, a job scheduler), not to its process group."""
+    notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
+    out = tmp_path / "out"
+    proc = _sweep_process(notebook, out, "-p", "seed", "0:8", "--jobs", "2")
+    _wait_for_runs(out, 1)
+    os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=120)
+    assert _session_empties(proc.pid, within=30), "pool workers or kernels outlived the sweep"
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 143 and "stopped by SIGTERM; finished runs are kept" in err, err[-2000:]
+        assert "Traceback" not in err
+        finished = {p.name.split(".")[0] for p in (out / "runs").glob("*.status.json")}
+        assert set(pd.read_csv(out / "results.csv")["run_id"]) == finished
+    rerun = _sweep_process(notebook, out, "-p", "seed", "0:8", "--jobs", "2")  # the lock was released
+    assert rerun.wait(timeout=300) == 0, rerun.stderr.read()[-2000:]
+    final = pd.read_csv(out / "results.csv")
+    assert sorted(final["seed"]) == list(range(8)) and (final["status"] == "ok").all()
+
+
+LOGGED_BODY = ("import json, os, time\nopen(os.environ['SWEEP_LOG'], 'a').write(f'{seed}\\n')\ntime.sleep(2)\n"
+               "json.dump({'score': seed}, open(results_path, 'w'))")
+
+
+@pytest.mark.integration
+def test_a_second_sweep_into_a_busy_folder_is_refused_and_no_run_is_made_twice(tmp_path, monkeypatch):
+    log = tmp_path / "executions.log"
+    monkeypatch.setenv("SWEEP_LOG", str(log))
+    notebook = write_notebook(tmp_path / "logged.ipynb", parameters="seed = 0\nresults_path = None", body=LOGGED_BODY)
+    out = tmp_path / "out"
+    first = _sweep_process(notebook, out, "-p", "seed", "0:8")
+    _wait_for_runs(out, 1)
+    second = _sweep_process(notebook, out, "-p", "seed", "0:8")
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 2, err[-2000:]
+    assert re.search(rf"error: Another sweep \(pid {first.pid}, since [\d:]+\) is writing into .*out; wait for it to "
+                     r"finish, or give this one another --out", err), err
+    assert first.wait(timeout=300) == 0
+    assert sorted(log.read_text().split()) == [str(seed) for seed in range(8)]   # each run executed once
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("saved, kind", [("[1, 2]", "list"), ("3.5", "number")],
+                         ids=["results-json-list", "results-json-number"])
+def test_a_run_whose_results_are_not_an_object_fails(tmp_path, saved, kind):
+    body = f"import json\njson.dump({saved}, open(results_path, 'w'))"
+    notebook = write_notebook(tmp_path / "odd.ipynb", parameters="seed = 0\nresults_path = None", body=body)
+    (tmp_path / "out" / "runs").mkdir(parents=True)
+    record = sweep.execute_run(str(notebook), str(tmp_path / "out"), {"seed": 0})
+    assert record["status"] == "invalid-results"
+    assert re.search(rf"\.json holds a JSON {kind}, not an object \{{key: value\}}; have the notebook save a dict "
+                     r"\(save_results\(results, results_path\)\)", record["error"]), record["error"]
+
+
+@pytest.mark.integration
+def test_unicode_and_space_paths_for_the_notebook_and_out(tmp_path, capsys):
+    folder = tmp_path / "my notebooks é"
+    folder.mkdir()
+    notebook = write_notebook(folder / "tiny ü.ipynb")
+    out = tmp_path / "résultats été" / "out 1"
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:2", "--jobs", "2", "--out", str(out)]) == 0
+    table = pd.read_csv(out / "results.csv")
+    assert sorted(table.loc[table["key"] == "score", "value"].astype(float)) == [0.0, 1.0]
+    assert set(table["notebook"]) == {"tiny ü.ipynb"}

@@ -299,8 +299,7 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
             break
         except Exception as exc:  # classify, keep the sweep going
             if _interrupted:  # papermill turned the Ctrl-C into another error: stop, record nothing
-                shutil.rmtree(work, ignore_errors=True)
-                raise KeyboardInterrupt from exc
+                raise KeyboardInterrupt from exc  # (the working folder stays: a kernel may still be starting in it)
             kind = FAILURE_KINDS.get(type(exc).__name__)
             if kind is None and attempt == 1:
                 continue  # infrastructure (e.g. kernel failed to start): retry once
