@@ -880,3 +880,21 @@ def test_unicode_and_space_paths_for_the_notebook_and_out(tmp_path, capsys):
     table = pd.read_csv(out / "results.csv")
     assert sorted(table.loc[table["key"] == "score", "value"].astype(float)) == [0.0, 1.0]
     assert set(table["notebook"]) == {"tiny ü.ipynb"}
+
+
+@pytest.mark.integration
+def test_dask_scheduler_without_workers_warns_and_a_worker_address_is_refused(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as empty:
+        with pytest.warns(UserWarning, match=rf"The Dask scheduler at {empty.scheduler_address} has no workers yet; "
+                                             rf"the runs wait until one joins \(start one with: dask worker "
+                                             rf"{empty.scheduler_address}\)"):
+            sweep.check_sweep(tiny(tmp_path), {"seed": [0]}, tmp_path / "out", dask=empty.scheduler_address)
+    with distributed.LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        worker = next(iter(cluster.scheduler.workers))
+        with pytest.raises(ConnectionError, match=rf"{worker} is a Dask Worker, not a scheduler; give the "
+                                                  r"scheduler's address \(dask scheduler prints it"):
+            sweep.check_sweep(tiny(tmp_path), {"seed": [0]}, tmp_path / "out", dask=worker)
+    assert not (tmp_path / "out").exists()
