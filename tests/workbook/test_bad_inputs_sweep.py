@@ -13,6 +13,7 @@ Corrupt run files, the final table after Ctrl-C and a notebook executed with a b
 follow; tests that execute notebooks or stop a live sweep are marked ``integration``.
 """
 
+import errno
 import json
 import os
 import re
@@ -898,3 +899,16 @@ def test_dask_scheduler_without_workers_warns_and_a_worker_address_is_refused(tm
                                                   r"scheduler's address \(dask scheduler prints it"):
             sweep.check_sweep(tiny(tmp_path), {"seed": [0]}, tmp_path / "out", dask=worker)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_that_cannot_be_locked_is_swept_with_a_warning(tmp_path, monkeypatch, capsys):
+    def no_locks(fd, operation):  # what a file system without flock (some network or FUSE mounts) answers
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    calls = []
+    monkeypatch.setattr(sweep.store.fcntl, "flock", no_locks)
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:2", "--out", str(tmp_path / "out")]) == 0
+    assert len(calls) == 2
+    assert re.search(r"warning: .*out cannot be locked \(No locks available\); make sure no other sweep writes into "
+                     r"it while this one runs", capsys.readouterr().err)

@@ -189,6 +189,8 @@ def check_unlocked(out: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         raise _busy(Path(out), lock) from None
+    except OSError:  # a file system without flock: lock_out_folder says so
+        pass
     finally:
         os.close(fd)  # closing drops the probe's own lock
 
@@ -213,6 +215,9 @@ def lock_out_folder(out: Path) -> int:
     except BlockingIOError:
         os.close(fd)
         raise _busy(Path(out), lock) from None
+    except OSError as exc:  # the file system cannot lock files (some network or FUSE mounts)
+        warnings.warn(f"{out} cannot be locked ({exc.strerror or exc}); make sure no other sweep writes into it "
+                      "while this one runs.", stacklevel=3)
     os.ftruncate(fd, 0)
     os.write(fd, json.dumps({"pid": os.getpid(), "started": time.strftime("%H:%M:%S")}).encode())
     return fd
