@@ -912,3 +912,17 @@ def test_a_folder_that_cannot_be_locked_is_swept_with_a_warning(tmp_path, monkey
     assert len(calls) == 2
     assert re.search(r"warning: .*out cannot be locked \(No locks available\); make sure no other sweep writes into "
                      r"it while this one runs", capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("change", [_edit_code, lambda nb: nb.unlink() or nb],
+                         ids=["notebook-edited-mid-sweep", "notebook-deleted-mid-sweep"])
+def test_a_run_after_the_notebook_changed_mid_sweep_is_not_made(tmp_path, change):
+    notebook = write_notebook(tmp_path / "tiny.ipynb")
+    code = sweep.code_sha(notebook)
+    (tmp_path / "out" / "runs").mkdir(parents=True)
+    change(notebook)
+    record = sweep.execute_run(str(notebook), str(tmp_path / "out"), {"seed": 0}, code=code)
+    assert record["status"] == "notebook-changed" and record["code_sha"] == code
+    assert re.search(rf"tiny\.ipynb changed during the sweep \(its code is now \w+, the sweep started with {code}\); "
+                     r"this run was not made\. Rerun the sweep: it runs the notebook as it is now", record["error"])
+    assert not (tmp_path / "out" / "runs" / f"{record['run_id']}.ipynb").exists()

@@ -266,13 +266,22 @@ def _results_problem(path: Path) -> str | None:
     return None
 
 
+def _code_now(notebook) -> str:
+    """The notebook's code_sha now, or ``"unreadable"``."""
+    try:
+        return code_sha(notebook)
+    except (OSError, ValueError, AttributeError):
+        return "unreadable"
+
+
 def execute_run(notebook: str, out: str, params: dict, timeout: int | None = None, code: str = "") -> dict:
     """Execute one run and return its status record (never raises for notebook failures).
 
     The record (``run_id``, ``params``, ``notebook``, ``code_sha``, ``status``, ``error``,
     ``seconds``) is also written to ``out/runs/<run-id>.status.json``; ``code`` is the
     notebook's :func:`~helpers.workbook.sweep.store.code_sha`. A run whose results file is
-    missing, not JSON or not a JSON object fails (``no-results``, ``invalid-results``). After a
+    missing, not JSON or not a JSON object fails (``no-results``, ``invalid-results``); one whose
+    notebook's code is no longer ``code`` is not made (``notebook-changed``). After a
     Ctrl-C in this worker it raises ``KeyboardInterrupt`` instead: no retry, no record (the run
     was not finished), and runs queued behind it do not start.
     """
@@ -288,7 +297,14 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
     record = {"run_id": rid, "params": params, "notebook": Path(notebook).name, "code_sha": code or None,
               "status": STATUS_OK, "error": None}
     start = time.monotonic()
-    for attempt in (1, 2):
+    if code and (now := _code_now(notebook)) != code:  # edited (or removed) since the sweep started
+        record.update(status="notebook-changed", error=(
+            f"{notebook} changed during the sweep (its code is now {now}, the sweep started with {code}); this run "
+            "was not made. Rerun the sweep: it runs the notebook as it is now."))
+        attempts = ()
+    else:
+        attempts = (1, 2)
+    for attempt in attempts:
         try:
             execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
                              cwd=work, timeout=None if timeout is None else int(timeout))
