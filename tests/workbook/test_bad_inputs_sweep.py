@@ -926,3 +926,23 @@ def test_a_run_after_the_notebook_changed_mid_sweep_is_not_made(tmp_path, change
     assert re.search(rf"tiny\.ipynb changed during the sweep \(its code is now \w+, the sweep started with {code}\); "
                      r"this run was not made\. Rerun the sweep: it runs the notebook as it is now", record["error"])
     assert not (tmp_path / "out" / "runs" / f"{record['run_id']}.ipynb").exists()
+
+
+def test_run_files_deleted_mid_sweep_are_reported_with_the_way_out(tmp_path, monkeypatch, capsys):
+    calls = []
+    ok_run = fake_execute_run(calls)
+
+    def deleting_run(notebook, out, params, timeout=None, code=""):
+        if calls:  # someone removes runs/ while the second run is under way
+            import shutil
+            shutil.rmtree(Path(out, "runs"))
+            return sweep.store.write_text(Path(out, "runs", "x.status.json"), "{}")
+        return ok_run(notebook, out, params, timeout, code)
+
+    monkeypatch.setattr(sweep.runner, "execute_run", deleting_run)
+    out = tmp_path / "out"
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:3", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"error: could not write the sweep's files in .*out: .*No such file or directory.*free space or "
+                     r"fix the folder, then rerun the same command \(finished runs are skipped\)", err), err
+    assert "Traceback" not in err and (out / "results.csv").exists()
