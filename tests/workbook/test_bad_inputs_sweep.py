@@ -238,6 +238,8 @@ CLI_CASES = [
      r"list, e\.g\. \{\"seed\": \[0, 1, 5\]\}"),
     ("grid-yaml-name-twice", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed: [0, 1]\nseed: [2]\n", "g.yaml")),
      r"Grid file .*g\.yaml gives 'seed' twice \(line 2\); the values of one would be dropped"),
+    ("dask-port-out-of-range", sweep_cli(tiny, "-p", "seed", "0", "--dask", "tcp://127.0.0.1:99999"),
+     r"--dask 'tcp://127\.0\.0\.1:99999' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
     ("notebook-path-with-spaces-missing",
      sweep_cli(lambda t: str(t / "my notebooks é" / "tiny ü.ipynb"), "-p", "seed", "0"),
      r"Notebook .*my notebooks é/tiny ü\.ipynb does not exist"),
@@ -419,6 +421,8 @@ ANSWER_CASES = [
      lambda t: sweep.plan(t, [{"seed": 0}, {"seed": 0}, {"seed": 1}], code="c0de"),
      ([{"seed": 0}, {"seed": 1}], [])),
     ("code-sha-ignores-outputs-and-markdown", lambda t: _code_sha_kept(t), True),
+    ("timeout-whole-float-accepted",
+     lambda t: sweep.check_sweep(tiny(t), {"seed": [0]}, t / "out", timeout=1e2)[1].name, "out"),
 ]
 
 
@@ -946,3 +950,13 @@ def test_run_files_deleted_mid_sweep_are_reported_with_the_way_out(tmp_path, mon
     assert re.search(r"error: could not write the sweep's files in .*out: .*No such file or directory.*free space or "
                      r"fix the folder, then rerun the same command \(finished runs are skipped\)", err), err
     assert "Traceback" not in err and (out / "results.csv").exists()
+
+
+def test_unicode_and_spaced_string_values_keep_their_runs_apart(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    out = tmp_path / "out"
+    argv = ["sweep", tiny(tmp_path), "-p", "method", "zça", "日本 語", "a b", "--out", str(out)]
+    assert cli.main(argv) == 0 and len(calls) == 3
+    assert set(pd.read_csv(out / "results.csv")["method"]) == {"zça", "日本 語", "a b"}
+    assert cli.main(argv) == 0 and len(calls) == 3                     # the same command again: nothing rerun
