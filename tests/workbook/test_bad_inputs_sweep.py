@@ -421,6 +421,9 @@ ANSWER_CASES = [
      lambda t: sweep.plan(t, [{"seed": 0}, {"seed": 0}, {"seed": 1}], code="c0de"),
      ([{"seed": 0}, {"seed": 1}], [])),
     ("code-sha-ignores-outputs-and-markdown", lambda t: _code_sha_kept(t), True),
+    ("grid-yaml-anchor-and-merge-key",
+     lambda t: sweep.read_grid_file(grid(t, "seed: &s [0, 1]\nk: *s\npoints: [{<<: {x: 0, y: 1}, y: 2}]\n", "g.yaml")),
+     {"seed": [0, 1], "k": [0, 1], "points": [{"x": 0, "y": 2}]}),
     ("timeout-whole-float-accepted",
      lambda t: sweep.check_sweep(tiny(t), {"seed": [0]}, t / "out", timeout=1e2)[1].name, "out"),
 ]

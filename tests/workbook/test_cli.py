@@ -262,3 +262,9 @@ def test_the_old_entry_points_are_gone():
     from helpers.workbook import book
 
     assert not hasattr(book, "main")
+
+
+def test_sweep_max_runs_default_is_the_sweeps_limit():
+    """The parser's --max-runs default (written out, so that the CLI imports no sweep module) is the sweep's."""
+    args = cli.build_parser().parse_args(["sweep", "nb.ipynb", "-p", "seed", "0", "--out", "o"])
+    assert args.max_runs == sweep.DEFAULT_MAX_RUNS and args.timeout is None

@@ -273,6 +273,8 @@ def _yaml_loader(path: Path):
     def mapping(loader, node, deep=False):
         seen = set()
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # << *anchor: YAML's own way to repeat keys
+                continue
             name = loader.construct_object(key_node, deep=deep)
             if name in seen:
                 raise ValueError(f"Grid file {path} gives {name!r} twice (line {key_node.start_mark.line + 1}); the "
