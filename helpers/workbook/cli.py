@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 import time
 import warnings
@@ -97,8 +98,11 @@ def _sweep(args) -> int:
     from . import sweep
 
     try:  # every mistake of the command line is refused here, before any folder is made
-        grid, origin = sweep.grid_from_options(args.grid, args.param)
-        notebook, out = sweep.check_sweep(args.notebook, grid, args.out, args.jobs, args.timeout, args.dask, origin)
+        grid, origin = sweep.grid_from_options(args.grid, args.param, args.max_runs)
+        with warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            notebook, out = sweep.check_sweep(args.notebook, grid, args.out, args.jobs, args.timeout, args.dask,
+                                              origin, max_runs=args.max_runs)
     except (ValueError, TypeError, OSError) as exc:
         text = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc  # without "[Errno 2]"
         print(f"error: {text}", file=sys.stderr)
@@ -106,19 +110,27 @@ def _sweep(args) -> int:
     with warnings.catch_warnings():
         warnings.showwarning = _print_warning
         warnings.simplefilter("default", sweep.CorruptRunFileWarning)
+        warnings.simplefilter("always", sweep.NotebookChangedWarning)
         try:
             table = sweep.run_checked(notebook, grid, out, args.jobs, args.retry_failed, args.dask, args.timeout,
                                       progress=True)
-        except KeyboardInterrupt:
-            print(f"interrupted; finished runs are kept in {args.out}/results.csv", file=sys.stderr)
-            return 130
+        except sweep.SweepBusyError as exc:  # another sweep took the folder since the checks
+            print(f"error: {exc.strerror}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+            print(f"{how}; finished runs are kept in {args.out}/results.csv (rerun the same command to finish "
+                  "the sweep: finished runs are skipped)", file=sys.stderr)
+            return 128 + signum
         except OSError as exc:  # disk full, output removed or made read-only during the sweep
             print(f"error: could not write the sweep's files in {args.out}: {exc}. Runs that finished before are "
                   "kept in runs/; free space or fix the folder, then rerun the same command (finished runs are "
                   "skipped).", file=sys.stderr)
             return 2
-    # judge this command's grid only; the folder's table may hold runs of other grids
-    runs = sweep.runs_of_grid(table, {sweep.run_id(params) for params in sweep.expand_grid(grid)})
+    # judge this command's grid (and notebook code) only; the folder's table may hold other runs too
+    code = sweep.code_sha(notebook)
+    runs = sweep.runs_of_grid(table, {sweep.run_id(params, code) for params in sweep.expand_grid(grid)})
     n_failed = int((runs["status"] != sweep.STATUS_OK).sum()) if not runs.empty else 0
     corrupt = int((runs["status"] == sweep.STATUS_CORRUPT).sum()) if not runs.empty else 0
     hint = f" ({corrupt} with unreadable run files: --retry-failed runs them again)" if corrupt else ""
@@ -162,7 +174,9 @@ def _add_sweep_options(sweep: argparse.ArgumentParser) -> None:
     sweep.add_argument("--retry-failed", action="store_true", help="run failed runs again")
     sweep.add_argument("--dask", metavar="ADDRESS", help="'local' for a LocalCluster, or tcp://host:8786")
     sweep.add_argument("--timeout", type=float, default=None,
-                       help="seconds per cell (papermill); default: no limit")
+                       help="whole seconds per cell (papermill); default: no limit")
+    sweep.add_argument("--max-runs", type=int, default=10_000,
+                       help="refuse a grid of more runs than this, before any work (default: %(default)s)")
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ Corrupt run files, the final table after Ctrl-C and a notebook executed with a b
 follow; tests that execute notebooks or stop a live sweep are marked ``integration``.
 """
 
+import errno
 import json
 import os
 import re
@@ -111,6 +112,18 @@ def out_file(t):
     return tiny(t)
 
 
+RESERVED_PARAMETERS = 'seed = 0\nstatus = "x"\nkey = "k"\nvalue = 1\nrun_id = "r"\nresults_path = None'
+
+
+def reserved(t):
+    """A notebook whose parameters are named like the results table's own columns."""
+    return str(write_notebook(t / "reserved.ipynb", parameters=RESERVED_PARAMETERS))
+
+
+def big_grid_file(t):
+    return grid(t, json.dumps({"seed": list(range(20_000))}))
+
+
 def nb03(t):
     return str(NOTEBOOKS / "04_wisconsin_cosine_knn.ipynb")
 
@@ -175,13 +188,61 @@ CLI_CASES = [
     ("jobs-negative", sweep_cli(tiny, "-p", "seed", "0", "--jobs", "-3"),
      r"--jobs must be a whole number >= 1 \(runs at a time\), not -3"),
     ("timeout-negative", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "-5"),
-     r"--timeout must be a number of seconds > 0 \(or left out: no limit\), not -5\.0"),
-    ("timeout-nan", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "nan"), r"--timeout must be a number of seconds"),
+     r"--timeout must be a whole number of seconds >= 1 per cell \(or left out: no limit\), not -5\.0; "
+     r"e\.g\. --timeout 600"),
+    ("timeout-nan", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "nan"),
+     r"--timeout must be a whole number of seconds"),
     ("dask-refuses-connection", sweep_cli(tiny, "-p", "seed", "0", "--dask", lambda t: f"tcp://127.0.0.1:{closed_port()}"),
      r"No Dask scheduler answers at tcp://127\.0\.0\.1:\d+ \(.*refused.*\); start one \(dask scheduler\), check "
      r"the address, or use --dask local"),
     ("dask-address-malformed", sweep_cli(tiny, "-p", "seed", "0", "--dask", "scheduler"),
      r"--dask 'scheduler' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
+    # the sweep's bookkeeping: names of the table's own columns, grids too large to expand, whole seconds
+    ("param-named-status", sweep_cli(reserved, "-p", "status", "a", "b"),
+     r"Parameter 'status' \(in -p status\) of reserved\.ipynb cannot be swept: the results table has a column "
+     r"'status' of its own \(run_id, status, notebook, code_sha, key, value, error\).*Rename it in the notebook's "
+     r"parameters cell \(e\.g\. status_\)"),
+    ("param-named-key", sweep_cli(reserved, "-p", "key", "a"), r"Parameter 'key' .* cannot be swept: .* column 'key'"),
+    ("param-named-run-id", sweep_cli(reserved, "-p", "seed", "0", "-p", "run_id", "a"),
+     r"Parameter 'run_id' .* cannot be swept: .* column 'run_id'.*Rename it"),
+    ("param-named-value", sweep_cli(reserved, "--grid", lambda t: grid(t, '{"value": [1, 2]}')),
+     r"Parameter 'value' \(in .*grid\.json\) of reserved\.ipynb cannot be swept"),
+    ("grid-absurd-range", sweep_cli(tiny, "-p", "seed", "0:10000000"),
+     r"Range '0:10000000' gives 10,000,000 runs, more than the limit of 10,000 \(--max-runs\); check the ranges "
+     r"\(start:stop is half-open: 0:10 gives 10 values\), or raise --max-runs if you mean it"),
+    ("grid-product-too-large", sweep_cli(tiny, "-p", "seed", "0:5000", "-p", "scale", "1.0", "2.0", "3.0"),
+     r"The grid \(5,000 seed x 3 scale\) gives 15,000 runs, more than the limit of 10,000 \(--max-runs\)"),
+    ("grid-file-too-many-runs", sweep_cli(tiny, "--grid", big_grid_file),
+     r"The grid \(20,000 seed\) gives 20,000 runs, more than the limit of 10,000"),
+    ("max-runs-lowered", sweep_cli(tiny, "-p", "seed", "0:5", "--max-runs", "3"),
+     r"Range '0:5' gives 5 runs, more than the limit of 3 \(--max-runs\)"),
+    ("max-runs-zero", sweep_cli(tiny, "-p", "seed", "0", "--max-runs", "0"),
+     r"--max-runs must be a whole number >= 1, not 0"),
+    ("timeout-fractional", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "2.5"),
+     r"--timeout must be a whole number of seconds >= 1 per cell \(or left out: no limit\), not 2\.5; e\.g\. "
+     r"--timeout 600"),
+    ("timeout-below-one-second", sweep_cli(tiny, "-p", "seed", "0", "--timeout", "0.5"),
+     r"--timeout must be a whole number of seconds >= 1 per cell"),
+    ("param-without-values", sweep_cli(tiny, "-p", "seed"),
+     r"Parameter 'seed' has no values; give at least one after its name"),
+    ("param-bool-for-int", sweep_cli(tiny, "-p", "seed", "0", "True"),
+     r"Parameter 'seed' \(in -p seed\) of tiny\.ipynb takes int values \(default 0\); got True \(bool\)"),
+    ("param-name-wrong-case", sweep_cli(tiny, "-p", "Seed", "0"),
+     r"Unknown parameter 'Seed' \(in -p Seed\) for tiny\.ipynb; its parameters are method, results_path, scale, seed"),
+    ("param-exponent-for-int", sweep_cli(tiny, "-p", "seed", "1e3"),
+     r"Parameter 'seed' .* takes int values \(default 0\); got 1000\.0 \(float\)"),
+    ("range-with-exponent", sweep_cli(tiny, "-p", "seed", "0:1e6"),
+     r"takes int values \(default 0\); got '0:1e6' \(str\) \(it could not be read as a Python literal"),
+    ("grid-json-name-twice", sweep_cli(tiny, "--grid", lambda t: grid(t, '{"seed": [0, 1], "seed": [2]}')),
+     r"Grid file .*grid\.json gives 'seed' twice; the values of one would be dropped\. Give all its values in one "
+     r"list, e\.g\. \{\"seed\": \[0, 1, 5\]\}"),
+    ("grid-yaml-name-twice", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed: [0, 1]\nseed: [2]\n", "g.yaml")),
+     r"Grid file .*g\.yaml gives 'seed' twice \(line 2\); the values of one would be dropped"),
+    ("dask-port-out-of-range", sweep_cli(tiny, "-p", "seed", "0", "--dask", "tcp://127.0.0.1:99999"),
+     r"--dask 'tcp://127\.0\.0\.1:99999' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
+    ("notebook-path-with-spaces-missing",
+     sweep_cli(lambda t: str(t / "my notebooks é" / "tiny ü.ipynb"), "-p", "seed", "0"),
+     r"Notebook .*my notebooks é/tiny ü\.ipynb does not exist"),
     # the workbook's notebooks: values their parameters cannot take are refused before any run
     ("nb-covariance-unknown", sweep_cli(nb03, "-p", "covariance", "bogus"),
      r"Parameter 'covariance' \(in -p covariance\) of 04_wisconsin_cosine_knn\.ipynb takes one of 'sample', "
@@ -299,6 +360,13 @@ ERROR_CASES = [
      r"grid must be a dict \{name: \[values\]\}, not a list"),
     ("grid-value-scalar", lambda t: sweep.expand_grid({"seed": 3}), TypeError,
      r"Parameter 'seed' needs a list of values, e\.g\. \[3\]; got 3"),
+    ("api-grid-too-many-runs",
+     lambda t: sweep.run_sweep(tiny(t), {"seed": list(range(200)), "scale": [1.0] * 100}, t / "out", progress=False),
+     ValueError, r"The grid \(200 seed x 100 scale\) gives 20,000 runs, more than the limit of 10,000"),
+    ("api-timeout-fractional", lambda t: sweep.run_sweep(tiny(t), {"seed": [0]}, t / "out", timeout=0.5),
+     ValueError, r"--timeout must be a whole number of seconds >= 1 per cell"),
+    ("api-param-named-status", lambda t: sweep.validate_grid(reserved(t), {"status": ["a"]}), ValueError,
+     r"Parameter 'status' of reserved\.ipynb cannot be swept"),
 ]
 
 
@@ -308,7 +376,7 @@ def test_bad_input_raises_a_clear_error(case, tmp_path):
     before = set(tmp_path.rglob("*"))
     with pytest.raises(error, match=words):
         call(tmp_path)
-    left = {p for p in set(tmp_path.rglob("*")) - before if p.name not in ("tiny.ipynb", "f")}
+    left = {p for p in set(tmp_path.rglob("*")) - before if p.name not in ("tiny.ipynb", "reserved.ipynb", "f")}
     assert not left, f"left behind: {left}"
 
 
@@ -343,7 +411,37 @@ ANSWER_CASES = [
      [5, 4, 3, [1, 2], "cholesky", 0.001]),
     ("grid-yaml-file", lambda t: sweep.read_grid_file(grid(t, "seed: [0, 1]\nmethod: [zca]\n", "g.yml")),
      {"seed": [0, 1], "method": ["zca"]}),
+    ("float-with-exponent", lambda t: sweep.parse_values(["1e-3", "2E1", "-1.5e+2", "1_000"]),
+     [0.001, 20.0, -150.0, 1000]),
+    ("grid-at-the-run-limit", lambda t: sweep.grid_from_options(params=[["seed", "0:100"], ["k", "0:100"]])[0]["k"][-1],
+     99),
+    ("grid-run-count-without-expanding", lambda t: sweep.count_runs({"a": list(range(10**4)), "b": list(range(10**4))}),
+     10**8),
+    ("duplicate-values-planned-once",
+     lambda t: sweep.plan(t, [{"seed": 0}, {"seed": 0}, {"seed": 1}], code="c0de"),
+     ([{"seed": 0}, {"seed": 1}], [])),
+    ("code-sha-ignores-outputs-and-markdown", lambda t: _code_sha_kept(t), True),
+    ("grid-yaml-anchor-and-merge-key",
+     lambda t: sweep.read_grid_file(grid(t, "seed: &s [0, 1]\nk: *s\npoints: [{<<: {x: 0, y: 1}, y: 2}]\n", "g.yaml")),
+     {"seed": [0, 1], "k": [0, 1], "points": [{"x": 0, "y": 2}]}),
+    ("timeout-whole-float-accepted",
+     lambda t: sweep.check_sweep(tiny(t), {"seed": [0]}, t / "out", timeout=1e2)[1].name, "out"),
 ]
+
+
+def _code_sha_kept(t):
+    """Re-executing (outputs, counts) or re-documenting a notebook keeps its code_sha; editing code does not."""
+    path = write_notebook(t / "tiny.ipynb")
+    before = sweep.code_sha(path)
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[0].source = "# reworded title"
+    nb.cells[2].outputs = [nbformat.v4.new_output("stream", text="hello")]
+    nb.cells[2].execution_count = 7
+    nbformat.write(nb, path)
+    kept = sweep.code_sha(path) == before
+    nb.cells[2].source += "\n# a code comment"
+    nbformat.write(nb, path)
+    return kept and sweep.code_sha(path) != before
 
 
 @pytest.mark.parametrize("case", ANSWER_CASES, ids=[c[0] for c in ANSWER_CASES])
@@ -372,12 +470,14 @@ def fake_sweep(tmp_path, seeds=(0, 1, 2)):
     notebook = write_notebook(tmp_path / "tiny.ipynb")
     out = tmp_path / "out"
     (out / "runs").mkdir(parents=True)
+    code = sweep.code_sha(notebook)
     for seed in seeds:
         params = {"seed": seed}
-        rid = sweep.run_id(params)
+        rid = sweep.run_id(params, code)
         (out / "runs" / f"{rid}.json").write_text(json.dumps({"score": float(seed)}))
-        (out / "runs" / f"{rid}.status.json").write_text(
-            json.dumps({"run_id": rid, "params": params, "status": "ok", "error": None}))
+        (out / "runs" / f"{rid}.status.json").write_text(json.dumps(
+            {"run_id": rid, "params": params, "notebook": notebook.name, "code_sha": code, "status": "ok",
+             "error": None}))
     return notebook, out
 
 
@@ -386,6 +486,8 @@ CORRUPTIONS = [
     ("results-empty", lambda runs, rid: (runs / f"{rid}.json").write_text(""), ".json"),
     ("results-not-utf8", lambda runs, rid: (runs / f"{rid}.json").write_bytes(b"\xff\xfe\x00"), ".json"),
     ("results-missing", lambda runs, rid: (runs / f"{rid}.json").unlink(), ".json"),
+    ("results-a-list", lambda runs, rid: (runs / f"{rid}.json").write_text("[1, 2]"), ".json"),
+    ("results-a-number", lambda runs, rid: (runs / f"{rid}.json").write_text("3.5"), ".json"),
     ("status-not-json", lambda runs, rid: (runs / f"{rid}.status.json").write_text("{ torn"), ".status.json"),
     ("status-not-a-record", lambda runs, rid: (runs / f"{rid}.status.json").write_text("[]"), ".status.json"),
 ]
@@ -394,7 +496,8 @@ CORRUPTIONS = [
 @pytest.mark.parametrize("corrupt, suffix", [c[1:] for c in CORRUPTIONS], ids=[c[0] for c in CORRUPTIONS])
 def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, capsys, monkeypatch, corrupt, suffix):
     notebook, out = fake_sweep(tmp_path)
-    bad = sweep.run_id({"seed": 1})
+    code = sweep.code_sha(notebook)
+    bad = sweep.run_id({"seed": 1}, code)
     corrupt(out / "runs", bad)
     bad_file = out / "runs" / f"{bad}{suffix}"
 
@@ -410,11 +513,11 @@ def test_a_corrupt_run_file_is_reported_counted_failed_and_retried(tmp_path, cap
     captured = capsys.readouterr()
     assert f"warning: {bad_file}" in captured.err and "Traceback" not in captured.err
     assert "3 runs of this grid" in captured.out and "1 failed (1 with unreadable run files" in captured.out
-    assert sweep.plan(out, [{"seed": s} for s in range(3)]) == ([], [{"seed": 0}, {"seed": 1}, {"seed": 2}])
-    assert sweep.plan(out, [{"seed": 1}], retry_failed=True)[0] == [{"seed": 1}]
+    assert sweep.plan(out, [{"seed": s} for s in range(3)], code=code) == ([], [{"seed": 0}, {"seed": 1}, {"seed": 2}])
+    assert sweep.plan(out, [{"seed": 1}], retry_failed=True, code=code)[0] == [{"seed": 1}]
 
-    def run_again(notebook, out, params, timeout=None):  # what a successful run leaves behind
-        rid = sweep.run_id(params)
+    def run_again(notebook, out, params, timeout=None, code=""):  # what a successful run leaves behind
+        rid = sweep.run_id(params, code)
         Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": float(params["seed"])}))
         record = {"run_id": rid, "params": params, "status": "ok", "error": None}
         Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
@@ -440,7 +543,7 @@ def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeyp
         sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
     table = pd.read_csv(out / "results.csv")
     assert sorted(table["value"]) == [0.0, 1.0, 2.0]
-    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []      # no temporary file left
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [".sweep.lock"]  # no temporary file left
 
 
 SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
@@ -519,3 +622,344 @@ def test_every_notebook_default_passes_its_checks():
         spec = MANIFEST[path.name[:2]].parameters
         assert set(spec) == set(declared), f"{path.name}: checks for {sorted(spec)}, parameters {sorted(declared)}"
         check_parameters({name: sweep.parse_literal(p["default"]) for name, p in declared.items()}, path.name[:2])
+
+
+# --------------------------------------------------------------------------------------
+# The sweep's bookkeeping: what ran with which notebook, who writes the folder, Dask, signals
+
+
+def fake_execute_run(calls):
+    """A stand-in for execute_run that leaves what a successful run leaves, and records its call."""
+    def run(notebook, out, params, timeout=None, code=""):
+        rid = sweep.run_id(params, code)
+        Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": float(params.get("seed", 0)) + 100}))
+        record = {"run_id": rid, "params": params, "notebook": Path(notebook).name, "code_sha": code,
+                  "status": "ok", "error": None}
+        Path(out, "runs", f"{rid}.status.json").write_text(json.dumps(record))
+        calls.append((Path(notebook).name, params))
+        return record
+    return run
+
+
+def _edit_code(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells[2].source = nb.cells[2].source.replace("seed * scale", "seed * scale + 100")
+    nbformat.write(nb, notebook)
+    return notebook
+
+
+def _edit_markdown(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells[0].source = "# the same code, reworded"
+    nb.cells[2].outputs = [nbformat.v4.new_output("stream", text="executed in place")]
+    nbformat.write(nb, notebook)
+    return notebook
+
+
+# (id, what is done to the finished sweep's notebook, the notebook then swept, runs made again, warning words)
+NOTEBOOK_CHANGES = [
+    ("edited-notebook-reruns", _edit_code, lambda t, nb: nb, 3,
+     r"warning: 3 runs of this grid in .*out were made by other notebook code \(3 by tiny\.ipynb\): tiny\.ipynb "
+     r"has been edited, or is another notebook\. They run again with tiny\.ipynb as it is now; the earlier results "
+     r"are kept, told apart in results\.csv by the notebook and code_sha columns"),
+    ("other-notebook-same-out", lambda nb: nb,
+     lambda t, nb: write_notebook(t / "other.ipynb", body="import json\njson.dump({'x': 1}, open(results_path, 'w'))"),
+     3, r"warning: 3 runs .* \(3 by tiny\.ipynb\): other\.ipynb has been edited, or is another notebook"),
+    ("markdown-or-outputs-edit-keeps-runs", _edit_markdown, lambda t, nb: nb, 0, None),
+]
+
+
+@pytest.mark.parametrize("case", NOTEBOOK_CHANGES, ids=[c[0] for c in NOTEBOOK_CHANGES])
+def test_a_changed_notebook_runs_again_and_says_why(case, tmp_path, monkeypatch, capsys):
+    _, change, swept, n_again, words = case
+    notebook, out = fake_sweep(tmp_path)
+    old_code = sweep.code_sha(notebook)
+    notebook = swept(tmp_path, change(notebook))
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert len(calls) == n_again and captured.out.startswith(f"3 runs of this grid in {out}: 3 ok, 0 failed")
+    table = pd.read_csv(out / "results.csv")
+    if words is None:
+        assert "warning" not in captured.err and set(table["code_sha"]) == {old_code}
+        return
+    assert re.search(words, captured.err), captured.err
+    new = table[table["code_sha"] == sweep.code_sha(notebook)]             # this notebook's runs, its own results
+    assert sorted(new["seed"]) == [0, 1, 2] and set(new["notebook"]) == {notebook.name}
+    assert sorted(table.loc[table["code_sha"] == old_code, "value"].astype(float)) == [0.0, 1.0, 2.0]  # kept
+
+
+def test_a_parameter_set_given_twice_runs_once(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    argv = ["sweep", tiny(tmp_path), "-p", "seed", "0", "0", "1", "0:2", "--out", str(tmp_path / "out")]
+    assert cli.main(argv) == 0
+    assert sorted(p["seed"] for _, p in calls) == [0, 1]
+    assert capsys.readouterr().out.startswith("2 runs of this grid")
+
+
+class InlinePool:
+    """A ProcessPoolExecutor stand-in that runs each call at once, remembering how many workers it was asked for."""
+    asked: list = []
+
+    def __init__(self, max_workers, initializer=None):
+        InlinePool.asked.append(max_workers)
+        self._processes = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        future = Future()
+        future.set_result(sweep.runner.execute_run(*args))
+        return future
+
+
+def test_huge_jobs_starts_no_more_workers_than_runs(tmp_path, monkeypatch, capsys):
+    calls = []
+    InlinePool.asked = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    monkeypatch.setattr(sweep.runner, "ProcessPoolExecutor", InlinePool)
+    argv = ["sweep", tiny(tmp_path), "-p", "seed", "0:3", "--jobs", "100000", "--out", str(tmp_path / "out")]
+    assert cli.main(argv) == 0
+    assert InlinePool.asked == [3] and len(calls) == 3
+
+
+def test_a_folder_another_live_sweep_writes_is_refused(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    held = sweep.store.lock_out_folder(out)  # a live sweep holds the folder (here: this process, another descriptor)
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    try:
+        code = cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0", "--out", str(out)])
+    finally:
+        os.close(held)
+    err = capsys.readouterr().err
+    assert code == 2 and not calls
+    assert re.search(rf"error: Another sweep \(pid {os.getpid()}, since \d\d:\d\d:\d\d\) is writing into .*out; "
+                     r"wait for it to finish, or give this one another --out", err), err
+    with pytest.raises(sweep.SweepBusyError, match=r"Another sweep \(pid \d+"):  # the same when it takes the lock
+        held = sweep.store.lock_out_folder(out)
+        try:
+            sweep.run_checked(Path(tiny(tmp_path)), {"seed": [0]}, out, progress=False)
+        finally:
+            os.close(held)
+
+
+def test_a_stale_lock_of_a_killed_sweep_does_not_block(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".sweep.lock").write_text(json.dumps({"pid": 2**22 + 1, "started": "00:00:00"}))  # nobody holds it
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:2", "--out", str(out)]) == 0
+    assert len(calls) == 2
+    assert json.loads((out / ".sweep.lock").read_text())["pid"] == os.getpid()
+
+
+def _http_server():
+    import http.server
+    import threading
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1], server.shutdown
+
+
+def _silent_listener():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()  # accepts connections (the kernel does), never says a word
+    return listener, listener.getsockname()[1], listener.close
+
+
+@pytest.mark.parametrize("start", [_http_server, _silent_listener], ids=["dask-http-server", "dask-silent-listener"])
+def test_dask_address_that_is_not_a_scheduler_is_refused_quickly(start, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sweep.runner, "DASK_CONNECT_TIMEOUT", 0.5)
+    _, port, stop = start()
+    began = time.monotonic()
+    try:
+        code = cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0", "--dask", f"tcp://127.0.0.1:{port}",
+                         "--out", str(tmp_path / "out")])
+    finally:
+        stop()
+    err = capsys.readouterr().err
+    assert code == 2 and time.monotonic() - began < 5
+    assert re.search(rf"Something listens at tcp://127\.0\.0\.1:{port} but it is not a Dask scheduler \(no answer to "
+                     r"Dask's handshake in 0\.5 s\): a web server, or the dashboard's port \(8787\)\? Give the "
+                     r"scheduler's address \(dask scheduler prints it: tcp://HOST:8786\), or use --dask local",
+                     err), err
+    assert not (tmp_path / "out").exists()
+
+
+def _sweep_process(notebook, out, *words):
+    cmd = [sys.executable, "-m", "helpers.workbook", "sweep", str(notebook), *words, "--out", str(out)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "TQDM_DISABLE": "1"})
+
+
+def _wait_for_runs(out, n, within=180):
+    deadline = time.time() + within
+    while time.time() < deadline and len(list((out / "runs").glob("*.status.json"))) < n:
+        time.sleep(0.1)
+
+
+def _session_empties(sid, within):
+    """True once no live process (zombies aside) is left in the session the sweep started."""
+    deadline = time.time() + within
+    while time.time() < deadline:
+        states = subprocess.run(["ps", "-o", "stat=", "-s", str(sid)], capture_output=True, text=True).stdout.split()
+        if not [s for s in states if not s.startswith("Z")]:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm-sweep-alone", "sigkill-sweep-alone"])
+def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
+    """A signal to the sweep's process only (kill PID, a job scheduler), not to its process group."""
+    notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
+    out = tmp_path / "out"
+    proc = _sweep_process(notebook, out, "-p", "seed", "0:5", "--jobs", "2")
+    _wait_for_runs(out, 1)
+    os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=120)
+    assert _session_empties(proc.pid, within=30), "pool workers or kernels outlived the sweep"
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 143 and "stopped by SIGTERM; finished runs are kept" in err, err[-2000:]
+        assert "Traceback" not in err
+        finished = {p.name.split(".")[0] for p in (out / "runs").glob("*.status.json")}
+        assert set(pd.read_csv(out / "results.csv")["run_id"]) == finished
+    rerun = _sweep_process(notebook, out, "-p", "seed", "0:5", "--jobs", "2")  # the lock was released
+    assert rerun.wait(timeout=300) == 0, rerun.stderr.read()[-2000:]
+    final = pd.read_csv(out / "results.csv")
+    assert sorted(final["seed"]) == list(range(5)) and (final["status"] == "ok").all()
+
+
+LOGGED_BODY = ("import json, os, time\nopen(os.environ['SWEEP_LOG'], 'a').write(f'{seed}\\n')\ntime.sleep(2)\n"
+               "json.dump({'score': seed}, open(results_path, 'w'))")
+
+
+@pytest.mark.integration
+def test_a_second_sweep_into_a_busy_folder_is_refused_and_no_run_is_made_twice(tmp_path, monkeypatch):
+    log = tmp_path / "executions.log"
+    monkeypatch.setenv("SWEEP_LOG", str(log))
+    notebook = write_notebook(tmp_path / "logged.ipynb", parameters="seed = 0\nresults_path = None", body=LOGGED_BODY)
+    out = tmp_path / "out"
+    first = _sweep_process(notebook, out, "-p", "seed", "0:6")
+    _wait_for_runs(out, 1)
+    second = _sweep_process(notebook, out, "-p", "seed", "0:6")
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 2, err[-2000:]
+    assert re.search(rf"error: Another sweep \(pid {first.pid}, since [\d:]+\) is writing into .*out; wait for it to "
+                     r"finish, or give this one another --out", err), err
+    assert first.wait(timeout=300) == 0
+    assert sorted(log.read_text().split()) == [str(seed) for seed in range(6)]   # each run executed once
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("saved, kind", [("[1, 2]", "list"), ("3.5", "number")],
+                         ids=["results-json-list", "results-json-number"])
+def test_a_run_whose_results_are_not_an_object_fails(tmp_path, saved, kind):
+    body = f"import json\njson.dump({saved}, open(results_path, 'w'))"
+    notebook = write_notebook(tmp_path / "odd.ipynb", parameters="seed = 0\nresults_path = None", body=body)
+    (tmp_path / "out" / "runs").mkdir(parents=True)
+    record = sweep.execute_run(str(notebook), str(tmp_path / "out"), {"seed": 0})
+    assert record["status"] == "invalid-results"
+    assert re.search(rf"\.json holds a JSON {kind}, not an object \{{key: value\}}; have the notebook save a dict "
+                     r"\(save_results\(results, results_path\)\)", record["error"]), record["error"]
+
+
+@pytest.mark.integration
+def test_unicode_and_space_paths_for_the_notebook_and_out(tmp_path, capsys):
+    folder = tmp_path / "my notebooks é"
+    folder.mkdir()
+    notebook = write_notebook(folder / "tiny ü.ipynb")
+    out = tmp_path / "résultats été" / "out 1"
+    assert cli.main(["sweep", str(notebook), "-p", "seed", "0:2", "--jobs", "2", "--out", str(out)]) == 0
+    table = pd.read_csv(out / "results.csv")
+    assert sorted(table.loc[table["key"] == "score", "value"].astype(float)) == [0.0, 1.0]
+    assert set(table["notebook"]) == {"tiny ü.ipynb"}
+
+
+@pytest.mark.integration
+def test_dask_scheduler_without_workers_warns_and_a_worker_address_is_refused(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as empty:
+        with pytest.warns(UserWarning, match=rf"The Dask scheduler at {empty.scheduler_address} has no workers yet; "
+                                             rf"the runs wait until one joins \(start one with: dask worker "
+                                             rf"{empty.scheduler_address}\)"):
+            sweep.check_sweep(tiny(tmp_path), {"seed": [0]}, tmp_path / "out", dask=empty.scheduler_address)
+    with distributed.LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        worker = next(iter(cluster.scheduler.workers))
+        with pytest.raises(ConnectionError, match=rf"{worker} is a Dask Worker, not a scheduler; give the "
+                                                  r"scheduler's address \(dask scheduler prints it"):
+            sweep.check_sweep(tiny(tmp_path), {"seed": [0]}, tmp_path / "out", dask=worker)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_that_cannot_be_locked_is_swept_with_a_warning(tmp_path, monkeypatch, capsys):
+    def no_locks(fd, operation):  # what a file system without flock (some network or FUSE mounts) answers
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    calls = []
+    monkeypatch.setattr(sweep.store.fcntl, "flock", no_locks)
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:2", "--out", str(tmp_path / "out")]) == 0
+    assert len(calls) == 2
+    assert re.search(r"warning: .*out cannot be locked \(No locks available\); make sure no other sweep writes into "
+                     r"it while this one runs", capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("change", [_edit_code, lambda nb: nb.unlink() or nb],
+                         ids=["notebook-edited-mid-sweep", "notebook-deleted-mid-sweep"])
+def test_a_run_after_the_notebook_changed_mid_sweep_is_not_made(tmp_path, change):
+    notebook = write_notebook(tmp_path / "tiny.ipynb")
+    code = sweep.code_sha(notebook)
+    (tmp_path / "out" / "runs").mkdir(parents=True)
+    change(notebook)
+    record = sweep.execute_run(str(notebook), str(tmp_path / "out"), {"seed": 0}, code=code)
+    assert record["status"] == "notebook-changed" and record["code_sha"] == code
+    assert re.search(rf"tiny\.ipynb changed during the sweep \(its code is now \w+, the sweep started with {code}\); "
+                     r"this run was not made\. Rerun the sweep: it runs the notebook as it is now", record["error"])
+    assert not (tmp_path / "out" / "runs" / f"{record['run_id']}.ipynb").exists()
+
+
+def test_run_files_deleted_mid_sweep_are_reported_with_the_way_out(tmp_path, monkeypatch, capsys):
+    calls = []
+    ok_run = fake_execute_run(calls)
+
+    def deleting_run(notebook, out, params, timeout=None, code=""):
+        if calls:  # someone removes runs/ while the second run is under way
+            import shutil
+            shutil.rmtree(Path(out, "runs"))
+            return sweep.store.write_text(Path(out, "runs", "x.status.json"), "{}")
+        return ok_run(notebook, out, params, timeout, code)
+
+    monkeypatch.setattr(sweep.runner, "execute_run", deleting_run)
+    out = tmp_path / "out"
+    assert cli.main(["sweep", tiny(tmp_path), "-p", "seed", "0:3", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"error: could not write the sweep's files in .*out: .*No such file or directory.*free space or "
+                     r"fix the folder, then rerun the same command \(finished runs are skipped\)", err), err
+    assert "Traceback" not in err and (out / "results.csv").exists()
+
+
+def test_unicode_and_spaced_string_values_keep_their_runs_apart(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
+    out = tmp_path / "out"
+    argv = ["sweep", tiny(tmp_path), "-p", "method", "zça", "日本 語", "a b", "--out", str(out)]
+    assert cli.main(argv) == 0 and len(calls) == 3
+    assert set(pd.read_csv(out / "results.csv")["method"]) == {"zça", "日本 語", "a b"}
+    assert cli.main(argv) == 0 and len(calls) == 3                     # the same command again: nothing rerun

@@ -30,7 +30,8 @@ OPTIONS = {
     "refresh": ["NB", "-h", "--notebooks-dir"],
     "check": ["-h", "--notebooks-dir"],
     "book": ["-h", "--out", "--strict"],
-    "sweep": ["notebook", "-h", "-p", "--grid", "--jobs", "--out", "--retry-failed", "--dask", "--timeout"],
+    "sweep": ["notebook", "-h", "-p", "--grid", "--jobs", "--out", "--retry-failed", "--dask", "--timeout",
+              "--max-runs"],
     "coverage": ["-h"],
     "readme": ["-h"],
 }
@@ -165,8 +166,8 @@ def test_sweep_runs_its_grid_and_reports_it(monkeypatch, tmp_path, capsys):
     nbformat.write(nb, tmp_path / "tiny.ipynb")
     ran = []
 
-    def fake_run(notebook, out, params, timeout=None):  # what a run leaves behind; seed 2 fails
-        rid = sweep.run_id(params)
+    def fake_run(notebook, out, params, timeout=None, code=""):  # what a run leaves behind; seed 2 fails
+        rid = sweep.run_id(params, code)
         ok = params["seed"] != 2
         if ok:
             Path(out, "runs", f"{rid}.json").write_text(json.dumps({"score": params["seed"] / 2}))
@@ -261,3 +262,9 @@ def test_the_old_entry_points_are_gone():
     from helpers.workbook import book
 
     assert not hasattr(book, "main")
+
+
+def test_sweep_max_runs_default_is_the_sweeps_limit():
+    """The parser's --max-runs default (written out, so that the CLI imports no sweep module) is the sweep's."""
+    args = cli.build_parser().parse_args(["sweep", "nb.ipynb", "-p", "seed", "0", "--out", "o"])
+    assert args.max_runs == sweep.DEFAULT_MAX_RUNS and args.timeout is None

@@ -99,7 +99,7 @@ def test_interrupted_sweep_loses_nothing(notebook, tmp_path):
     out = tmp_path / "out"
     sweep.run_sweep(notebook, {"seed": [0, 1]}, out, progress=False)
     # a corrupt status file (status files are written atomically, so something else broke it) and a missing one
-    torn = out / "runs" / f"{sweep.run_id({'seed': 1})}.status.json"
+    torn = out / "runs" / f"{sweep.run_id({'seed': 1}, sweep.code_sha(notebook))}.status.json"
     torn.write_text("{ torn")
     with pytest.warns(sweep.CorruptRunFileWarning, match=rf"{torn.name} cannot be read .*--retry-failed"):
         table = sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)

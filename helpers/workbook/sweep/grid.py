@@ -4,7 +4,10 @@
 a YAML or JSON mapping (:func:`read_grid_file`); :func:`grid_from_options` merges them, a name
 in one place only. :func:`validate_grid` checks names and values against the notebook's
 ``parameters`` cell and, for the workbook's notebooks, against the checks of their manifest
-entry (:data:`helpers.studies.NOTEBOOKS`, through :mod:`helpers.workbook.parameters`).
+entry (:data:`helpers.studies.NOTEBOOKS`, through :mod:`helpers.workbook.parameters`). The
+number of runs is counted before any list is made (:func:`count_runs`): a grid of more than
+``max_runs`` (:data:`DEFAULT_MAX_RUNS`; ``--max-runs``) is refused at once, not after minutes
+and gigabytes of expanding a typo such as ``0:10000000``.
 """
 
 from __future__ import annotations
@@ -13,11 +16,17 @@ import ast
 import errno
 import itertools
 import json
+import math
 from pathlib import Path
 
 from ..parameters import parameter_spec
+from .store import RESERVED_NAMES
 
 __all__ = [
+    "DEFAULT_MAX_RUNS",
+    "check_grid_shape",
+    "check_run_count",
+    "count_runs",
     "expand_grid",
     "grid_from_options",
     "parse_literal",
@@ -25,6 +34,44 @@ __all__ = [
     "read_grid_file",
     "validate_grid",
 ]
+
+
+#: the most runs a sweep makes unless ``--max-runs`` (``max_runs=``) allows more
+DEFAULT_MAX_RUNS = 10_000
+
+
+def _too_many(what: str, n: int, max_runs: int) -> ValueError:
+    return ValueError(f"{what} gives {n:,} runs, more than the limit of {max_runs:,} (--max-runs); check the "
+                      "ranges (start:stop is half-open: 0:10 gives 10 values), or raise --max-runs if you "
+                      "mean it.")
+
+
+def count_runs(grid: dict) -> int:
+    """The number of runs of a ``{name: [values]}`` grid (the product of the list lengths), counted
+    without expanding it.
+
+    Examples
+    --------
+    >>> count_runs({"seed": [0, 1, 2], "method": ["a", "b"]})
+    6
+    """
+    return math.prod(len(values) if isinstance(values, list) else 1 for values in grid.values())
+
+
+def check_max_runs(max_runs) -> None:
+    """Refuse a ``max_runs`` (``--max-runs``) that is not a whole number >= 1."""
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
+        raise ValueError(f"--max-runs must be a whole number >= 1, not {max_runs!r}.")
+
+
+def check_run_count(grid: dict, max_runs: int = DEFAULT_MAX_RUNS) -> int:
+    """:func:`count_runs`, or a ``ValueError`` with the count, each name's size and the fix above ``max_runs``."""
+    check_max_runs(max_runs)
+    n = count_runs(grid)
+    if n > max_runs:
+        sizes = " x ".join(f"{len(v):,} {name}" for name, v in grid.items() if isinstance(v, list))
+        raise _too_many(f"The grid ({sizes})", n, max_runs)
+    return n
 
 
 def parse_literal(text: str):
@@ -41,8 +88,10 @@ def parse_literal(text: str):
         return text
 
 
-def parse_values(tokens: list[str]) -> list:
+def parse_values(tokens: list[str], max_runs: int = DEFAULT_MAX_RUNS) -> list:
     """Values of one ``-p NAME ...`` option: literals, or integer ranges ``start:stop[:step]``.
+
+    A range longer than ``max_runs`` is refused before its list is made.
 
     Examples
     --------
@@ -57,9 +106,11 @@ def parse_values(tokens: list[str]) -> list:
             step = step[0] if step else 1
             if step == 0:
                 raise ValueError(f"Range {token!r} has step 0.")
-            rng = list(range(start, stop, step))
+            rng = range(start, stop, step)
             if not rng:
                 raise ValueError(f"Range {token!r} is empty (start:stop is half-open, as in Python).")
+            if len(values) + len(rng) > max_runs:
+                raise _too_many(f"Range {token!r}", len(values) + len(rng), max_runs)
             values.extend(rng)
         else:
             values.append(parse_literal(token))
@@ -74,6 +125,13 @@ def expand_grid(grid: dict) -> list[dict]:
     >>> expand_grid({"seed": [0, 1], "method": ["a"]})
     [{'seed': 0, 'method': 'a'}, {'seed': 1, 'method': 'a'}]
     """
+    check_grid_shape(grid)
+    names = list(grid)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
+
+
+def check_grid_shape(grid: dict) -> None:
+    """Refuse a grid that is not a ``{name: [values]}`` dict of non-empty lists (``TypeError``, ``ValueError``)."""
     if not isinstance(grid, dict):
         raise TypeError(f"grid must be a dict {{name: [values]}}, not a {type(grid).__name__}.")
     for name, values in grid.items():
@@ -81,8 +139,6 @@ def expand_grid(grid: dict) -> list[dict]:
             raise TypeError(f"Parameter {name!r} needs a list of values, e.g. [{values!r}]; got {values!r}.")
         if not values:
             raise ValueError(f"Parameter {name!r} has no values; give at least one.")
-    names = list(grid)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(grid[n] for n in names))]
 
 
 def _type_name(value) -> str:
@@ -112,6 +168,8 @@ def _value_problem(value, default, check) -> tuple[str, str] | None:
     if check is not None:
         kind = check.problem(value)
         return None if kind is None else (kind, check.describe())
+    if isinstance(value, bool) and not isinstance(default, bool) and default is not None:
+        return "type", f"{_type_name(default)} values"  # True is an int to Python, not to the notebook's author
     if default is None or value is None or isinstance(value, type(default)):
         return None
     if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
@@ -137,9 +195,10 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
     ------
     ValueError, TypeError
         An unreadable notebook, one without a ``parameters`` cell or a ``results_path``
-        parameter, an unknown name, ``results_path`` in the grid, a value the parameter cannot
-        take, a combination that breaks a condition; the message names the notebook, the
-        parameter, where it was given and the fix.
+        parameter, an unknown name, ``results_path`` or a name of the results table's own
+        columns (:data:`~helpers.workbook.sweep.store.RESERVED_NAMES`) in the grid, a value the
+        parameter cannot take, a combination that breaks a condition; the message names the
+        notebook, the parameter, where it was given and the fix.
     """
     notebook = Path(notebook)
     origin = origin or {}
@@ -154,6 +213,12 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
             raise ValueError(
                 f"Unknown parameter {name!r}{where} for {notebook.name}; its parameters are "
                 f"{', '.join(sorted(declared))}."
+            )
+        if name in RESERVED_NAMES:
+            raise ValueError(
+                f"Parameter {name!r}{where} of {notebook.name} cannot be swept: the results table has a column "
+                f"{name!r} of its own ({', '.join(RESERVED_NAMES)}), which the parameter would overwrite. "
+                f"Rename it in the notebook's parameters cell (e.g. {name}_), then sweep the new name."
             )
         if name == "results_path":
             raise ValueError(f"results_path{where} is set by the sweep for every run; do not sweep it.")
@@ -185,20 +250,57 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
     return declared
 
 
+def _no_repeats(path: Path):
+    """A JSON ``object_pairs_hook`` refusing a name given twice (``json`` would keep the last silently)."""
+    def hook(pairs):
+        seen = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise ValueError(f"Grid file {path} gives {name!r} twice; the values of one would be dropped. "
+                                 f"Give all its values in one list, e.g. {json.dumps({name: [0, 1, 5]})}.")
+            seen.add(name)
+        return dict(pairs)
+    return hook
+
+
+def _yaml_loader(path: Path):
+    """PyYAML's safe loader, refusing a name given twice in a mapping (PyYAML keeps the last silently)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # << *anchor: YAML's own way to repeat keys
+                continue
+            name = loader.construct_object(key_node, deep=deep)
+            if name in seen:
+                raise ValueError(f"Grid file {path} gives {name!r} twice (line {key_node.start_mark.line + 1}); the "
+                                 f"values of one would be dropped. Give all its values in one list, e.g. "
+                                 f"{name}: [0, 1, 5].")
+            seen.add(name)
+        return loader.construct_mapping(node, deep=deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    return Loader
+
+
 def _parse_grid_text(path: Path, text: str, yaml_file: bool, example: str):
     """The object a grid file's text holds, or a ``ValueError`` naming the file, the place and the fix."""
     if yaml_file:
         import yaml
 
         try:
-            return yaml.safe_load(text)
+            return yaml.load(text, Loader=_yaml_loader(path))  # noqa: S506 - a SafeLoader subclass
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
             raise ValueError(f"Grid file {path} is not valid YAML{at} ({getattr(exc, 'problem', exc)}); "
                              f"write one name per line: {example}.") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_repeats(path))
     except json.JSONDecodeError as exc:
         raise ValueError(f"Grid file {path} is not valid JSON at line {exc.lineno}, column {exc.colno} "
                          f"({exc.msg}); write {example} (use .yaml for a YAML file).") from None
@@ -248,7 +350,7 @@ def read_grid_file(path) -> dict:
     return loaded
 
 
-def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
+def grid_from_options(grid_file=None, params=(), max_runs: int = DEFAULT_MAX_RUNS) -> tuple[dict, dict]:
     """The grid of a command line: a grid file merged with every ``-p NAME VALUES...``.
 
     Parameters
@@ -257,6 +359,8 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
         A YAML or JSON grid file (:func:`read_grid_file`).
     params : sequence of sequences of str
         Each ``-p`` option's words: the name, then its values (:func:`parse_values`).
+    max_runs : int
+        The most runs the grid may have (``--max-runs``), checked before any range is expanded.
 
     Returns
     -------
@@ -267,14 +371,15 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
     Raises
     ------
     ValueError
-        A name without values, given by ``-p`` twice or both in the file and by ``-p``, or
-        nothing to sweep at all.
+        A name without values, given by ``-p`` twice or both in the file and by ``-p``,
+        nothing to sweep at all, or more than ``max_runs`` runs.
 
     Examples
     --------
     >>> grid_from_options(params=[["seed", "0:2"], ["method", "zca"]])
     ({'seed': [0, 1], 'method': ['zca']}, {'seed': '-p seed', 'method': '-p method'})
     """
+    check_max_runs(max_runs)
     grid: dict = {}
     origin: dict = {}
     if grid_file is not None:
@@ -291,8 +396,10 @@ def grid_from_options(grid_file=None, params=()) -> tuple[dict, dict]:
         if name in from_file:
             raise ValueError(f"Parameter {name!r} is in {grid_file} and given by -p; set it in one place only.")
         seen.add(name)
-        grid[name] = parse_values(tokens)
+        grid[name] = parse_values(tokens, max_runs)
         origin[name] = f"-p {name}"
+        check_run_count(grid, max_runs)
     if not grid:
         raise ValueError("Nothing to sweep: give -p NAME VALUES... or --grid FILE.")
+    check_run_count(grid, max_runs)
     return grid, origin

@@ -1,11 +1,14 @@
 """Running a sweep: every check first, then the runs in a process pool or on Dask, Ctrl-C safe.
 
-:func:`check_sweep` refuses a bad notebook, grid, option, output folder or Dask address before
-any folder is made. :func:`run_sweep` then executes each parameter set not already finished
-(:func:`helpers.workbook.sweep.store.plan`) with papermill, ``jobs`` at a time in worker
-processes, or on a Dask cluster; a run that fails to start is retried once, a cell error never.
-The results table is rewritten after every finished run and once more from the run files when
-the sweep stops for any reason (Ctrl-C included, a second one held back until it is on disk).
+:func:`check_sweep` refuses a bad notebook, grid, option, output folder, a folder another sweep
+is writing into, or a Dask address where no scheduler answers Dask's handshake, before any
+folder is made. :func:`run_sweep` then takes the folder's lock, and executes each parameter set
+not already finished with this notebook code (:func:`helpers.workbook.sweep.store.plan`) with
+papermill, ``jobs`` at a time in worker processes, or on a Dask cluster; a run that fails to
+start is retried once, a cell error never. The results table is rewritten after every finished
+run and once more from the run files when the sweep stops for any reason (Ctrl-C or SIGTERM
+included, a second one held back until it is on disk). The pool's workers stop their run when
+the sweep is stopped, and end by themselves when the sweep process is killed (``kill -9``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -27,19 +31,36 @@ import pandas as pd
 
 from ..._io import progress_bar
 from ..execute import execute_notebook
-from .grid import expand_grid, validate_grid
-from .store import STATUS_OK, check_out_folder, load_json, make_out_folder, plan, run_id, write_table, write_text
+from .grid import DEFAULT_MAX_RUNS, check_grid_shape, check_run_count, expand_grid, validate_grid
+from .store import (
+    STATUS_OK,
+    check_out_folder,
+    check_unlocked,
+    code_sha,
+    load_json,
+    lock_out_folder,
+    make_out_folder,
+    other_versions,
+    plan,
+    run_id,
+    write_table,
+    write_text,
+)
 
 __all__ = [
     "DASK_CONNECT_TIMEOUT",
     "FAILURE_KINDS",
+    "NotebookChangedWarning",
+    "SweepStopped",
     "check_sweep",
     "execute_run",
     "run_checked",
     "run_sweep",
 ]
 
-DASK_CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before the sweep is refused
+DASK_CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler (and for it to answer) before the sweep is refused
+PARENT_POLL_SECONDS = 0.5  # how often a pool worker checks that the sweep that started it is alive
+ORPHAN_GRACE_SECONDS = 10.0  # how long an orphaned worker lets its run stop cleanly before it exits
 # Outcome of a run that failed, from the exception papermill/nbclient raised: a cell error is
 # deterministic (never retried), a timeout or a dead kernel is reported as such.
 FAILURE_KINDS = {
@@ -49,12 +70,57 @@ FAILURE_KINDS = {
 }
 
 
+class NotebookChangedWarning(UserWarning):
+    """Runs of this grid were finished with other notebook code; they run again."""
+
+
+class SweepStopped(KeyboardInterrupt):
+    """The sweep was stopped by a signal (Ctrl-C's SIGINT, or SIGTERM); ``signum`` says which."""
+
+    def __init__(self, signum: int = signal.SIGINT):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
 # --------------------------------------------------------------------------------------
 # Checks, before anything is made
 
 
+def _dask_identity(address: str) -> dict | None:
+    """The scheduler's answer to Dask's ``identity`` request, or ``None`` when none comes in time.
+
+    Run in a thread of its own: it needs an event loop, and the caller may be in one (Jupyter).
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def ask():
+        comm = await connect(address, timeout=DASK_CONNECT_TIMEOUT)
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    answer: list = []
+
+    def probe():
+        try:
+            answer.append(asyncio.run(asyncio.wait_for(ask(), DASK_CONNECT_TIMEOUT)))
+        except BaseException:  # a timeout, a closed connection, a reply Dask cannot decode
+            answer.append(None)
+
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(2 * DASK_CONNECT_TIMEOUT + 1)
+    reply = answer[0] if answer else None
+    return reply if isinstance(reply, dict) else None
+
+
 def _check_dask(address: str) -> None:
-    """Refuse a Dask address that is malformed or where no scheduler answers (5 s timeout)."""
+    """Refuse a Dask address that is malformed, where nothing listens, or where what listens is not a
+    Dask scheduler (an HTTP server, the dashboard's port, a worker); 5 s for each step."""
     from urllib.parse import urlsplit
 
     try:
@@ -79,10 +145,35 @@ def _check_dask(address: str) -> None:
             f"No Dask scheduler answers at {address} ({exc.strerror or exc}); start one (dask scheduler), "
             "check the address, or use --dask local.",
         ) from None
+    identity = _dask_identity(address)
+    if identity is None:
+        raise ConnectionError(
+            errno.EPROTO,
+            f"Something listens at {address} but it is not a Dask scheduler (no answer to Dask's handshake in "
+            f"{DASK_CONNECT_TIMEOUT:g} s): a web server, or the dashboard's port (8787)? Give the scheduler's "
+            "address (dask scheduler prints it: tcp://HOST:8786), or use --dask local.",
+        )
+    if identity.get("type") != "Scheduler":
+        raise ConnectionError(
+            errno.EPROTO,
+            f"{address} is a Dask {identity.get('type') or 'process'}, not a scheduler; give the scheduler's "
+            "address (dask scheduler prints it: tcp://HOST:8786), or use --dask local.",
+        )
+    if not identity.get("workers"):
+        warnings.warn(f"The Dask scheduler at {address} has no workers yet; the runs wait until one joins "
+                      f"(start one with: dask worker {address}).", stacklevel=3)
 
 
-def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: float | None = None,
-                dask: str | None = None, origin: dict | None = None) -> tuple[Path, Path]:
+def _whole(value) -> bool:
+    """An int, or a float with a whole value (``30.0``), not a bool."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: int | None = None,
+                dask: str | None = None, origin: dict | None = None,
+                max_runs: int = DEFAULT_MAX_RUNS) -> tuple[Path, Path]:
     """Every check a sweep makes before it starts; creates nothing. Returns the resolved notebook and ``out``.
 
     Raises
@@ -90,25 +181,32 @@ def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: float | None 
     FileNotFoundError
         The notebook does not exist.
     ValueError, TypeError
-        A bad option (``jobs`` < 1, ``timeout`` <= 0, a malformed Dask address), notebook or grid
-        (:func:`~helpers.workbook.sweep.grid.validate_grid`).
+        A bad option (``jobs`` < 1, ``timeout`` not a whole number of seconds >= 1 — papermill
+        takes whole seconds —, ``max_runs`` < 1, a malformed Dask address), notebook or grid
+        (:func:`~helpers.workbook.sweep.grid.validate_grid`), more runs than ``max_runs``.
     OSError
-        ``out`` is a file, under a file or not writable; no Dask scheduler answers at ``dask``.
+        ``out`` is a file, under a file or not writable; another sweep is writing into it
+        (:class:`~helpers.workbook.sweep.store.SweepBusyError`); no Dask scheduler answers at ``dask``.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"--jobs must be a whole number >= 1 (runs at a time), not {jobs!r}.")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0 and timeout == timeout):
-        raise ValueError(f"--timeout must be a number of seconds > 0 (or left out: no limit), not {timeout!r}.")
+    if timeout is not None and not (_whole(timeout) and timeout >= 1):
+        raise ValueError(f"--timeout must be a whole number of seconds >= 1 per cell (or left out: no limit), "
+                         f"not {timeout!r}; e.g. --timeout 600.")
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
+        raise ValueError(f"--max-runs must be a whole number >= 1, not {max_runs!r}.")
     notebook = Path(notebook).resolve()
     if not notebook.exists():
         raise FileNotFoundError(errno.ENOENT, f"Notebook {notebook} does not exist; give the path of an .ipynb "
                                               "file, e.g. notebooks/04_wisconsin_cosine_knn.ipynb.")
     if notebook.is_dir() or notebook.suffix != ".ipynb":
         raise ValueError(f"{notebook} is not a notebook (.ipynb file); give the path of one.")
-    expand_grid(grid)
+    check_grid_shape(grid)
+    check_run_count(grid, max_runs)  # before anything is expanded
     validate_grid(notebook, grid, origin)
     out = Path(out).resolve()
     check_out_folder(out)
+    check_unlocked(out)
     if dask:
         _check_dask(dask)
     return notebook, out
@@ -129,8 +227,20 @@ def _stop_on_first_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+def _exit_when_orphaned(parent: int) -> None:
+    """A pool worker's watchdog: once the sweep that started it is gone (``kill -9``), stop the run
+    (its kernel is shut down as on Ctrl-C; an ipykernel also exits with its parent) and exit."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(ORPHAN_GRACE_SECONDS)
+    os._exit(1)
+
+
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, _stop_on_first_ctrl_c)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
 
 
 def _failure(exc: Exception, kind: str | None) -> dict:
@@ -143,38 +253,69 @@ def _failure(exc: Exception, kind: str | None) -> dict:
     return fields
 
 
-def execute_run(notebook: str, out: str, params: dict, timeout: float | None = None) -> dict:
+def _results_problem(path: Path) -> str | None:
+    """Why a run's results file cannot be its results (``None``: a JSON object, as save_results writes)."""
+    results, reason = load_json(path)
+    if reason is not None:
+        return f"{path} is not valid JSON ({reason})"
+    if not isinstance(results, dict):
+        kind = "list" if isinstance(results, list) else "number" if isinstance(results, (int, float)) \
+            else type(results).__name__
+        return (f"{path} holds a JSON {kind}, not an object {{key: value}}; have the notebook save a dict "
+                "(save_results(results, results_path))")
+    return None
+
+
+def _code_now(notebook) -> str:
+    """The notebook's code_sha now, or ``"unreadable"``."""
+    try:
+        return code_sha(notebook)
+    except (OSError, ValueError, AttributeError):
+        return "unreadable"
+
+
+def execute_run(notebook: str, out: str, params: dict, timeout: int | None = None, code: str = "") -> dict:
     """Execute one run and return its status record (never raises for notebook failures).
 
-    The record (``run_id``, ``params``, ``status``, ``error``, ``seconds``) is also written to
-    ``out/runs/<run-id>.status.json``. After a Ctrl-C in this worker it raises
-    ``KeyboardInterrupt`` instead: no retry, no record (the run was not finished), and runs
-    queued behind it do not start.
+    The record (``run_id``, ``params``, ``notebook``, ``code_sha``, ``status``, ``error``,
+    ``seconds``) is also written to ``out/runs/<run-id>.status.json``; ``code`` is the
+    notebook's :func:`~helpers.workbook.sweep.store.code_sha`. A run whose results file is
+    missing, not JSON or not a JSON object fails (``no-results``, ``invalid-results``); one whose
+    notebook's code is no longer ``code`` is not made (``notebook-changed``). After a
+    Ctrl-C in this worker it raises ``KeyboardInterrupt`` instead: no retry, no record (the run
+    was not finished), and runs queued behind it do not start.
     """
     if _interrupted:
         raise KeyboardInterrupt
     out_dir = Path(out)
-    rid = run_id(params)
+    rid = run_id(params, code)
     runs = out_dir / "runs"
     work = out_dir / "work" / rid
     work.mkdir(parents=True, exist_ok=True)
     results_path = (runs / f"{rid}.json").resolve()
     results_path.unlink(missing_ok=True)
-    record = {"run_id": rid, "params": params, "status": STATUS_OK, "error": None}
+    record = {"run_id": rid, "params": params, "notebook": Path(notebook).name, "code_sha": code or None,
+              "status": STATUS_OK, "error": None}
     start = time.monotonic()
-    for attempt in (1, 2):
+    if code and (now := _code_now(notebook)) != code:  # edited (or removed) since the sweep started
+        record.update(status="notebook-changed", error=(
+            f"{notebook} changed during the sweep (its code is now {now}, the sweep started with {code}); this run "
+            "was not made. Rerun the sweep: it runs the notebook as it is now."))
+        attempts = ()
+    else:
+        attempts = (1, 2)
+    for attempt in attempts:
         try:
             execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
-                             cwd=work, timeout=timeout)
+                             cwd=work, timeout=None if timeout is None else int(timeout))
             if not results_path.exists():
                 record.update(status="no-results", error="the notebook did not write its results JSON")
-            elif (reason := load_json(results_path)[1]) is not None:
-                record.update(status="invalid-results", error=f"{results_path} is not valid JSON ({reason})"[:500])
+            elif (reason := _results_problem(results_path)) is not None:
+                record.update(status="invalid-results", error=reason[:500])
             break
         except Exception as exc:  # classify, keep the sweep going
             if _interrupted:  # papermill turned the Ctrl-C into another error: stop, record nothing
-                shutil.rmtree(work, ignore_errors=True)
-                raise KeyboardInterrupt from exc
+                raise KeyboardInterrupt from exc  # (the working folder stays: a kernel may still be starting in it)
             kind = FAILURE_KINDS.get(type(exc).__name__)
             if kind is None and attempt == 1:
                 continue  # infrastructure (e.g. kernel failed to start): retry once
@@ -190,22 +331,51 @@ def execute_run(notebook: str, out: str, params: dict, timeout: float | None = N
 # The driver
 
 
-def _write_final_table(out: Path) -> pd.DataFrame:
-    """:func:`write_table` with Ctrl-C held back until the table is on disk, then raised.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    The last table of a sweep is written after a Ctrl-C too; a second Ctrl-C meanwhile must
-    not leave it without the runs that finished since the previous write.
+
+def _write_final_table(out: Path) -> pd.DataFrame:
+    """:func:`write_table` with Ctrl-C and SIGTERM held back until the table is on disk, then raised.
+
+    The last table of a sweep is written after a Ctrl-C too; a second Ctrl-C (or a SIGTERM)
+    meanwhile must not leave it without the runs that finished since the previous write.
     """
     if threading.current_thread() is not threading.main_thread():
         return write_table(out)
     held = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    previous = {sig: signal.signal(sig, lambda signum, frame: held.append(signum)) for sig in STOP_SIGNALS}
     try:
         return write_table(out)
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if held and previous not in (signal.SIG_IGN, None):
-            raise KeyboardInterrupt
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if held and previous[held[0]] not in (signal.SIG_IGN, None):
+            raise SweepStopped(held[0])
+
+
+class _StopSignals:
+    """In the main thread, for the sweep's duration: SIGINT and SIGTERM raise :class:`SweepStopped`
+    (a ``KeyboardInterrupt``), and mark this process interrupted, so that a run executing here
+    stops unrecorded instead of being counted as failed; the handlers before are put back after."""
+
+    def __enter__(self):
+        self.previous = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in STOP_SIGNALS:
+                self.previous[sig] = signal.signal(sig, self._stop)
+        return self
+
+    @staticmethod
+    def _stop(signum, frame):
+        global _interrupted
+        _interrupted = True
+        raise SweepStopped(signum)
+
+    def __exit__(self, *exc):
+        global _interrupted
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        _interrupted = False
 
 
 def run_sweep(
@@ -215,8 +385,9 @@ def run_sweep(
     jobs: int = 1,
     retry_failed: bool = False,
     dask: str | None = None,
-    timeout: float | None = None,
+    timeout: int | None = None,
     progress: bool = True,
+    max_runs: int = DEFAULT_MAX_RUNS,
 ) -> pd.DataFrame:
     """Run every parameter set of ``grid`` not already finished in ``out``; return the table.
 
@@ -237,27 +408,52 @@ def run_sweep(
         Run failed runs (a corrupt run file included) again.
     dask : str, optional
         ``"local"`` for a local cluster, or a scheduler address ``tcp://HOST:PORT``.
-    timeout : float, optional
-        Seconds per cell; ``None``: no limit.
+    timeout : int, optional
+        Whole seconds per cell; ``None``: no limit.
     progress : bool
         Draw a progress bar on stderr.
+    max_runs : int
+        The most runs the grid may have (:data:`~helpers.workbook.sweep.grid.DEFAULT_MAX_RUNS`).
 
     Returns
     -------
     DataFrame
         The folder's results table (:func:`~helpers.workbook.sweep.store.collect`).
     """
-    notebook, out = check_sweep(notebook, grid, out, jobs, timeout, dask)
+    notebook, out = check_sweep(notebook, grid, out, jobs, timeout, dask, max_runs=max_runs)
     return run_checked(notebook, grid, out, jobs, retry_failed, dask, timeout, progress)
 
 
 def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, retry_failed: bool = False,
-                dask: str | None = None, timeout: float | None = None, progress: bool = True) -> pd.DataFrame:
-    """:func:`run_sweep` without its checks: for a sweep :func:`check_sweep` has already accepted."""
+                dask: str | None = None, timeout: int | None = None, progress: bool = True) -> pd.DataFrame:
+    """:func:`run_sweep` without its checks: for a sweep :func:`check_sweep` has already accepted.
+
+    Raises :class:`~helpers.workbook.sweep.store.SweepBusyError` when another sweep took the
+    folder since the checks, and :class:`SweepStopped` (a ``KeyboardInterrupt``) after Ctrl-C
+    or SIGTERM, once the table is written.
+    """
     combos = expand_grid(grid)
+    code = code_sha(notebook)
     make_out_folder(out)
-    todo, done = plan(out, combos, retry_failed)
-    bar = progress_bar(total=len(combos), initial=len(done), unit="run", progress=progress, file=sys.stderr)
+    lock = lock_out_folder(out)
+    try:
+        return _run_locked(notebook, combos, out, jobs, retry_failed, dask, timeout, progress, code)
+    finally:
+        os.close(lock)
+
+
+def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed: bool, dask: str | None,
+                timeout: int | None, progress: bool, code: str) -> pd.DataFrame:
+    todo, done = plan(out, combos, retry_failed, code)
+    if todo and (others := other_versions(out, todo, code)):
+        names = ", ".join(f"{n} by {'a notebook it did not record' if name == 'unknown' else name}"
+                          for name, n in others.items())
+        warnings.warn(f"{sum(others.values())} runs of this grid in {out} were made by other notebook code ({names}): "
+                      f"{Path(notebook).name} has been edited, or is another notebook. They run again with "
+                      f"{Path(notebook).name} as it is now; the earlier results are kept, told apart in results.csv "
+                      "by the notebook and code_sha columns.", NotebookChangedWarning, stacklevel=3)
+    bar = progress_bar(total=len(todo) + len(done), initial=len(done), unit="run", progress=progress,
+                       file=sys.stderr)
     failed = 0
 
     def finished(record):
@@ -269,15 +465,17 @@ def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, retry_fail
 
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
-    args = [(str(notebook), str(out), params, timeout) for params in todo]
+    args = [(str(notebook), str(out), params, timeout, code) for params in todo]
+    jobs = max(1, min(jobs, len(args)))  # no idle worker: --jobs 1000 for 3 runs starts 3
     try:
-        if dask:
-            _run_dask(dask, jobs, args, finished)
-        elif jobs <= 1:
-            for a in args:
-                finished(execute_run(*a))
-        else:
-            _run_pool(jobs, args, finished)
+        with _StopSignals():
+            if dask:
+                _run_dask(dask, jobs, args, finished)
+            elif jobs <= 1:
+                for a in args:
+                    finished(execute_run(*a))
+            else:
+                _run_pool(jobs, args, finished)
     finally:
         bar.close()
         table = _write_final_table(out)  # from the run files on disk: every finished run, whatever stopped us
@@ -285,7 +483,8 @@ def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, retry_fail
 
 
 def _run_pool(jobs: int, args: list, finished) -> None:
-    """Each run in one of ``jobs`` worker processes; a Ctrl-C or a failed table write cancels the rest."""
+    """Each run in one of ``jobs`` worker processes; a Ctrl-C, a SIGTERM or a failed table write cancels
+    the rest and interrupts the runs under way (each worker once: a second SIGINT is ignored there)."""
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
         pending = {pool.submit(execute_run, *a) for a in args}
         try:
@@ -293,9 +492,14 @@ def _run_pool(jobs: int, args: list, finished) -> None:
                 ready, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in ready:
                     finished(future.result())
-        except BaseException:  # Ctrl-C, or the table could not be written (disk full): stop here
+        except BaseException:  # Ctrl-C, SIGTERM, or the table could not be written (disk full): stop here
             for future in pending:
                 future.cancel()
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                try:
+                    os.kill(process.pid, signal.SIGINT)  # a SIGTERM or a kill of this process alone reached no run
+                except (OSError, AttributeError):
+                    pass
             raise
 
 

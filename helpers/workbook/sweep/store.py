@@ -1,19 +1,27 @@
 """A sweep's folder: run ids, each run's status and results files, the tidy results table.
 
 A sweep folder ``OUT`` holds ``runs/<run-id>.ipynb`` (the executed notebook),
-``runs/<run-id>.json`` (its results JSON) and ``runs/<run-id>.status.json`` (its status
-record), and ``results.csv``: one row per run and result key, parameters as columns, rebuilt
-from the run files (:func:`collect`) and rewritten atomically (:func:`write_table`). A run file
-that cannot be read never stops the table: its run is listed as ``"corrupt-file"`` with a
-:class:`CorruptRunFileWarning` naming the file.
+``runs/<run-id>.json`` (its results JSON, an object) and ``runs/<run-id>.status.json`` (its
+status record), and ``results.csv``: one row per run and result key, parameters as columns,
+rebuilt from the run files (:func:`collect`) and rewritten atomically (:func:`write_table`). A
+run file that cannot be read never stops the table: its run is listed as ``"corrupt-file"``
+with a :class:`CorruptRunFileWarning` naming the file.
+
+A run id hashes the parameters and the notebook's code (:func:`code_sha`: its code cells, not
+their outputs), so an edited notebook, or another one swept into the same folder, runs again
+instead of being reported with the first one's results; the table's ``notebook`` and
+``code_sha`` columns tell the versions apart. ``OUT/.sweep.lock`` (:func:`lock_out_folder`)
+keeps a second sweep out of a folder while one is writing there.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import hashlib
 import json
 import os
+import time
 import warnings
 from pathlib import Path
 
@@ -22,14 +30,21 @@ import pandas as pd
 from ..._io import atomic_open, atomic_path
 
 __all__ = [
+    "LOCK_NAME",
+    "RESERVED_NAMES",
     "STATUS_CORRUPT",
     "STATUS_OK",
     "CorruptRunFileWarning",
+    "SweepBusyError",
     "check_out_folder",
+    "check_unlocked",
+    "code_sha",
     "collect",
     "load",
     "load_json",
+    "lock_out_folder",
     "make_out_folder",
+    "other_versions",
     "plan",
     "plot_distribution",
     "read_run",
@@ -42,21 +57,54 @@ __all__ = [
 STATUS_OK = "ok"
 #: a run whose status or results file cannot be read: reported, counted as failed, rerun by --retry-failed
 STATUS_CORRUPT = "corrupt-file"
+#: the results table's own columns: a parameter of one of these names would overwrite them
+RESERVED_NAMES = ("run_id", "status", "notebook", "code_sha", "key", "value", "error")
+#: the lock file a running sweep holds in its folder (:func:`lock_out_folder`)
+LOCK_NAME = ".sweep.lock"
 
 
 class CorruptRunFileWarning(UserWarning):
     """A run's status or results file could not be read; the run counts as failed."""
 
 
-def run_id(params: dict) -> str:
-    """Stable 12-character id of a parameter set (independent of key order).
+class SweepBusyError(OSError):
+    """Another sweep is writing into the folder (it holds ``OUT/.sweep.lock``)."""
+
+
+def code_sha(notebook) -> str:
+    """12-character hash of a notebook's code: the source of its code cells, in order.
+
+    Outputs, execution counts, metadata and Markdown do not count, so re-executing or
+    re-documenting a notebook keeps its sweep's runs; editing a line of code does not.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "nb.ipynb"
+    >>> _ = path.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["x = 1"]},
+    ...                                           {"cell_type": "markdown", "source": "# x"}]}))
+    >>> code_sha(path) == code_sha(path) and len(code_sha(path))
+    12
+    """
+    cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells", [])
+    code = ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code"]
+    return hashlib.sha256(json.dumps(code).encode()).hexdigest()[:12]
+
+
+def run_id(params: dict, code: str = "") -> str:
+    """Stable 12-character id of a parameter set (independent of key order) and notebook code.
+
+    ``code`` is the notebook's :func:`code_sha`; a sweep always gives it, so that an edited
+    notebook's runs get new ids (``""``: the parameters alone).
 
     Examples
     --------
     >>> run_id({"a": 1, "b": "x"}) == run_id({"b": "x", "a": 1})
     True
+    >>> run_id({"a": 1}, "0123456789ab") == run_id({"a": 1})
+    False
     """
-    text = json.dumps(params, sort_keys=True, default=str)
+    text = json.dumps(params, sort_keys=True, default=str) + (f"\n{code}" if code else "")
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -115,6 +163,66 @@ def make_out_folder(out: Path) -> None:
                                    "Choose another --out.") from None
 
 
+def _holder(lock: Path) -> str:
+    """Who holds ``lock``, as its file says: ``"pid N, since HH:MM:SS"``."""
+    try:
+        info = json.loads(lock.read_text(encoding="utf-8"))
+        return f"pid {int(info['pid'])}, since {info['started']}"
+    except (OSError, ValueError, TypeError, KeyError):
+        return "pid unknown"
+
+
+def _busy(out: Path, lock: Path) -> SweepBusyError:
+    return SweepBusyError(errno.EBUSY, f"Another sweep ({_holder(lock)}) is writing into {out}; wait for it to "
+                                       "finish, or give this one another --out. (The lock is "
+                                       f"{lock.name} there; it is released when that sweep's processes end.)")
+
+
+def check_unlocked(out: Path) -> None:
+    """Refuse a folder another live sweep holds (its lock file is locked); creates nothing."""
+    lock = Path(out) / LOCK_NAME
+    try:
+        fd = os.open(lock, os.O_RDONLY)
+    except OSError:  # no lock file: no sweep ever ran here, or it cannot be read (then locking fails later)
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise _busy(Path(out), lock) from None
+    except OSError:  # a file system without flock: lock_out_folder says so
+        pass
+    finally:
+        os.close(fd)  # closing drops the probe's own lock
+
+
+def lock_out_folder(out: Path) -> int:
+    """Take ``OUT/.sweep.lock`` for this sweep; returns its file descriptor (close it to release).
+
+    The lock is an ``flock`` on the file: the system drops it when the last process holding it
+    ends, however it ends (a ``kill -9`` included), so a killed sweep never blocks the next
+    one. The file names the holder's pid for the message of a sweep that is refused; it is
+    left in place (removing it would let two sweeps lock two different files).
+
+    Raises
+    ------
+    SweepBusyError
+        Another sweep holds the lock; the message names the folder and its pid.
+    """
+    lock = Path(out) / LOCK_NAME
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise _busy(Path(out), lock) from None
+    except OSError as exc:  # the file system cannot lock files (some network or FUSE mounts)
+        warnings.warn(f"{out} cannot be locked ({exc.strerror or exc}); make sure no other sweep writes into it "
+                      "while this one runs.", stacklevel=3)
+    os.ftruncate(fd, 0)
+    os.write(fd, json.dumps({"pid": os.getpid(), "started": time.strftime("%H:%M:%S")}).encode())
+    return fd
+
+
 # --------------------------------------------------------------------------------------
 # Run files
 
@@ -137,11 +245,20 @@ def _params_from_notebook(path: Path) -> dict | None:
     return params
 
 
+def _json_kind(value) -> str:
+    """The JSON name of a loaded value's type (``list``, ``number``, ...)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {list: "list", str: "string", type(None): "null"}.get(type(value), type(value).__name__)
+
+
 def read_run(runs: Path, rid: str) -> dict | None:
     """The status record of run ``rid`` in ``runs`` (``None``: never finished).
 
     A status file that is not a valid record, or a run recorded as ok whose results file is
-    missing or not valid JSON, gives a record with status ``"corrupt-file"`` and, under
+    missing, not valid JSON or not a JSON object, gives a record with status ``"corrupt-file"`` and, under
     ``"error"``, the file and the cause (a :class:`CorruptRunFileWarning` says so too). Under
     ``"results"`` an ok run's results are returned as read.
     """
@@ -162,28 +279,51 @@ def read_run(runs: Path, rid: str) -> dict | None:
             reason = "the run is recorded as ok but its results file is missing"
             return {**record, "status": STATUS_CORRUPT, "error": _corrupt(results_file, reason)}
         results, reason = load_json(results_file)
+        if reason is None and not isinstance(results, dict):
+            reason = f"it holds a JSON {_json_kind(results)}, not an object {{key: value}}"
         if reason is not None:
             return {**record, "status": STATUS_CORRUPT, "error": _corrupt(results_file, reason)}
         record["results"] = results
     return record
 
 
-def plan(out: Path, combos: list[dict], retry_failed: bool = False) -> tuple[list[dict], list[dict]]:
+def plan(out: Path, combos: list[dict], retry_failed: bool = False, code: str = "") -> tuple[list[dict], list[dict]]:
     """Split parameter sets into (to run, already done) given what ``out`` holds.
 
-    Finished runs are done; failed ones (a corrupt run file included) too, unless ``retry_failed``.
+    Finished runs of the same parameters and notebook ``code`` (:func:`run_id`) are done;
+    failed ones (a corrupt run file included) too, unless ``retry_failed``. A parameter set
+    given twice is planned once.
     """
     runs = Path(out) / "runs"
-    todo, done = [], []
+    todo, done, seen = [], [], set()
     for params in combos:
+        rid = run_id(params, code)
+        if rid in seen:
+            continue
+        seen.add(rid)
         with warnings.catch_warnings():  # collect() reports corrupt files; plan only sorts them
             warnings.simplefilter("ignore", CorruptRunFileWarning)
-            record = read_run(runs, run_id(params))
+            record = read_run(runs, rid)
         if record is None or (retry_failed and record["status"] != STATUS_OK):
             todo.append(params)
         else:
             done.append(params)
     return todo, done
+
+
+def other_versions(out: Path, todo: list[dict], code: str) -> dict:
+    """``{notebook name or "unknown": count}`` of the runs in ``out`` with the parameters of a run in
+    ``todo`` but other notebook code: the runs an edited (or another) notebook now does again."""
+    wanted = {json.dumps(p, sort_keys=True, default=str) for p in todo}
+    found: dict = {}
+    for path in sorted((Path(out) / "runs").glob("*.status.json")):
+        record, reason = load_json(path)
+        if reason is not None or not isinstance(record, dict) or not isinstance(record.get("params"), dict):
+            continue
+        if record.get("code_sha") != code and json.dumps(record["params"], sort_keys=True, default=str) in wanted:
+            name = record.get("notebook") or "unknown"
+            found[name] = found.get(name, 0) + 1
+    return found
 
 
 # --------------------------------------------------------------------------------------
@@ -205,14 +345,20 @@ def _flatten(prefix: str, value, rows: list) -> None:
 def collect(out: Path) -> pd.DataFrame:
     """One row per run and result key (nested keys joined with dots), parameters as columns.
 
-    A run whose files cannot be read gets one row with status ``"corrupt-file"`` and the file
-    named under ``error`` (and a :class:`CorruptRunFileWarning`); it never stops the table.
+    The columns: ``run_id``, ``status``, ``notebook`` and ``code_sha`` (the notebook's file name
+    and :func:`code_sha` of the code that ran), one per parameter, ``key``, ``value`` and, for a
+    failed run, ``error``. A run whose files cannot be read gets one row with status
+    ``"corrupt-file"`` and the file named under ``error`` (and a :class:`CorruptRunFileWarning`);
+    it never stops the table. A parameter named like one of the table's own columns (a folder
+    written before such names were refused) is shown as ``param.NAME``.
     """
     runs = Path(out) / "runs"
     rows = []
     for status_file in sorted(runs.glob("*.status.json")) if runs.exists() else []:
         record = read_run(runs, status_file.name[: -len(".status.json")])
-        base = {"run_id": record["run_id"], "status": record["status"], **(record["params"] or {})}
+        params = {f"param.{k}" if k in RESERVED_NAMES else k: v for k, v in (record["params"] or {}).items()}
+        base = {"run_id": record["run_id"], "status": record["status"], "notebook": record.get("notebook"),
+                "code_sha": record.get("code_sha"), **params}
         if record["status"] == STATUS_OK:
             pairs: list = []
             _flatten("", record["results"], pairs)
