@@ -40,6 +40,7 @@ from ..studies import notebook
 from .checks import MIME, effect_text
 from .coverage import coverage, notebook_rows
 from .ledger import SOURCES, load_ledger
+from .sweep.store import RESERVED_NAMES
 from .verdicts import VERDICTS
 
 __all__ = [
@@ -443,7 +444,7 @@ def sweeps_page(out, src) -> str:
         if table.empty:
             parts += ["No finished run yet.", ""]
             continue
-        params = [c for c in table.columns if c not in ("run_id", "status", "key", "value", "error")]
+        params = [c for c in table.columns if c not in RESERVED_NAMES]
         n_runs = table["run_id"].nunique()
         n_failed = table.loc[table["status"] != "ok", "run_id"].nunique()
         varying = [p for p in params if table[p].astype(str).nunique() > 1]
