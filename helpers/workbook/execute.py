@@ -85,7 +85,7 @@ def ipc_kernel_manager_class():
     return IPCKernelManager
 
 
-def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout: float | None = None):
+def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout: int | None = None):
     """Execute ``src`` into ``dst`` with papermill on the ``python3`` kernel of this interpreter.
 
     Parameters
@@ -96,7 +96,7 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         Values to inject; ``None`` or ``{}`` injects no cell at all.
     cwd : path-like, optional
         Kernel working directory; defaults to the folder of ``src`` (as Jupyter and nbval).
-    timeout : float, optional
+    timeout : int, optional
         Seconds allowed per cell; ``None``: no limit.
 
     Returns
@@ -119,8 +119,11 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         raise FileNotFoundError(errno.ENOENT, f"Notebook {src} does not exist; give the path of an .ipynb file.")
     if parameters is not None and not isinstance(parameters, dict):
         raise TypeError(f"parameters must be a dict {{name: value}}, not {type(parameters).__name__} {parameters!r}.")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise ValueError(f"timeout must be seconds > 0 per cell (or None: no limit), not {timeout!r}.")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not timeout > 0 or timeout != int(timeout)):
+        raise ValueError(f"timeout must be a whole number of seconds > 0 per cell (papermill's limit refuses "
+                         f"fractions), or None for no limit; got {timeout!r}.")
+    timeout = None if timeout is None else int(timeout)
     check_parameter_names_before_run(src, parameters)
     manager = ipc_kernel_manager_class()
     return pm.execute_notebook(
