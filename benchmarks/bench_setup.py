@@ -6,7 +6,10 @@ installed in editable mode, the Jupyter kernel registered. Each installer gets a
 empty package cache (``PIP_CACHE_DIR``, ``UV_CACHE_DIR``), so its first run downloads every
 wheel (a first clone) and the next ones reuse that cache (a second clone on the same
 machine). After each run the clone's environment is compared with the lock
-(``tests/test_lock.py``). Not part of ``make bench``; run it with ``make bench-setup``:
+(``tests/test_lock.py``). The machine's load average (1 minute) is printed before and after
+each run: on a shared machine, installs are slower when other processes compete for the cores,
+pip's (pure Python, one download at a time) more than uv's. Not part of ``make bench``;
+run it with ``make bench-setup``:
 
     .venv/bin/python benchmarks/bench_setup.py [--installers uv pip] [--runs 2] [--before REV]
 
@@ -78,9 +81,11 @@ def main(argv=None) -> int:
         label = f"{rev} make setup" + (f" INSTALLER={installer}" if installer else "")
         with tempfile.TemporaryDirectory(prefix="covsim-cache-") as cache:
             for run in range(args.runs):
+                load_before = os.getloadavg()[0]
                 code, seconds, note = setup_once(rev, installer, Path(cache))
                 state = "empty cache" if run == 0 else "warm cache "
-                print(f"{label:<42} run {run + 1} ({state}) {seconds:7.1f} s  exit {code}  {note}", flush=True)
+                print(f"{label:<42} run {run + 1} ({state}) {seconds:7.1f} s  exit {code}  {note}  "
+                      f"(load {load_before:.1f} -> {os.getloadavg()[0]:.1f})", flush=True)
                 failed |= code != 0
     return 1 if failed else 0
 
