@@ -7,8 +7,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KERNEL := covsim-workbook
 # The environment is locked: exact versions and hashes of everything `make setup` installs
-# (`make lock` refreshes them). uv, itself pinned by hash in $(UV_LOCK), installs the lock in
-# about a fifth of pip's time; `make setup INSTALLER=pip` installs the same lock with pip alone.
+# (`make lock` refreshes them). uv, itself pinned by hash in $(UV_LOCK), installs the lock 6-13
+# times faster than pip (benchmarks/README.md, case 9); `make setup INSTALLER=pip` installs
+# the same lock with pip alone.
 LOCK      := requirements/lock.txt
 UV_LOCK   := requirements/uv.txt
 UV        := $(VENV)/bin/uv
@@ -42,16 +43,17 @@ unexport MPLBACKEND
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-# Setup prints one line. The lock is synced (packages not in it are removed, hashes are
-# required), then the workbook itself is installed in editable mode, without dependencies and
-# with the locked setuptools (no build isolation: nothing unlocked is downloaded). setuptools
-# warns at every editable install that a folder named like the package may shadow it; here that
-# folder is the package, so that one warning is filtered.
+# uv comes from PyPI into .venv, at the version and hashes of $(UV_LOCK): no second install step.
 $(UV): $(UV_LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(UV_LOCK)
 	@touch $@
 
+# Setup prints one line. The lock is synced (uv removes what it does not hold; hashes are
+# required), then the workbook itself is installed in editable mode, without dependencies and
+# with the locked setuptools (no build isolation: nothing unlocked is downloaded). setuptools
+# warns at every editable install that a folder named like the package may shadow it; here that
+# folder is the package, so that one warning is filtered.
 ifeq ($(INSTALLER),pip)
 $(STAMP): pyproject.toml $(LOCK)
 	@echo "setting up $(VENV) from $(LOCK) with pip (exact versions, hashes checked): the packages, the workbook, the Jupyter kernel"
@@ -122,7 +124,7 @@ bench: $(STAMP) ## benchmarks against scipy and scikit-learn, cases 1-6 (not par
 bench-workbook: $(STAMP) ## benchmark case 7: wall time of make unit, test and run on a fresh clone (~10 min)
 	$(PY) benchmarks/workbook_timing.py
 
-bench-setup: $(STAMP) ## setup time of a fresh clone: make setup with uv and with pip, cold and warm caches (~10 min)
+bench-setup: $(STAMP) ## setup time of a fresh clone: make setup with uv and with pip, empty and filled caches (pip's runs take most of it)
 	$(PY) benchmarks/bench_setup.py
 
 clean: ## remove build/ (keeps .venv)
