@@ -6,6 +6,19 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KERNEL := covsim-workbook
+# The environment is locked: exact versions and hashes of everything `make setup` installs
+# (`make lock` refreshes them). uv, itself pinned by hash in $(UV_LOCK), installs the lock 6-13
+# times faster than pip (benchmarks/README.md, case 10); `make setup INSTALLER=pip` installs
+# the same lock with pip alone.
+LOCK      := requirements/lock.txt
+UV_LOCK   := requirements/uv.txt
+UV        := $(VENV)/bin/uv
+INSTALLER ?= uv
+# The lock holds for every platform and for Python 3.11.5 onwards (soupsieve, pulled in by the
+# book's theme, needs 3.11.5). `make lock LOCK_UPGRADE=` keeps the current pins where pyproject.toml
+# allows them; `LOCK_UPGRADE="--upgrade-package numpy"` moves one package.
+LOCK_UPGRADE ?= --upgrade
+LOCK_FLAGS   := --quiet --generate-hashes --universal --python-version 3.11.5 --custom-compile-command "make lock"
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Two pytest-xdist workers; a file (a notebook's cells share one kernel) stays on one worker,
 # and files start in the order tests/conftest.py gives them: the slowest first.
@@ -25,22 +38,47 @@ export TQDM_DISABLE         := 1
 unexport MPLBACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run study book test unit lint lab notebooks ledger bench bench-workbook clean
+.PHONY: help setup lock run study book test unit lint lab notebooks ledger bench bench-workbook bench-setup clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-# Setup prints one line. setuptools warns at every editable install that a folder named like the
-# package may shadow it; here that folder is the package, so that one warning is filtered.
-$(STAMP): pyproject.toml
-	@echo "setting up $(VENV): the package, its tools, the Jupyter kernel (first run, and after pyproject.toml changes)"
+# uv comes from PyPI into .venv, at the version and hashes of $(UV_LOCK): no second install step.
+$(UV): $(UV_LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install --quiet --upgrade pip
-	@PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e ".[dev]"
+	@$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(UV_LOCK)
+	@touch $@
+
+# Setup prints one line. The lock is synced (uv removes what it does not hold; hashes are
+# required), then the workbook itself is installed in editable mode, without dependencies and
+# with the locked setuptools (no build isolation: nothing unlocked is downloaded). setuptools
+# warns at every editable install that a folder named like the package may shadow it; here that
+# folder is the package, so that one warning is filtered.
+ifeq ($(INSTALLER),pip)
+$(STAMP): pyproject.toml $(LOCK)
+	@echo "setting up $(VENV) from $(LOCK) with pip (exact versions, hashes checked): the packages, the workbook, the Jupyter kernel"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK)
+	@PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet --disable-pip-version-check \
+		--no-deps --no-build-isolation -e .
+else
+$(STAMP): pyproject.toml $(LOCK) $(UV)
+	@echo "setting up $(VENV) from $(LOCK) (exact versions, hashes checked): the packages, the workbook, the Jupyter kernel"
+	@$(UV) pip sync --quiet --python $(PY) --require-hashes $(LOCK)
+	@PYTHONWARNINGS="ignore:Editable installation" $(UV) pip install --quiet --python $(PY) \
+		--no-deps --no-build-isolation -e .
+endif
 	@$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (covsim workbook)" >/dev/null
 	@touch $(STAMP)
 
-setup: $(STAMP) ## create .venv, install the package and its tools, register the Jupyter kernel
+setup: $(STAMP) ## create .venv, install the locked packages and the workbook, register the Jupyter kernel
+
+# The lock covers pyproject.toml's dependencies with the dev extra (what `make setup` installs)
+# and the build backend that the editable install uses; uv's own pin is refreshed with it.
+lock: $(UV) ## refresh requirements/ to the newest versions pyproject.toml allows (then make notebooks, review the diff, make test)
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
+		| $(UV) pip compile pyproject.toml - --extra dev $(LOCK_FLAGS) $(LOCK_UPGRADE) -o $(LOCK)
+	echo uv | $(UV) pip compile - $(LOCK_FLAGS) $(LOCK_UPGRADE) -o $(UV_LOCK)
 
 run: $(STAMP) ## recompute the own study's scores (compared with the stored ones), execute every notebook into build/, then the book
 	@$(PY) -m helpers.studies.generalisation run --jobs 2 $(if $(filter --no-progress,$(RUN_FLAGS)),--no-progress)
@@ -57,11 +95,13 @@ book: $(STAMP) ## build the book build/book/index.html from what `make run` left
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
 test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, doctests, nbval (each notebook once)
+	@$(PY) tests/test_lock.py
 	$(VENV)/bin/ruff check .
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 
 unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration")
+	@$(PY) tests/test_lock.py
 	$(PY) -m pytest tests helpers --doctest-modules -m "not integration"; $(NO_TESTS)
 
 lint: $(STAMP) ## ruff over helpers, tests, benchmarks and notebooks (settings in pyproject.toml)
@@ -78,11 +118,14 @@ ledger: $(STAMP) ## check data/source_ledger.csv against the source texts; refre
 	 else echo "../shared/tools/check_ledger.py is not beside the workbook: transcriptions not checked"; fi
 	$(PY) -m helpers.workbook readme
 
-bench: $(STAMP) ## benchmarks against scipy and scikit-learn, cases 1-6 (not part of make test)
-	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
+bench: $(STAMP) ## benchmarks: cases 1-6 against scipy and scikit-learn, 8 the own study, 9 memory (not part of make test)
+	for f in $(filter-out benchmarks/bench_setup.py,$(wildcard benchmarks/bench_*.py)); do $(PY) $$f || exit 1; done
 
 bench-workbook: $(STAMP) ## benchmark case 7: wall time of make unit, test and run on a fresh clone (~10 min)
 	$(PY) benchmarks/workbook_timing.py
+
+bench-setup: $(STAMP) ## benchmark case 10: setup time of a fresh clone: make setup with uv and with pip, empty and filled caches (pip's runs take most of it)
+	$(PY) benchmarks/bench_setup.py
 
 clean: ## remove build/ (keeps .venv)
 	rm -rf build

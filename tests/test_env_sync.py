@@ -1,9 +1,11 @@
-"""environment.yml (conda) lists exactly what pyproject.toml does, with the same lower bounds.
+"""environment.yml (conda) lists exactly what pyproject.toml does, at the lock's versions.
 
-pyproject.toml is the single source of truth: runtime dependencies and
-every extra, flattened, except the self-referencing ``covsim-workbook[...]`` extra. A package
-conda-forge does not carry (:data:`PIP_ONLY`) is listed in environment.yml's ``pip:`` section,
-after ``-e .[dev]``, with the same bound.
+pyproject.toml is the single source of truth for the names: runtime dependencies and
+every extra, flattened, except the self-referencing ``covsim-workbook[...]`` extra. The versions
+are those of ``requirements/lock.txt`` (what ``make setup`` installs), pinned with ``==``; a
+package the lock does not hold (the optional extra ``hierarchical``) keeps pyproject.toml's bound.
+A package conda-forge does not carry (:data:`PIP_ONLY`) is listed in environment.yml's ``pip:``
+section, after ``-e .[dev]``, pinned the same way.
 """
 
 import re
@@ -15,6 +17,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
+
+from tests.test_lock import LOCK, parse_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"matplotlib": "matplotlib-base", "playwright": "playwright-python"}  # PyPI -> conda-forge
@@ -62,17 +66,32 @@ def pip_requirements(data: dict) -> dict[str, str]:
     return out
 
 
-def compare(py: dict[str, str], conda: dict[str, str]) -> list[str]:
-    """Differences between the two requirement maps, one sentence each (empty: in sync)."""
+def locked_versions(text: str) -> dict[str, str]:
+    """``{conda name: version}`` of a lock file's entries."""
+    return {CONDA_NAMES.get(n, n): version for n, (version, _, _) in parse_lock(text).items()}
+
+
+def compare(py: dict[str, str], conda: dict[str, str], locked: dict[str, str] | None = None) -> list[str]:
+    """Differences between the requirement maps, one sentence each (empty: in sync).
+
+    Without ``locked`` the specifiers must be equal; with it, a locked package must be pinned at
+    ``==`` its locked version in environment.yml, and the others keep pyproject.toml's specifier.
+    """
+    locked = locked or {}
     conda = {k: v for k, v in conda.items() if k not in CONDA_ONLY}
     problems = [f"only in pyproject.toml: {n}" for n in sorted(py.keys() - conda.keys())]
     problems += [f"only in environment.yml: {n}" for n in sorted(conda.keys() - py.keys())]
     for n in sorted(py.keys() & conda.keys()):
+        want = f"=={locked[n]}" if n in locked else py[n]
         try:
-            same = SpecifierSet(py[n]) == SpecifierSet(conda[n])
-        except InvalidSpecifier:  # e.g. conda's fuzzy `=1.2`: keep to the shared `>=x.y` subset
+            same = SpecifierSet(want) == SpecifierSet(conda[n])
+        except InvalidSpecifier:  # e.g. conda's fuzzy `=1.2`: keep to the shared PEP 440 subset
             same = False
-        if not same:
+        if same:
+            continue
+        if n in locked:
+            problems.append(f"{n}: environment.yml {conda[n]!r}, the lock has {want!r}")
+        else:
             problems.append(f"{n}: pyproject {py[n]!r} vs environment.yml {conda[n]!r}")
     return problems
 
@@ -92,10 +111,15 @@ def files():
     )
 
 
-def test_same_dependencies(files):
+@pytest.fixture(scope="module")
+def locked():
+    return locked_versions(LOCK.read_text())
+
+
+def test_same_dependencies_at_the_locked_versions(files, locked):
     py, env = files
     conda, pip = conda_requirements(env), pip_requirements(env)
-    assert compare(pyproject_requirements(py), {**conda, **pip}) == []
+    assert compare(pyproject_requirements(py), {**conda, **pip}, locked) == []
     assert set(pip) == PIP_ONLY, "only the packages conda-forge lacks go under pip:"
     assert not PIP_ONLY & conda.keys(), "a pip-only package is listed as a conda package"
 
@@ -114,16 +138,25 @@ def test_conda_only_entries_and_pip_section(files):
     assert len(pip) == 1 and pip[0][0] == "-e .[dev]"
 
 
-def test_drift_is_detected(files):
+def test_the_lock_covers_everything_but_the_optional_stan_extra(files, locked):
+    py, _ = files
+    assert sorted(pyproject_requirements(py).keys() - locked.keys()) == ["pystan"]
+
+
+def test_drift_is_detected(files, locked):
     py, env = files
     reqs, conda = pyproject_requirements(py), {**conda_requirements(env), **pip_requirements(env)}
     extra = {"example-package": ">=0.14"}
-    assert compare({**reqs, **extra}, conda) == ["only in pyproject.toml: example-package"]
-    assert compare(reqs, {**conda, **extra}) == ["only in environment.yml: example-package"]
-    bumped = compare({**reqs, "numpy": ">=2.1"}, conda)
-    assert bumped == [f"numpy: pyproject '>=2.1' vs environment.yml {conda['numpy']!r}"]
-    fuzzy = compare(reqs, {**conda, "numpy": "=2.0"})  # conda's `=` is not a PEP 440 specifier
-    assert fuzzy == [f"numpy: pyproject {reqs['numpy']!r} vs environment.yml '=2.0'"]
+    assert compare({**reqs, **extra}, conda, locked) == ["only in pyproject.toml: example-package"]
+    assert compare(reqs, {**conda, **extra}, locked) == ["only in environment.yml: example-package"]
+    moved = compare(reqs, conda, {**locked, "numpy": "2.5.0"})  # the lock refreshed, environment.yml not
+    assert moved == [f"numpy: environment.yml {conda['numpy']!r}, the lock has '==2.5.0'"]
+    bound = compare(reqs, {**conda, "numpy": ">=2.0"}, locked)  # a bound where the lock has a version
+    assert bound == [f"numpy: environment.yml '>=2.0', the lock has '=={locked['numpy']}'"]
+    fuzzy = compare(reqs, {**conda, "numpy": "=2.4"}, locked)  # conda's `=` is not a PEP 440 specifier
+    assert fuzzy == [f"numpy: environment.yml '=2.4', the lock has '=={locked['numpy']}'"]
+    unlocked = compare({**reqs, "pystan": ">=3.5"}, conda, locked)  # not locked: pyproject's bound
+    assert unlocked == [f"pystan: pyproject '>=3.5' vs environment.yml {conda['pystan']!r}"]
 
 
 def test_parsing_maps_names_and_drops_the_self_extra():
@@ -147,3 +180,9 @@ def test_pip_section_is_read_with_its_bounds():
                                                             "Some_Pkg >= 1.0"]}]}
     assert pip_requirements(env) == {"sphinx-mathjax-offline": ">=0.0.2", "some-pkg": ">=1.0"}
     assert conda_requirements(env) == {"python": ">=3.11", "pip": ""}
+
+
+def test_lock_names_are_mapped_to_conda_names():
+    text = ("matplotlib==3.11.2 \\\n    --hash=sha256:aa\n"
+            "playwright==1.65.2 --hash=sha256:bb\nnumpy==2.4.6 --hash=sha256:cc\n")
+    assert locked_versions(text) == {"matplotlib-base": "3.11.2", "playwright-python": "1.65.2", "numpy": "2.4.6"}
