@@ -78,3 +78,22 @@ def iris():
 @pytest.fixture(scope="module")
 def wine():
     return load_wine(return_X_y=True)
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_are_restored():
+    """Every test leaves SIGINT and SIGTERM as it found them.
+
+    A handler left behind (say, Ctrl-C ignored by code that stops a sweep) is inherited by every
+    process a later test starts: a child started with SIGINT ignored never sees Ctrl-C, and the
+    tests that send it one would hang until their timeout, far from the test that caused it.
+    """
+    import signal
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    after = {sig: signal.getsignal(sig) for sig in before}
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
+    changed = {sig.name: (before[sig], after[sig]) for sig in before if after[sig] != before[sig]}
+    assert not changed, f"the test left signal handlers changed (before, after): {changed}"

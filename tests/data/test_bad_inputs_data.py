@@ -519,8 +519,10 @@ def test_sigint_during_download_leaves_no_partial_file(tmp_path, archive_server)
     )
     envvars = {**os.environ, "TQDM_DISABLE": "1"}
     envvars.pop(R.ENV_VAR, None)
+    # Ctrl-C as in a terminal, even when this run was started with it ignored (a background job)
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=envvars,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 30
         while archive_server.hits["/r.tar.gz"] == 0 or not raw.is_dir() or not any(raw.iterdir()):

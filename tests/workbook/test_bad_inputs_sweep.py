@@ -541,8 +541,13 @@ def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeyp
         return real(path)
 
     monkeypatch.setattr(sweep.runner, "write_table", interrupted_write)
-    with pytest.raises(KeyboardInterrupt):  # raised once the table is on disk, not in the middle of it
-        sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    # Ctrl-C as in a terminal, even when this run was started with it ignored (a background job)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):  # raised once the table is on disk, not in the middle of it
+            sweep.run_sweep(notebook, {"seed": [0, 1, 2]}, out, progress=False)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     table = pd.read_csv(out / "results.csv")
     assert sorted(table["value"]) == [0.0, 1.0, 2.0]
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [".sweep.lock"]  # no temporary file left
