@@ -100,9 +100,9 @@ test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, do
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 
-unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration")
+unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration"), two workers
 	@$(PY) tests/test_lock.py
-	$(PY) -m pytest tests helpers --doctest-modules -m "not integration"; $(NO_TESTS)
+	$(PY) -m pytest tests helpers --doctest-modules -m "not integration" -n 2 --dist worksteal; $(NO_TESTS)
 
 lint: $(STAMP) ## ruff over helpers, tests, benchmarks and notebooks (settings in pyproject.toml)
 	$(VENV)/bin/ruff check .
