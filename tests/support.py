@@ -3,11 +3,17 @@
 Fixtures live in the ``conftest.py`` files; test modules never import one another.
 """
 
+import errno
 import io
+import os
 import socket
+import subprocess
 import tarfile
+from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
+import pytest
 from sklearn.base import BaseEstimator, TransformerMixin
 
 
@@ -83,3 +89,49 @@ class RowSpy(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         return np.asarray(X, dtype=float)
+
+
+# ---------------------------------------------------------------- folders that refuse writes
+
+
+def unwritable_dir(tmp: Path) -> Path:
+    """A folder where creating files fails: chmod'ed for a normal user; /sys (read-only) for root."""
+    if os.geteuid() != 0:
+        locked = tmp / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        return locked
+    probe = Path("/sys") / f"covsim-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return Path("/sys")
+    probe.rmdir()  # pragma: no cover - a writable /sys
+    pytest.skip("running as root with a writable /sys: no folder here refuses writes")
+
+
+@contextmanager
+def tmpfs(disk: Path, size: str):
+    """A tmpfs of ``size`` (``"64k"``, ``"1m"``) at ``disk`` for the block; skipped where mounting is refused."""
+    disk.mkdir(exist_ok=True)
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode().strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def fill(disk: Path) -> None:
+    """Write zeros into ``disk/filler`` until the disk is full (the write fails with ENOSPC)."""
+    fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\0" * 512):
+            pass
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)

@@ -18,7 +18,7 @@ import pytest
 
 from helpers.data import reuters as R
 from helpers.workbook.results import save_results
-from tests.support import record, sgml, write_tar
+from tests.support import fill, record, sgml, tmpfs, write_tar
 
 pytestmark = pytest.mark.integration
 
@@ -26,25 +26,10 @@ pytestmark = pytest.mark.integration
 @contextmanager
 def full_disk(disk: Path):
     """A 64 KiB tmpfs at ``disk`` holding ``before.json``, filled until a write fails; unmounted after."""
-    disk.mkdir(exist_ok=True)
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with tmpfs(disk, "64k"):
         (disk / "before.json").write_text('{"kept": 1}')
-        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
-        try:
-            while os.write(fd, b"\0" * 512):
-                pass
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-        finally:
-            os.close(fd)
+        fill(disk)
         yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
 def leftovers(disk: Path) -> list[str]:

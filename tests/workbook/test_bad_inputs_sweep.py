@@ -41,6 +41,7 @@ from helpers.workbook.parameters import (
     check_parameters,
 )
 from helpers.workbook.results import save_results, to_jsonable
+from tests.support import unwritable_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -61,22 +62,6 @@ def write_notebook(path: Path, parameters: str | None = TINY_PARAMETERS, body: s
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nbformat.write(nb, path)
     return path
-
-
-def unwritable_dir(tmp: Path) -> Path:
-    """A folder where creating files fails: chmod'ed for a normal user; /sys (read-only) for root."""
-    if os.geteuid() != 0:
-        locked = tmp / "locked"
-        locked.mkdir()
-        locked.chmod(0o555)
-        return locked
-    probe = Path("/sys") / f"covsim-probe-{os.getpid()}"
-    try:
-        probe.mkdir()
-    except OSError:
-        return Path("/sys")
-    probe.rmdir()  # pragma: no cover - a writable /sys
-    pytest.skip("running as root with a writable /sys: no folder here refuses writes")
 
 
 def closed_port() -> int:

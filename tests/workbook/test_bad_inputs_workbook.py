@@ -39,6 +39,7 @@ from helpers.workbook import ledger as L
 from helpers.workbook import run as runner
 from helpers.workbook.checks import MIME, SourceCheck
 from helpers.workbook.verdicts import effect_verdict, holds_verdict, parse_printed
+from tests.support import fill, tmpfs, unwritable_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 VAC, MDS = "000_355ea6f26af76eed.txt", "001_a9361abd8dd83813.txt"
@@ -106,16 +107,6 @@ def with_ledger(function):
             m.setattr(book, "load_ledger", small_ledger)
             return function(out)
     return call
-
-
-def unwritable_dir(tmp: Path) -> Path:
-    """A folder where creating files fails: chmod'ed for a normal user; /sys (read-only) for root."""
-    if os.geteuid() != 0:
-        locked = tmp / "locked"
-        locked.mkdir()
-        locked.chmod(0o555)
-        return locked
-    return Path("/sys")
 
 
 def nb_file(name):
@@ -739,23 +730,9 @@ def test_run_into_an_out_folder_with_spaces_and_accents(tmp_path, capsys):
 @pytest.mark.integration
 def test_the_book_onto_a_full_disk_names_the_folder_and_leaves_no_torn_page(tmp_path):
     """``book-full-disk``: build/ on a disk that fills up while the book's sources are written."""
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with tmpfs(tmp_path / "disk", "1m") as disk:
         out = build_folder(disk)
-        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
-        try:
-            while os.write(fd, b"\0" * 512):
-                pass
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-        finally:
-            os.close(fd)
+        fill(disk)
         with pytest.raises(OSError, match=r"Cannot write the book's sources into .*book_src: No space left on device\. "
                                           r".*free space there, then build the book again"):
             with_ledger(book.write_sources)(out)
@@ -767,5 +744,3 @@ def test_the_book_onto_a_full_disk_names_the_folder_and_leaves_no_torn_page(tmp_
                 assert page.read_bytes() == static.read_bytes()
             elif page.suffix == ".ipynb":
                 json.loads(page.read_text(encoding="utf-8"))
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
