@@ -53,7 +53,10 @@ $(UV): $(UV_LOCK)
 # required), then the workbook itself is installed in editable mode, without dependencies and
 # with the locked setuptools (no build isolation: nothing unlocked is downloaded). setuptools
 # warns at every editable install that a folder named like the package may shadow it; here that
-# folder is the package, so that one warning is filtered.
+# folder is the package, so that one warning is filtered. The packages are compiled to bytecode
+# once, at install (as pip does; uv does not unless asked): where PYTHONDONTWRITEBYTECODE is set,
+# every Python process and notebook kernel would otherwise compile numpy, pandas, scikit-learn
+# and the rest from source again, about 3.5 s each (benchmarks/README.md, case 7).
 ifeq ($(INSTALLER),pip)
 $(STAMP): pyproject.toml $(LOCK)
 	@echo "setting up $(VENV) from $(LOCK) with pip (exact versions, hashes checked): the packages, the workbook, the Jupyter kernel"
@@ -64,7 +67,7 @@ $(STAMP): pyproject.toml $(LOCK)
 else
 $(STAMP): pyproject.toml $(LOCK) $(UV)
 	@echo "setting up $(VENV) from $(LOCK) (exact versions, hashes checked): the packages, the workbook, the Jupyter kernel"
-	@$(UV) pip sync --quiet --python $(PY) --require-hashes $(LOCK)
+	@$(UV) pip sync --quiet --python $(PY) --require-hashes --compile-bytecode $(LOCK)
 	@PYTHONWARNINGS="ignore:Editable installation" $(UV) pip install --quiet --python $(PY) \
 		--no-deps --no-build-isolation -e .
 endif
