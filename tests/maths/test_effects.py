@@ -181,6 +181,23 @@ def test_bayesian_signed_rank_is_baycomp_s_test():
     assert sum(got[k] for k in ("better", "equivalent", "worse")) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("n_sets, shift, rope, seed", [
+    (5, 0.0, 0.01, 0), (12, 0.005, 0.01, 1), (30, 0.01, 0.005, 2), (58, -0.002, 0.01, 3), (58, 0.01, 0.02, 4),
+    (40, 0.003, 0.0, 5), (200, 0.001, 0.01, 6),
+])
+def test_the_vectorised_posterior_counts_exactly_what_baycomp_s_loop_counts(n_sets, shift, rope, seed):
+    from baycomp import SignedRankTest
+
+    rng = np.random.default_rng(seed)
+    b = rng.uniform(0.6, 0.95, n_sets)
+    a = np.round(b + shift + rng.normal(0, 0.01, n_sets), 3)   # rounded: ties and sums on the ROPE's edge occur
+    got = bayesian_signed_rank(a, b, rope=rope, random_state=seed, n_samples=5000)
+    expected = SignedRankTest.probs(a, b, rope=rope, nsamples=5000, random_state=seed)
+    if rope == 0:   # baycomp gives (P(left), P(right)) only; nothing is equivalent to a zero-width ROPE
+        expected = (expected[0], 0.0, expected[1])
+    assert (got["better"], got["equivalent"], got["worse"]) == expected
+
+
 def test_bayesian_signed_rank_agrees_with_autorank_s_bayesian_mode():
     from autorank import autorank
 
