@@ -483,19 +483,38 @@ def differences(stored: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
     return merged.loc[bad, keys + [c for c in SCORE_COLUMNS] + [f"{c}_stored" for c in SCORE_COLUMNS]]
 
 
-def sample_cells(stored: pd.DataFrame, n: int, seed: int) -> list:
-    """``n`` distinct (dataset, repeat, fold) cells of the stored table, drawn with ``seed``."""
-    cells = stored[["dataset", "repeat", "fold"]].drop_duplicates().to_records(index=False).tolist()
+def sample_cells(stored: pd.DataFrame, n: int, seed: int, max_seconds: float | None = None,
+                 exclude=()) -> list:
+    """``n`` distinct (dataset, repeat, fold) cells of the stored table, drawn with ``seed``.
+
+    ``max_seconds`` draws among the cells whose stored fit time (every method of the fold)
+    is at most that, and ``exclude`` leaves data sets out: a test with a time budget then never
+    draws the few folds that took minutes. Fewer than ``n`` cells qualify: all of them.
+
+    Examples
+    --------
+    >>> stored = pd.DataFrame({"dataset": ["a", "a", "b"], "repeat": 0, "fold": [0, 1, 0], "fit_seconds": [1, 60, 2]})
+    >>> sample_cells(stored, 5, seed=0, max_seconds=10)
+    [('a', 0, 0), ('b', 0, 0)]
+    >>> sample_cells(stored, 5, seed=0, exclude=["a"])
+    [('b', 0, 0)]
+    """
+    keys = ["dataset", "repeat", "fold"]
+    seconds = stored.groupby(keys, sort=False)["fit_seconds"].sum()
+    if max_seconds is not None:
+        seconds = seconds[seconds <= max_seconds]
+    cells = [cell for cell in seconds.index if cell[0] not in set(exclude)]
     rng = np.random.default_rng(seed)
     pick = rng.choice(len(cells), size=min(n, len(cells)), replace=False)
     return [(str(d), int(r), int(f)) for d, r, f in (cells[i] for i in sorted(pick))]
 
 
 def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n: int = 3, seed: int | None = None,
-                     methods=None) -> tuple[int, list, pd.DataFrame]:
+                     methods=None, max_seconds: float | None = None, exclude=()) -> tuple[int, list, pd.DataFrame]:
     """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.
 
-    ``seed`` defaults to a fresh one (print it: a failure is then reproducible).
+    ``seed`` defaults to a fresh one (print it: a failure is then reproducible);
+    ``max_seconds`` and ``exclude`` narrow the draw (:func:`sample_cells`).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
@@ -503,7 +522,10 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
                              or not 0 <= seed < 2**32):
         raise ValueError(f"seed must be an integer in [0, 2**32) or None (a fresh one); got {seed!r}.")
     seed = int(np.random.SeedSequence().entropy % (2**32)) if seed is None else int(seed)
-    cells = sample_cells(stored, n, seed)
+    cells = sample_cells(stored, n, seed, max_seconds, exclude)
+    if not cells:
+        raise ValueError(f"no stored fold qualifies (max_seconds={max_seconds!r}, exclude={list(exclude)}): "
+                         "raise max_seconds or exclude fewer data sets.")
     names = dict.fromkeys(d for d, _, _ in cells)
     fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=1,
                        progress=False)
