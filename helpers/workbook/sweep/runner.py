@@ -227,13 +227,19 @@ def _stop_on_first_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+_running = threading.Event()  # set in a worker process while one of its runs executes
+
+
 def _exit_when_orphaned(parent: int) -> None:
     """A pool worker's watchdog: once the sweep that started it is gone (``kill -9``), stop the run
-    (its kernel is shut down as on Ctrl-C; an ipykernel also exits with its parent) and exit."""
+    (its kernel is shut down as on Ctrl-C; an ipykernel also exits with its parent) and exit as
+    soon as it has stopped, or after :data:`ORPHAN_GRACE_SECONDS` at most."""
     while os.getppid() == parent:
         time.sleep(PARENT_POLL_SECONDS)
     os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(ORPHAN_GRACE_SECONDS)
+    deadline = time.monotonic() + ORPHAN_GRACE_SECONDS
+    while _running.is_set() and time.monotonic() < deadline:
+        time.sleep(0.1)
     os._exit(1)
 
 
@@ -306,6 +312,7 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
         attempts = (1, 2)
     for attempt in attempts:
         try:
+            _running.set()
             execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
                              cwd=work, timeout=None if timeout is None else int(timeout))
             if not results_path.exists():
@@ -321,6 +328,8 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
                 continue  # infrastructure (e.g. kernel failed to start): retry once
             record.update(_failure(exc, kind))
             break
+        finally:
+            _running.clear()
     record["seconds"] = round(time.monotonic() - start, 2)
     shutil.rmtree(work, ignore_errors=True)
     write_text(runs / f"{rid}.status.json", json.dumps(record, indent=2, default=str))
