@@ -820,7 +820,7 @@ def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
     """A signal to the sweep's process only (kill PID, a job scheduler), not to its process group."""
     notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
     out = tmp_path / "out"
-    proc = _sweep_process(notebook, out, "-p", "seed", "0:5", "--jobs", "2")
+    proc = _sweep_process(notebook, out, "-p", "seed", "0:4", "--jobs", "2")
     _wait_for_runs(out, 1)
     os.kill(proc.pid, sig)
     _, err = proc.communicate(timeout=120)
@@ -830,10 +830,10 @@ def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
         assert "Traceback" not in err
         finished = {p.name.split(".")[0] for p in (out / "runs").glob("*.status.json")}
         assert set(pd.read_csv(out / "results.csv")["run_id"]) == finished
-    rerun = _sweep_process(notebook, out, "-p", "seed", "0:5", "--jobs", "2")  # the lock was released
+    rerun = _sweep_process(notebook, out, "-p", "seed", "0:4", "--jobs", "2")  # the lock was released
     assert rerun.wait(timeout=300) == 0, rerun.stderr.read()[-2000:]
     final = pd.read_csv(out / "results.csv")
-    assert sorted(final["seed"]) == list(range(5)) and (final["status"] == "ok").all()
+    assert sorted(final["seed"]) == list(range(4)) and (final["status"] == "ok").all()
 
 
 LOGGED_BODY = ("import json, os, time\nopen(os.environ['SWEEP_LOG'], 'a').write(f'{seed}\\n')\ntime.sleep(2)\n"
@@ -846,15 +846,15 @@ def test_a_second_sweep_into_a_busy_folder_is_refused_and_no_run_is_made_twice(t
     monkeypatch.setenv("SWEEP_LOG", str(log))
     notebook = write_notebook(tmp_path / "logged.ipynb", parameters="seed = 0\nresults_path = None", body=LOGGED_BODY)
     out = tmp_path / "out"
-    first = _sweep_process(notebook, out, "-p", "seed", "0:6")
+    first = _sweep_process(notebook, out, "-p", "seed", "0:3")
     _wait_for_runs(out, 1)
-    second = _sweep_process(notebook, out, "-p", "seed", "0:6")
+    second = _sweep_process(notebook, out, "-p", "seed", "0:3")
     _, err = second.communicate(timeout=120)
     assert second.returncode == 2, err[-2000:]
     assert re.search(rf"error: Another sweep \(pid {first.pid}, since [\d:]+\) is writing into .*out; wait for it to "
                      r"finish, or give this one another --out", err), err
     assert first.wait(timeout=300) == 0
-    assert sorted(log.read_text().split()) == [str(seed) for seed in range(6)]   # each run executed once
+    assert sorted(log.read_text().split()) == [str(seed) for seed in range(3)]   # each run executed once
 
 
 @pytest.mark.integration
