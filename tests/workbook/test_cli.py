@@ -74,7 +74,7 @@ def test_each_command_help_lists_its_options(name, capsys):
 
 @pytest.mark.integration
 def test_a_command_s_help_in_a_subprocess():
-    """The real entry point, once (each command's help is checked in process above): usage, options, nothing on stderr."""
+    """The real entry point, once (every command's help is checked in process above): no stderr."""
     name = "sweep"
     done = python_m(name, "--help")
     assert done.returncode == 0 and done.stderr == "", done.stderr
