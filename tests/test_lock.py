@@ -148,7 +148,8 @@ def test_uv_lock_pins_uv_alone():
 def test_setup_installs_the_lock_with_hashes_required():
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^LOCK\s*:=\s*requirements/lock\.txt$", makefile, re.M)
-    assert "pip sync --quiet --python $(PY) --require-hashes $(LOCK)" in makefile  # uv, the default
+    # uv, the default, compiles to bytecode as pip does (else each process compiles: PYTHONDONTWRITEBYTECODE)
+    assert "pip sync --quiet --python $(PY) --require-hashes --compile-bytecode $(LOCK)" in makefile
     assert "pip install --quiet --disable-pip-version-check --require-hashes -r $(LOCK)" in makefile  # INSTALLER=pip
     assert "--require-hashes --no-deps -r $(UV_LOCK)" in makefile
     assert makefile.count("--no-deps --no-build-isolation -e .") == 2  # the workbook itself, nothing unlocked
