@@ -149,7 +149,7 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
              ("generalisation",), {
         "metric": OneOf(["accuracy", "balanced_accuracy"]), "exclude": Text(), "recompute": Integer(0, 20),
         "results_path": RESULTS_PATH,
-    }, seconds=25, own_study=True),
+    }, seconds=8, own_study=True),
 )}
 
 

@@ -196,6 +196,14 @@ def test_holm_by_hand_and_against_statsmodels():
     assert_allclose(holm(q), multitest.multipletests(q, method="holm")[1])
 
 
+def test_holm_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    before = gc.get_freeze_count()
+    holm([0.01, 0.04, 0.03])
+    assert gc.get_freeze_count() == before == 0 and gc.isenabled()
+
+
 def test_holm_refuses_what_is_not_a_probability():
     with pytest.raises(ValueError, match="probabilities in"):
         holm([0.1, 1.5])

@@ -277,7 +277,7 @@ def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy
     exclude : sequence of str
         Data sets left out (e.g. the sources' own data, ``protocol["datasets"]["sources_own_data"]``).
     n_samples : int
-        Draws of the Bayesian signed-rank posterior (baycomp's default 50000; about 0.1 s each).
+        Draws of the Bayesian signed-rank posterior (baycomp's default 50000; 0.02-0.1 s each).
 
     Examples
     --------
