@@ -112,17 +112,43 @@ def _shot(page, name: str) -> Path:
     return path
 
 
-def test_every_chapter_loads_from_the_contents(book, reader):
+# What each chapter shows a reader, read once per chapter for the tests below (a page load is the
+# slow part of these tests).
+CHAPTER = """() => ({
+  title: (document.querySelector('article h1') || {innerText: ''}).innerText,
+  cells: document.querySelectorAll('div.cell').length,
+  article: document.querySelector('article').innerText,
+  text: document.body.innerText + ' ' + [...document.querySelectorAll('[alt], [href], [src]')]
+        .map(e => [e.alt, e.getAttribute('href'), e.getAttribute('src')].join(' ')).join(' '),
+  stderr: document.querySelectorAll('article .cell_output .stderr').length,
+  outputs: [...document.querySelectorAll('article .cell_output')].map(e => e.innerText).join('\\n'),
+  alts: [...document.querySelectorAll('article .cell_output img')].map(e => e.alt),
+})"""
+
+
+@pytest.fixture(scope="module")
+def chapters_seen(book, chromium):
+    """Each chapter opened once in the browser: ``{stem: what CHAPTER reads}``."""
+    site, chapters = book
+    reader = Reader(chromium)
+    try:
+        seen = {stem: reader.open(site / "notebooks" / f"{stem}.html").evaluate(CHAPTER) for stem in chapters}
+    finally:
+        reader.close()
+    assert reader.outside == [], f"requests that would leave the machine: {reader.outside[:10]}"
+    assert reader.errors == [], f"console errors: {reader.errors[:10]}"
+    return seen
+
+
+def test_every_chapter_loads_from_the_contents(book, reader, chapters_seen):
     site, chapters = book
     page = reader.open(site / "index.html")
     _shot(page, "index")
     links = page.eval_on_selector_all("nav.bd-links a.reference.internal", "els => els.map(e => e.href)")
     assert [Path(h).stem for h in links if "/notebooks/" in h] == chapters
-    for stem in chapters:
-        page = reader.open(site / "notebooks" / f"{stem}.html")
-        title = page.locator("article h1").first.inner_text()
-        assert title.startswith(stem[:2] + " "), (stem, title)
-        assert page.locator("div.cell").count() > 0, f"{stem}: no notebook cells on the page"
+    for stem, seen in chapters_seen.items():
+        assert seen["title"].startswith(stem[:2] + " "), (stem, seen["title"])
+        assert seen["cells"] > 0, f"{stem}: no notebook cells on the page"
 
 
 def test_equations_of_notebook_03_are_typeset(book, reader):
@@ -161,40 +187,32 @@ def test_ledger_page_has_every_row(book, reader):
     _shot(page, "ledger")
 
 
-def test_no_page_shows_a_path_of_the_building_machine(book, reader):
-    site, chapters = book
+def test_no_page_shows_a_path_of_the_building_machine(book, chapters_seen):
+    site, _ = book
     out = site.parent
     assert site_machine_paths(site, out) == {}  # every page's text, the search index too
-    for stem in chapters:  # what a reader sees, the injected-parameters cell included
-        page = reader.open(site / "notebooks" / f"{stem}.html")
-        assert "results_path =" not in page.inner_text("article"), f"{stem}: the injected parameters are shown"
-        text = page.evaluate("() => document.body.innerText + ' ' + "
-                             "[...document.querySelectorAll('[alt], [href], [src]')].map(e => "
-                             "[e.alt, e.getAttribute('href'), e.getAttribute('src')].join(' ')).join(' ')")
-        assert machine_paths(text, out) == [], stem
+    for stem, seen in chapters_seen.items():  # what a reader sees, the injected-parameters cell included
+        assert "results_path =" not in seen["article"], f"{stem}: the injected parameters are shown"
+        assert machine_paths(seen["text"], out) == [], stem
 
 
-def test_no_chapter_shows_a_library_warning(book, reader):
-    site, chapters = book
-    for stem in chapters:
-        page = reader.open(site / "notebooks" / f"{stem}.html")
-        assert page.locator("article .cell_output .stderr").count() == 0, f"{stem}: a stderr output is shown"
-        outputs = "\n".join(page.locator("article .cell_output").all_inner_texts())
+def test_no_chapter_shows_a_library_warning(chapters_seen):
+    for stem, seen in chapters_seen.items():
+        assert seen["stderr"] == 0, f"{stem}: a stderr output is shown"
+        outputs = seen["outputs"]
         at = [m.start() for m in WARNING.finditer(outputs)]
         assert at == [], f"{stem}: a warning in the outputs: {outputs[max(0, at[0] - 200):at[0] + 200]}"
 
 
-def test_every_figure_has_its_title_as_alt_text(book, reader):
-    site, chapters = book
-    for stem in chapters:
+def test_every_figure_has_its_title_as_alt_text(book, chapters_seen):
+    site, _ = book
+    for stem, seen in chapters_seen.items():
         nb = json.loads((site.parent / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
         titles = [o.get("metadata", {}).get("image/png", {}).get("alt", "")
                   for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
-        page = reader.open(site / "notebooks" / f"{stem}.html")
-        alts = page.eval_on_selector_all("article .cell_output img", "els => els.map(e => e.alt)")
         assert all(titles), (f"{stem}: figures without a stored title {titles}: a figure with no title, or a "
                              "notebook executed before nb_setup stored them (re-execute it: make notebooks)")
-        assert alts == titles, f"{stem}: alt text {alts} for figures titled {titles}"
+        assert seen["alts"] == titles, f"{stem}: alt text {seen['alts']} for figures titled {titles}"
 
 
 # Tables wider than the text column around them, with the first header cells: a reader scrolls sideways.
