@@ -20,11 +20,9 @@ INSTALLER ?= uv
 LOCK_UPGRADE ?= --upgrade
 LOCK_FLAGS   := --quiet --generate-hashes --universal --python-version 3.11.5 --custom-compile-command "make lock"
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-# Three pytest-xdist workers on two cores: a fifth of a two-worker run's time was cores left idle
-# while tests waited (kernels starting, sweeps stopping, a browser loading), and the third worker
-# fills it (benchmarks/README.md, case 7). A file (a notebook's cells share one kernel) stays on
-# one worker, and files start in the order tests/conftest.py gives them: the slowest first.
-XDIST_FLAGS := -n 3 --dist loadfile --no-loadscope-reorder
+# Two pytest-xdist workers; a file (a notebook's cells share one kernel) stays on one worker,
+# and files start in the order tests/conftest.py gives them: the slowest first.
+XDIST_FLAGS := -n 2 --dist loadfile --no-loadscope-reorder
 
 # `make run` draws an overall progress bar on a terminal. The export below hides the kernels'
 # own bars (they would be stored as stderr); a TQDM_DISABLE set by the caller hides this bar too.
