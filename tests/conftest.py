@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import settings
-from sklearn.datasets import load_iris, load_wine
 
-from helpers.workbook.execute import EXPECTED_SECONDS
+# The package and scikit-learn are imported where they are used: pytest-xdist's controller loads
+# this file too, before any worker starts, and needs none of them.
 
 settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
 settings.load_profile("ci")
@@ -24,6 +24,8 @@ INTEGRATION_TEST_SECONDS = 10
 
 
 def _file_cost(path, items) -> float:
+    from helpers.workbook.execute import EXPECTED_SECONDS
+
     if path.suffix == ".ipynb":
         return EXPECTED_SECONDS.get(path.name[:2], max(EXPECTED_SECONDS.values()) + 1)
     return INTEGRATION_TEST_SECONDS * sum(item.get_closest_marker("integration") is not None for item in items)
@@ -72,11 +74,15 @@ def chromium():
 
 @pytest.fixture(scope="module")
 def iris():
+    from sklearn.datasets import load_iris
+
     return load_iris(return_X_y=True)
 
 
 @pytest.fixture(scope="module")
 def wine():
+    from sklearn.datasets import load_wine
+
     return load_wine(return_X_y=True)
 
 
