@@ -7,6 +7,7 @@ facade (maths and loaders) and no module may import it, since that would pull in
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,19 @@ def test_the_private_name_check_sees_one(monkeypatch):
     text = "from .gram import _sq_norms, GramPCA\nfrom ._arrays import chunk_rows\n"
     monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: text)
     assert private_names_imported(PACKAGE / "_probe.py") == ["line 1: _sq_norms from .gram"]
+
+
+# ---------------------------------------------------------------------------- module sizes
+LONG_MODULE_LINES = 600
+
+
+def test_every_module_over_600_lines_is_named_in_the_readme_with_its_reason():
+    """README's architecture section names each longer module (one concept, said there); no stale name either."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("Modules hold one concept each and stay under about 600 lines.")
+    paragraph = readme[start:readme.index("\n\n", start)]
+    named = set(re.findall(r"`(helpers(?:\.\w+)+)`", paragraph))
+    long = {module_name(p) for p in [*SOURCES, PACKAGE / "__init__.py"]
+            if len(p.read_text(encoding="utf-8").splitlines()) > LONG_MODULE_LINES}
+    assert long <= named, f"over {LONG_MODULE_LINES} lines and not named in README: {sorted(long - named)}"
+    assert named <= long, f"named in README but no longer over {LONG_MODULE_LINES} lines: {sorted(named - long)}"

@@ -13,6 +13,7 @@ Then :mod:`~helpers.workbook.cells` (what a notebook's cells call: :func:`notebo
 :mod:`~helpers.workbook.execute` (the one papermill wrapper),
 :mod:`~helpers.workbook.run` (run, refresh and check the notebooks),
 :mod:`~helpers.workbook.book` (the executed notebooks, the ledger and the sweeps as a static site),
+:mod:`~helpers.workbook.book_clean` (each chapter's clean copy of its notebook; no machine path in the site),
 :mod:`~helpers.workbook.cli` (the one command line: ``python -m helpers.workbook COMMAND`` or ``covsim``).
 """
 

@@ -14,7 +14,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from helpers.plotting import describe_figures, figure_title
-from helpers.workbook import book
+from helpers.workbook import book, book_clean
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n not really an image").decode()
 
@@ -44,7 +44,7 @@ def _figure(alt=None, n=1):
 
 
 def _copy(tmp_path, *cells) -> dict:
-    return json.loads(book._book_notebook(_executed(tmp_path, *cells)))
+    return json.loads(book_clean.book_notebook(_executed(tmp_path, *cells)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def test_injected_results_path_is_hidden_and_gone_from_the_copy(tmp_path):
     cell = nb["cells"][1]
     assert "remove-cell" in cell["metadata"]["tags"]
     assert "results_path" not in cell["source"]
-    assert book.machine_paths(json.dumps(nb), tmp_path) == []
+    assert book_clean.machine_paths(json.dumps(nb), tmp_path) == []
 
 
 def test_a_parameter_set_for_the_run_stays_visible(tmp_path):
@@ -82,16 +82,16 @@ def test_the_notebooks_own_parameters_cell_is_left_alone(tmp_path):
 @pytest.mark.parametrize("root", [str(book.ROOT), sys.prefix, "/tmp"])
 def test_machine_paths_finds_the_building_machines_folders(root):
     text = f'<pre>{root}/lib/x.py:21: TqdmWarning: IProgress not found</pre>'
-    assert book.machine_paths(text) == [f"{root}/lib/x.py:21:"]
+    assert book_clean.machine_paths(text) == [f"{root}/lib/x.py:21:"]
 
 
 def test_machine_paths_leaves_relative_paths_and_words_alone():
     text = "build/results/00_x.json, data/raw/reuters21578.tar.gz, sqrt/tmp/x, a/b, 1/2, http://x.org/tmp/y"
-    assert book.machine_paths(text) == []
+    assert book_clean.machine_paths(text) == []
 
 
 def test_machine_paths_takes_more_folders(tmp_path):
-    assert book.machine_paths(f"open {tmp_path}/book/index.html", tmp_path) == [f"{tmp_path}/book/index.html"]
+    assert book_clean.machine_paths(f"open {tmp_path}/book/index.html", tmp_path) == [f"{tmp_path}/book/index.html"]
 
 
 def test_a_built_site_is_read_page_by_page(tmp_path, capsys):
@@ -101,13 +101,13 @@ def test_a_built_site_is_read_page_by_page(tmp_path, capsys):
     (site / "notebooks" / "00_clean.html").write_text(f"<pre>PosixPath('{tmp_path}/results/00_clean.json')</pre>")
     (site / "searchindex.js").write_text(f'Search.setIndex({{"x": "{book.ROOT}/notebooks"}})')
     (site / "theme.js").write_text("var TMP = '/tmp/'")  # a library's script, not the book's text
-    found = book.site_machine_paths(site, tmp_path)
+    found = book_clean.site_machine_paths(site, tmp_path)
     assert found == {"notebooks/00_clean.html": [f"{tmp_path}/results/00_clean.json"],
                      "searchindex.js": [f"{book.ROOT}/notebooks"]}
-    book._report_machine_paths(site, tmp_path, strict=False)
+    book_clean.report_machine_paths(site, tmp_path, strict=False)
     assert "2 page(s) of the book show an absolute path" in capsys.readouterr().err
     with pytest.raises(RuntimeError, match=r"(?s)notebooks/00_clean.html: .*save_results"):
-        book._report_machine_paths(site, tmp_path, strict=True)
+        book_clean.report_machine_paths(site, tmp_path, strict=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def test_committed_notebooks_hold_no_machine_path_and_no_stderr():
     """What the e2e test builds from: the notebooks as committed."""
     for path in sorted((book.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         text = path.read_text(encoding="utf-8")
-        assert book.machine_paths(text) == [], path.name
+        assert book_clean.machine_paths(text) == [], path.name
         nb = json.loads(text)
         stderr = [i for i, c in enumerate(nb["cells"]) for o in c.get("outputs", []) if o.get("name") == "stderr"]
         assert stderr == [], f"{path.name}: stderr in cells {stderr}"
@@ -186,7 +186,7 @@ def _html_output(html, *, comparison=False):
     cell = nbformat.v4.new_code_cell("table", execution_count=4)
     data = {"text/html": html, "text/plain": "table"}
     if comparison:
-        data[book.MIME] = {"rows": []}
+        data[book_clean.MIME] = {"rows": []}
     cell.outputs = [nbformat.v4.new_output("execute_result", data=data, execution_count=4)]
     return cell
 
@@ -211,9 +211,9 @@ def test_long_names_in_tables_may_wrap_after_underscores(tmp_path):
 
 
 @pytest.mark.parametrize(("n_columns", "value", "css"), [
-    (book.MANY_COLUMNS, "0.935", "dataframe many-columns"),   # a matrix of numbers: vertical headers
-    (book.MANY_COLUMNS - 2, "0.935", "dataframe"),            # with its index, one column short
-    (book.MANY_COLUMNS, "reproduced", "dataframe"),           # words need their headers' width anyway
+    (book_clean.MANY_COLUMNS, "0.935", "dataframe many-columns"),   # a matrix of numbers: vertical headers
+    (book_clean.MANY_COLUMNS - 2, "0.935", "dataframe"),            # with its index, one column short
+    (book_clean.MANY_COLUMNS, "reproduced", "dataframe"),           # words need their headers' width anyway
 ])
 def test_wide_tables_of_numbers_get_vertical_headers(tmp_path, n_columns, value, css):
     html = _shown_html(tmp_path, _html_output(_matrix(n_columns, value)))
@@ -222,7 +222,7 @@ def test_wide_tables_of_numbers_get_vertical_headers(tmp_path, n_columns, value,
 
 def test_comparison_tables_are_marked_and_lose_their_json_payload(tmp_path):
     out = _copy(tmp_path, _html_output(_matrix(3), comparison=True))["cells"][1]["outputs"][0]["data"]
-    assert book.MIME not in out
+    assert book_clean.MIME not in out
     assert 'class="dataframe comparison"' in out["text/html"]
 
 
