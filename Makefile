@@ -98,13 +98,13 @@ book: $(STAMP) ## build the book build/book/index.html from what `make run` left
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
 test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, doctests, nbval (each notebook once)
-	@$(PY) tests/test_lock.py
+	@$(PY) tests/lockfile.py
 	$(VENV)/bin/ruff check .
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 
 unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration"), two workers
-	@$(PY) tests/test_lock.py
+	@$(PY) tests/lockfile.py
 	$(PY) -m pytest tests helpers --doctest-modules -m "not integration" -n 2 --dist worksteal; $(NO_TESTS)
 
 lint: $(STAMP) ## ruff over helpers, tests, benchmarks and notebooks (settings in pyproject.toml)

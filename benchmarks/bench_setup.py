@@ -6,7 +6,7 @@ installed in editable mode, the Jupyter kernel registered. Each installer gets a
 empty package cache (``PIP_CACHE_DIR``, ``UV_CACHE_DIR``), so its first run downloads every
 wheel (a first clone) and the next ones reuse that cache (a second clone on the same
 machine). After each run the clone's environment is compared with the lock
-(``tests/test_lock.py``). The machine's load average (1 minute) is printed before and after
+(``tests/lockfile.py``). The machine's load average (1 minute) is printed before and after
 each run: on a shared machine, installs are slower when other processes compete for the cores,
 pip's (pure Python, one download at a time) more than uv's. Not part of ``make bench``;
 run it with ``make bench-setup``:
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECK = "from tests.test_lock import lock_differences as d; print(len(d()))"
+CHECK = "from tests.{} import lock_differences as d; print(len(d()))"  # tests/lockfile.py, or test_lock.py before it
 
 
 def clone(rev: str, where: Path) -> Path:
@@ -54,9 +54,10 @@ def setup_once(rev: str, installer: str | None, cache: Path) -> tuple[int, float
         seconds = time.perf_counter() - start
         if proc.returncode:
             return proc.returncode, seconds, (proc.stdout + proc.stderr)[-2000:]
-        if not (path / "tests" / "test_lock.py").exists():
+        reader = next((m for m in ("lockfile", "test_lock") if (path / "tests" / f"{m}.py").exists()), None)
+        if reader is None:
             return 0, seconds, "no lock at this commit"
-        check = subprocess.run([str(path / ".venv" / "bin" / "python"), "-c", CHECK], cwd=path, env=env,
+        check = subprocess.run([str(path / ".venv" / "bin" / "python"), "-c", CHECK.format(reader)], cwd=path, env=env,
                                capture_output=True, text=True)
         if check.returncode:
             return check.returncode, seconds, check.stderr[-2000:]

@@ -135,3 +135,30 @@ def fill(disk: Path) -> None:
         assert exc.errno == errno.ENOSPC
     finally:
         os.close(fd)
+
+
+@contextmanager
+def full_disk(disk: Path):
+    """A 64 KiB tmpfs at ``disk`` holding ``before.json``, filled until a write fails; unmounted after."""
+    with tmpfs(disk, "64k"):
+        (disk / "before.json").write_text('{"kept": 1}')
+        fill(disk)
+        yield disk
+
+
+def write_sweep(out: Path, name: str = "03-seeds") -> None:
+    """A finished sweep as ``out/sweeps/NAME/runs`` holds it: eight ok runs (seed x method) and one failed."""
+    import json
+
+    runs = out / "sweeps" / name / "runs"
+    runs.mkdir(parents=True)
+    for seed in range(4):
+        for method in ("cholesky", "zca"):
+            rid = f"r{seed}{method}"
+            record = {"run_id": rid, "params": {"random_state": seed, "method": method}, "status": "ok"}
+            (runs / f"{rid}.status.json").write_text(json.dumps(record))
+            acc = 0.9 + seed / 100 + (0.02 if method == "zca" else 0)
+            (runs / f"{rid}.json").write_text(json.dumps({"test_accuracy": {"raw": acc}, "n_test": 114}))
+    failed = {"run_id": "r9", "params": {"random_state": 9, "method": "zca"}, "status": "cell-error", "error": "x"}
+    (runs / "r9.status.json").write_text(json.dumps(failed))
+

@@ -140,3 +140,16 @@ def test_every_module_over_600_lines_is_named_in_the_readme_with_its_reason():
             if len(p.read_text(encoding="utf-8").splitlines()) > LONG_MODULE_LINES}
     assert long <= named, f"over {LONG_MODULE_LINES} lines and not named in README: {sorted(long - named)}"
     assert named <= long, f"named in README but no longer over {LONG_MODULE_LINES} lines: {sorted(named - long)}"
+
+
+def test_no_test_module_imports_another_test_module():
+    """Shared test code lives in conftest.py files and tests/support.py, never in another test module."""
+    tests = PACKAGE.parent / "tests"
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            found += [f"{path.relative_to(tests)}:{node.lineno} {name}" for name in names
+                      if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_")]
+    assert found == [], found

@@ -18,7 +18,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
-from tests.test_lock import LOCK, parse_lock
+from tests.lockfile import LOCK, parse_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"matplotlib": "matplotlib-base", "playwright": "playwright-python"}  # PyPI -> conda-forge

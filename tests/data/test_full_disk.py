@@ -18,18 +18,9 @@ import pytest
 
 from helpers.data import reuters as R
 from helpers.workbook.results import save_results
-from tests.support import fill, record, sgml, tmpfs, write_tar
+from tests.support import full_disk, record, sgml, write_tar
 
 pytestmark = pytest.mark.integration
-
-
-@contextmanager
-def full_disk(disk: Path):
-    """A 64 KiB tmpfs at ``disk`` holding ``before.json``, filled until a write fails; unmounted after."""
-    with tmpfs(disk, "64k"):
-        (disk / "before.json").write_text('{"kept": 1}')
-        fill(disk)
-        yield disk
 
 
 def leftovers(disk: Path) -> list[str]:

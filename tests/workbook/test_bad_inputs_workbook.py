@@ -670,7 +670,7 @@ def tiny_notebooks(t: Path, body: str = "print('x' * 100000)") -> Path:
 @pytest.mark.integration
 def test_run_onto_a_full_disk_keeps_no_torn_notebook(tmp_path, capsys):
     """``run-full-disk``: papermill used to leave empty notebooks and the runner died writing run.json."""
-    from tests.data.test_full_disk import full_disk
+    from tests.support import full_disk
 
     folder = tiny_notebooks(tmp_path)
     with full_disk(tmp_path / "disk") as disk:

@@ -9,6 +9,7 @@ import pytest
 
 from helpers.workbook import book
 from helpers.workbook.ledger import MIME, SourceCheck
+from tests.support import write_sweep
 
 VAC, MDS = "000_355ea6f26af76eed.txt", "001_a9361abd8dd83813.txt"
 
@@ -137,23 +138,9 @@ def test_sweeps_page_without_a_sweep_says_how_to_run_one(build):
     assert "No parameter sweep in this build" in page and "python -m helpers.workbook sweep" in page
 
 
-def _sweep(out, name="03-seeds"):
-    runs = out / "sweeps" / name / "runs"
-    runs.mkdir(parents=True)
-    for seed in range(4):
-        for method in ("cholesky", "zca"):
-            rid = f"r{seed}{method}"
-            record = {"run_id": rid, "params": {"random_state": seed, "method": method}, "status": "ok"}
-            (runs / f"{rid}.status.json").write_text(json.dumps(record))
-            acc = 0.9 + seed / 100 + (0.02 if method == "zca" else 0)
-            (runs / f"{rid}.json").write_text(json.dumps({"test_accuracy": {"raw": acc}, "n_test": 114}))
-    failed = {"run_id": "r9", "params": {"random_state": 9, "method": "zca"}, "status": "cell-error", "error": "x"}
-    (runs / "r9.status.json").write_text(json.dumps(failed))
-
-
 def test_sweeps_page_shows_each_varying_result_by_the_repeated_parameter(build, monkeypatch):
     out, _ = build
-    _sweep(out)
+    write_sweep(out)
     grouped = []
     from helpers.workbook import sweep  # sweeps_page imports plot_distribution when it runs: record its grouping
 

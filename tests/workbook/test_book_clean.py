@@ -151,10 +151,10 @@ def test_a_figures_alt_becomes_its_cells_image_option(tmp_path):
 
 
 def test_a_sweeps_figures_alt_is_its_title(tmp_path):
-    from tests.workbook.test_book import _sweep
+    from tests.support import write_sweep
 
     _executed(tmp_path)
-    _sweep(tmp_path)
+    write_sweep(tmp_path)
     page = book.sweeps_page(tmp_path, tmp_path / "book_src")
     assert r"![test\_accuracy\.raw over 8 runs](sweeps/03-seeds_00.png)" in page  # plot_distribution's title
 
