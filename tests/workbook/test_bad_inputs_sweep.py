@@ -651,12 +651,15 @@ def _edit_markdown(notebook):
 # (id, what is done to the finished sweep's notebook, the notebook then swept, runs made again, warning words)
 NOTEBOOK_CHANGES = [
     ("edited-notebook-reruns", _edit_code, lambda t, nb: nb, 3,
-     r"warning: 3 runs of this grid in .*out were made by other notebook code \(3 by tiny\.ipynb\): tiny\.ipynb "
-     r"has been edited, or is another notebook\. They run again with tiny\.ipynb as it is now; the earlier results "
-     r"are kept, told apart in results\.csv by the notebook and code_sha columns"),
+     r"warning: 3 runs of this grid in .*out were made by other code \(3 by tiny\.ipynb\): tiny\.ipynb has been "
+     r"edited, is another notebook, or the helpers package has changed\. They run again with the code as it is now; "
+     r"the earlier results are kept, told apart in results\.csv by the notebook and code_sha columns"),
     ("other-notebook-same-out", lambda nb: nb,
      lambda t, nb: write_notebook(t / "other.ipynb", body="import json\njson.dump({'x': 1}, open(results_path, 'w'))"),
-     3, r"warning: 3 runs .* \(3 by tiny\.ipynb\): other\.ipynb has been edited, or is another notebook"),
+     3, r"warning: 3 runs .* \(3 by tiny\.ipynb\): other\.ipynb has been edited, is another notebook"),
+    ("package-changed-reruns", "package", lambda t, nb: nb, 3,   # a helper edited since the sweep
+     r"warning: 3 runs .* \(3 by tiny\.ipynb\): tiny\.ipynb has been edited, is another notebook, or the helpers "
+     r"package has changed"),
     ("markdown-or-outputs-edit-keeps-runs", _edit_markdown, lambda t, nb: nb, 0, None),
 ]
 
@@ -666,7 +669,10 @@ def test_a_changed_notebook_runs_again_and_says_why(case, tmp_path, monkeypatch,
     _, change, swept, n_again, words = case
     notebook, out = fake_sweep(tmp_path)
     old_code = sweep.code_sha(notebook)
-    notebook = swept(tmp_path, change(notebook))
+    if change == "package":
+        monkeypatch.setattr(sweep.store, "package_sha", lambda: "0123456789ab")
+    else:
+        notebook = swept(tmp_path, change(notebook))
     calls = []
     monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
     assert cli.main(["sweep", str(notebook), "-p", "seed", "0:3", "--out", str(out)]) == 0
@@ -921,8 +927,9 @@ def test_a_run_after_the_notebook_changed_mid_sweep_is_not_made(tmp_path, change
     change(notebook)
     record = sweep.execute_run(str(notebook), str(tmp_path / "out"), {"seed": 0}, code=code)
     assert record["status"] == "notebook-changed" and record["code_sha"] == code
-    assert re.search(rf"tiny\.ipynb changed during the sweep \(its code is now \w+, the sweep started with {code}\); "
-                     r"this run was not made\. Rerun the sweep: it runs the notebook as it is now", record["error"])
+    assert re.search(rf"tiny\.ipynb or the helpers package changed during the sweep \(their code is now \w+, the "
+                     rf"sweep started with {code}\); this run was not made\. Rerun the sweep: it runs the code as it "
+                     r"is now", record["error"])
     assert not (tmp_path / "out" / "runs" / f"{record['run_id']}.ipynb").exists()
 
 

@@ -305,8 +305,8 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
     start = time.monotonic()
     if code and (now := _code_now(notebook)) != code:  # edited (or removed) since the sweep started
         record.update(status="notebook-changed", error=(
-            f"{notebook} changed during the sweep (its code is now {now}, the sweep started with {code}); this run "
-            "was not made. Rerun the sweep: it runs the notebook as it is now."))
+            f"{notebook} or the helpers package changed during the sweep (their code is now {now}, the sweep "
+            f"started with {code}); this run was not made. Rerun the sweep: it runs the code as it is now."))
         attempts = ()
     else:
         attempts = (1, 2)
@@ -457,10 +457,11 @@ def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed
     if todo and (others := other_versions(out, todo, code)):
         names = ", ".join(f"{n} by {'a notebook it did not record' if name == 'unknown' else name}"
                           for name, n in others.items())
-        warnings.warn(f"{sum(others.values())} runs of this grid in {out} were made by other notebook code ({names}): "
-                      f"{Path(notebook).name} has been edited, or is another notebook. They run again with "
-                      f"{Path(notebook).name} as it is now; the earlier results are kept, told apart in results.csv "
-                      "by the notebook and code_sha columns.", NotebookChangedWarning, stacklevel=3)
+        warnings.warn(f"{sum(others.values())} runs of this grid in {out} were made by other code ({names}): "
+                      f"{Path(notebook).name} has been edited, is another notebook, or the helpers package has "
+                      f"changed. They run again with the code as it is now; the earlier results are kept, told "
+                      "apart in results.csv by the notebook and code_sha columns.", NotebookChangedWarning,
+                      stacklevel=3)
     bar = progress_bar(total=len(todo) + len(done), initial=len(done), unit="run", progress=progress,
                        file=sys.stderr)
     failed = 0

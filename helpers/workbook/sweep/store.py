@@ -7,10 +7,11 @@ rebuilt from the run files (:func:`collect`) and rewritten atomically (:func:`wr
 run file that cannot be read never stops the table: its run is listed as ``"corrupt-file"``
 with a :class:`CorruptRunFileWarning` naming the file.
 
-A run id hashes the parameters and the notebook's code (:func:`code_sha`: its code cells, not
-their outputs), so an edited notebook, or another one swept into the same folder, runs again
-instead of being reported with the first one's results; the table's ``notebook`` and
-``code_sha`` columns tell the versions apart. ``OUT/.sweep.lock`` (:func:`lock_out_folder`)
+A run id hashes the parameters and the code that runs (:func:`code_sha`: the notebook's code
+cells, not their outputs, and the source of the ``helpers`` package its cells import), so an
+edited notebook, another one swept into the same folder, or a changed package runs again
+instead of being reported with the earlier results; the table's ``notebook`` and ``code_sha``
+columns tell the versions apart. ``OUT/.sweep.lock`` (:func:`lock_out_folder`)
 keeps a second sweep out of a folder while one is writing there.
 """
 
@@ -43,6 +44,7 @@ __all__ = [
     "load",
     "load_json",
     "lock_out_folder",
+    "package_sha",
     "make_out_folder",
     "other_versions",
     "plan",
@@ -71,11 +73,25 @@ class SweepBusyError(OSError):
     """Another sweep is writing into the folder (it holds ``OUT/.sweep.lock``)."""
 
 
+def package_sha() -> str:
+    """12-character hash of the ``helpers`` package's source: every ``.py`` file, by relative path.
+
+    A sweep's results depend on the package as much as on the notebook: a fixed bug in a
+    helper changes the numbers a notebook prints.
+    """
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def code_sha(notebook) -> str:
-    """12-character hash of a notebook's code: the source of its code cells, in order.
+    """12-character hash of the code a run executes: the notebook's code cells, in order, and :func:`package_sha`.
 
     Outputs, execution counts, metadata and Markdown do not count, so re-executing or
-    re-documenting a notebook keeps its sweep's runs; editing a line of code does not.
+    re-documenting a notebook keeps its sweep's runs; editing a line of its code, or of the
+    ``helpers`` package, does not.
 
     Examples
     --------
@@ -88,7 +104,7 @@ def code_sha(notebook) -> str:
     """
     cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells", [])
     code = ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code"]
-    return hashlib.sha256(json.dumps(code).encode()).hexdigest()[:12]
+    return hashlib.sha256(json.dumps([code, package_sha()]).encode()).hexdigest()[:12]
 
 
 def run_id(params: dict, code: str = "") -> str:
