@@ -833,7 +833,11 @@ def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
     assert _session_empties(proc.pid, within=30), "pool workers or kernels outlived the sweep"
     if sig == signal.SIGTERM:
         assert proc.returncode == 143 and "stopped by SIGTERM; finished runs are kept" in err, err[-2000:]
-        assert "Traceback" not in err
+        # No traceback of the sweep's own code. A kernel stopped mid-message may log tornado's
+        # "Uncaught exception in ZMQStream callback" with its traceback (seen once in about 30
+        # runs): the third-party noise of a kernel's shutdown, allowed, and only that.
+        assert "/helpers/" not in err, err[-2000:]
+        assert err.count("Traceback") == err.count("Uncaught exception in ZMQStream callback"), err[-2000:]
         finished = {p.name.split(".")[0] for p in (out / "runs").glob("*.status.json")}
         assert set(pd.read_csv(out / "results.csv")["run_id"]) == finished
     sweep.store.check_unlocked(out)  # the lock was released: a rerun may resume (test_sweep.py resumes one)
