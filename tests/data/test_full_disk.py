@@ -8,10 +8,7 @@ simulated ``ENOSPC`` errors in ``tests/test_sweep.py`` and the bad-input catalog
 
 import errno
 import json
-import os
-import subprocess
 import warnings
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
