@@ -162,3 +162,43 @@ def write_sweep(out: Path, name: str = "03-seeds") -> None:
     failed = {"run_id": "r9", "params": {"random_state": 9, "method": "zca"}, "status": "cell-error", "error": "x"}
     (runs / "r9.status.json").write_text(json.dumps(failed))
 
+
+def processes_gone(ident: int, within: float, scope: str = "session") -> bool:
+    """True once no live process (zombies awaiting their reaper aside) is left in the session
+    (``scope="session"``) or process group (``scope="group"``) ``ident``; False after ``within`` seconds."""
+    import time
+
+    flag = {"session": "-s", "group": "-g"}[scope]
+    deadline = time.time() + within
+    while time.time() < deadline:
+        states = subprocess.run(["ps", "-o", "stat=", flag, str(ident)], capture_output=True, text=True).stdout.split()
+        if not [s for s in states if not s.startswith("Z")]:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+@contextmanager
+def local_server(handler):
+    """A ``ThreadingHTTPServer`` with ``handler`` on 127.0.0.1 (port chosen by the OS), serving in a thread;
+    ``.routes`` and ``.hits`` for the handler, ``.url(path)``; shut down on exit."""
+    import threading
+    from collections import Counter
+    from http.server import ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    server.routes, server.hits = {}, Counter()
+    server.url = lambda path: f"http://127.0.0.1:{server.server_address[1]}{path}"
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+#: the code cell of a sweep notebook whose every run lasts about a second (stop tests need runs in flight)
+SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
+             "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))")
+

@@ -1,14 +1,13 @@
 """Fixtures of the data-layer tests: a small Reuters archive, a local HTTP server to download from, pooch's waits."""
 
 import threading
-from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import SimpleNamespace
 
 import pooch.core
 import pytest
 
-from tests.support import small_files, write_tar
+from tests.support import local_server, small_files, write_tar
 
 
 @pytest.fixture
@@ -66,18 +65,12 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def archive_server():
     """A local HTTP server on 127.0.0.1 (port chosen by the OS); set ``.routes``, read ``.hits``, ``.url(path)``."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    server.routes, server.hits, server.release = {}, Counter(), threading.Event()
-    server.url = lambda path: f"http://127.0.0.1:{server.server_address[1]}{path}"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.release.set()
-        server.shutdown()
-        server.server_close()
+    with local_server(_Handler) as server:
+        server.release = threading.Event()
+        try:
+            yield server
+        finally:
+            server.release.set()   # a stalled response ends before the server shuts down
 
 
 @pytest.fixture

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from helpers.data import reuters as R
-from tests.support import small_files, write_tar
+from tests.support import local_server, small_files, write_tar
 
 GOOD = {name: hashlib.sha256(data).hexdigest() for name, data in small_files().items()}
 HTML = b"<!DOCTYPE html><html><body><h1>503 Service Temporarily Unavailable</h1></body></html>"
@@ -61,17 +59,8 @@ class _Hostile(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server():
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
-    srv.daemon_threads = True
-    srv.routes, srv.hits = {}, Counter()
-    srv.url = lambda path: f"http://127.0.0.1:{srv.server_address[1]}{path}"
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
+    with local_server(_Hostile) as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 @pytest.fixture

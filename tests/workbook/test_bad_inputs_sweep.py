@@ -41,7 +41,7 @@ from helpers.workbook.parameters import (
     check_parameters,
 )
 from helpers.workbook.results import save_results, to_jsonable
-from tests.support import unwritable_dir
+from tests.support import SLOW_BODY, processes_gone, unwritable_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -538,10 +538,6 @@ def test_final_table_survives_a_second_ctrl_c_during_its_write(tmp_path, monkeyp
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [".sweep.lock"]  # no temporary file left
 
 
-SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
-             "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))")
-
-
 @pytest.mark.integration
 def test_double_ctrl_c_leaves_a_table_of_every_finished_run(tmp_path):
     notebook = write_notebook(tmp_path / "slow.ipynb", parameters="seed = 0\nresults_path = None", body=SLOW_BODY)
@@ -809,17 +805,6 @@ def _wait_for_runs(out, n, within=180):
         time.sleep(0.1)
 
 
-def _session_empties(sid, within):
-    """True once no live process (zombies aside) is left in the session the sweep started."""
-    deadline = time.time() + within
-    while time.time() < deadline:
-        states = subprocess.run(["ps", "-o", "stat=", "-s", str(sid)], capture_output=True, text=True).stdout.split()
-        if not [s for s in states if not s.startswith("Z")]:
-            return True
-        time.sleep(0.5)
-    return False
-
-
 @pytest.mark.integration
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm-sweep-alone", "sigkill-sweep-alone"])
 def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
@@ -830,7 +815,7 @@ def test_a_sweep_stopped_alone_takes_its_workers_with_it(tmp_path, sig):
     _wait_for_runs(out, 1)
     os.kill(proc.pid, sig)
     _, err = proc.communicate(timeout=120)
-    assert _session_empties(proc.pid, within=30), "pool workers or kernels outlived the sweep"
+    assert processes_gone(proc.pid, within=30), "pool workers or kernels outlived the sweep"
     if sig == signal.SIGTERM:
         assert proc.returncode == 143 and "stopped by SIGTERM; finished runs are kept" in err, err[-2000:]
         # No traceback of the sweep's own code. A kernel stopped mid-message may log tornado's

@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 from helpers.workbook import cli, sweep
+from tests.support import SLOW_BODY, processes_gone
 
 TINY = [
     nbformat.v4.new_markdown_cell("# tiny sweep notebook"),
@@ -200,20 +201,8 @@ def test_disk_full_during_a_sweep_is_reported(notebook, tmp_path, monkeypatch, c
 SLOW = [
     nbformat.v4.new_markdown_cell("# slow sweep notebook"),
     nbformat.v4.new_code_cell("seed = 0\nresults_path = None", metadata={"tags": ["parameters"]}),
-    nbformat.v4.new_code_cell("import json, time\ntime.sleep(1.0)\n"
-                              "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))"),
+    nbformat.v4.new_code_cell(SLOW_BODY),
 ]
-
-
-def _group_empties(pgid: int, within: float) -> bool:
-    """True once no live process (zombies awaiting their reaper do not count) is left in the group."""
-    deadline = time.time() + within
-    while time.time() < deadline:
-        states = subprocess.run(["ps", "-o", "stat=", "-g", str(pgid)], capture_output=True, text=True).stdout.split()
-        if not [s for s in states if not s.startswith("Z")]:
-            return True
-        time.sleep(0.5)
-    return False
 
 
 @pytest.mark.integration
@@ -238,7 +227,7 @@ def test_stopped_half_way_then_rerun_loses_and_duplicates_nothing(tmp_path, sig)
     _, err = proc.communicate(timeout=120)
     if sig == signal.SIGINT:
         assert proc.returncode == 130 and "finished runs are kept" in err
-    assert _group_empties(proc.pid, within=30), "processes of the sweep outlived it"
+    assert processes_gone(proc.pid, within=30, scope="group"), "processes of the sweep outlived it"
     kept = pd.read_csv(out / "results.csv")
     assert kept["run_id"].nunique() >= 2 and (kept["status"] == "ok").all()
     rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
