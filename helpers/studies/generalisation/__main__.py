@@ -1,10 +1,11 @@
 """The own study's computation from the command line.
 
-``python -m helpers.studies.generalisation run``: compute every score of the second edition
+``python -m helpers.studies.generalisation run``: compute every score of the present edition
 (resumable: finished folds are kept under ``build/``), then say whether the fresh table is
 identical to the stored one in ``data/results/`` (``--write`` stores it).
 ``python -m helpers.studies.generalisation verify``: recompute a random sample of stored folds
-(the seed is printed) and fail on any difference.
+(the seed is printed) and fail on any difference. ``--edition 2`` does either for the earlier
+edition, whose protocol and scores are kept.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from ...data.paths import ROOT
 from . import readings
 from .datasets import study_datasets
-from .preregistration import load_protocol
+from .preregistration import EDITION, EDITIONS, load_protocol, protocol_path
 from .scores import (
     HIERARCHICAL_PATH,
     SCORES_PATH,
@@ -30,15 +31,16 @@ from .scores import (
     recompute_sample,
     run_scores,
     sample_cells,
+    scores_path,
     write_hierarchical,
     write_scores,
 )
 
 
 def _parts_folder(protocol):
-    """``build/generalisation_v2/<protocol>-<methods>``: parts of another protocol or other method code never mix."""
+    """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of another protocol or other method code never mix."""
     code = hashlib.sha256(Path(readings.__file__).read_bytes()).hexdigest()[:12]
-    return ROOT / "build" / "generalisation_v2" / f"{protocol['sha256'][:12]}-{code}"
+    return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
 
 def main(argv=None) -> int:
@@ -57,6 +59,9 @@ def main(argv=None) -> int:
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
+    for command in (run, hier, verify):
+        command.add_argument("--edition", type=int, choices=EDITIONS, default=EDITION,
+                             help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
     args = parser.parse_args(argv)
     for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
                                  ("--samples", getattr(args, "samples", 100), 100)):
@@ -75,12 +80,12 @@ def main(argv=None) -> int:
         return 2
 
 
-def _stored_protocol(protocol) -> str | None:
+def _stored_protocol(protocol, stored_path) -> str | None:
     """The protocol hash the stored scores were made under when it is not the present one, else ``None``."""
     import json
 
-    record = SCORES_PATH.with_name(SCORES_PATH.name.replace(".csv.gz", ".json"))
-    if not SCORES_PATH.exists() or not record.exists():
+    record = stored_path.with_name(stored_path.name.replace(".csv.gz", ".json"))
+    if not stored_path.exists() or not record.exists():
         return None
     try:
         stored = json.loads(record.read_text()).get("protocol_sha256")
@@ -90,34 +95,37 @@ def _stored_protocol(protocol) -> str | None:
 
 
 def _command(args) -> int:
-    protocol = load_protocol()
+    edition = getattr(args, "edition", EDITION)
+    protocol = load_protocol(None if edition == EDITION else protocol_path(edition))
+    stored_path = SCORES_PATH if edition == EDITION else scores_path(edition)
+    hierarchical_path = HIERARCHICAL_PATH if edition == EDITION else stored_path.with_name("hierarchical.json")
     if args.command == "run":
-        other = _stored_protocol(protocol)
+        other = _stored_protocol(protocol, stored_path)
         if other is not None and not args.write:  # refused now, not after the whole computation
             raise ValueError(
-                f"the stored scores ({SCORES_PATH.relative_to(ROOT)}) were made under protocol {other[:12]}, not the "
+                f"the stored scores ({stored_path.relative_to(ROOT)}) were made under protocol {other[:12]}, not the "
                 f"present one ({protocol['sha256'][:12]}): a fresh table could not be compared with them. Pass "
                 "--write to compute the scores under the present protocol and replace the stored ones, or restore "
-                "the protocol they were made under (git checkout data/protocols/generalisation_v2.toml).")
+                f"the protocol they were made under (git checkout data/protocols/{protocol_path(edition).name}).")
         datasets, properties = study_datasets(protocol)
         start = time.perf_counter()
         table = run_scores(datasets, protocol, folder=_parts_folder(protocol), n_jobs=args.jobs, dask=args.dask,
                            progress=False if args.no_progress else None)
         seconds = time.perf_counter() - start
         print(f"{len(table):,} scores ({table['dataset'].nunique()} data sets) in {seconds / 60:.1f} minutes")
-        if SCORES_PATH.exists() and other is None:
-            diff = differences(read_scores(SCORES_PATH, protocol), table)
+        if stored_path.exists() and other is None:
+            diff = differences(read_scores(stored_path, protocol), table)
             print("identical to the stored scores" if diff.empty else
                   f"{len(diff)} scores differ from the stored ones, e.g.\n{diff.head().to_string()}")
-        if args.write or not SCORES_PATH.exists():
-            write_scores(table, SCORES_PATH, protocol, properties.reset_index(), seconds)
-            print(f"stored in {SCORES_PATH.relative_to(ROOT)}")
+        if args.write or not stored_path.exists():
+            write_scores(table, stored_path, protocol, properties.reset_index(), seconds)
+            print(f"stored in {stored_path.relative_to(ROOT)}")
         return 0
-    stored = read_scores(SCORES_PATH, protocol)
+    stored = read_scores(stored_path, protocol)
     if args.command == "hierarchical":
-        write_hierarchical(stored, protocol, HIERARCHICAL_PATH, n_samples=args.samples,
+        write_hierarchical(stored, protocol, hierarchical_path, n_samples=args.samples,
                            secondary=not args.primary_only)
-        print(f"stored in {HIERARCHICAL_PATH.relative_to(ROOT)}")
+        print(f"stored in {hierarchical_path.relative_to(ROOT)}")
         return 0
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, args.cells, seed)})

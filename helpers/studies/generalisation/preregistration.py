@@ -1,4 +1,4 @@
-"""The pre-registered protocol of the study's second edition (``data/protocols/generalisation_v2.toml``).
+"""The pre-registered protocol of each edition of the study (``data/protocols/generalisation_v<edition>.toml``).
 
 The protocol fixes, before any result, the claims and their readings, the inclusion criteria of
 the data sets, the tuning grids, the primary metric, the region of practical equivalence and the
@@ -14,9 +14,28 @@ from pathlib import Path
 
 from ...data.paths import DATA_DIR
 
-__all__ = ["PROTOCOL_PATH", "load_protocol"]
+__all__ = ["EDITION", "EDITIONS", "PROTOCOL_PATH", "load_protocol", "protocol_path"]
 
-PROTOCOL_PATH = DATA_DIR / "protocols" / "generalisation_v2.toml"
+#: the edition the study computes and its notebook reads
+EDITION = 3
+#: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
+EDITIONS = (2, 3)
+
+
+def protocol_path(edition: int = EDITION) -> Path:
+    """The protocol file of an edition.
+
+    Examples
+    --------
+    >>> protocol_path(2).name
+    'generalisation_v2.toml'
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"edition must be one of {EDITIONS} (the editions kept), not {edition!r}.")
+    return DATA_DIR / "protocols" / f"generalisation_v{edition}.toml"
+
+
+PROTOCOL_PATH = protocol_path()
 
 _SECTIONS = ("study", "metric", "decision", "claims", "datasets", "protocol", "tuning", "exploratory")
 _COMBINE = ("single", "intersection-union")
@@ -28,7 +47,7 @@ def load_protocol(path=None) -> dict:
     Parameters
     ----------
     path : path-like, optional
-        Defaults to ``data/protocols/generalisation_v2.toml``.
+        Defaults to the present edition's, :data:`PROTOCOL_PATH`.
 
     Returns
     -------
@@ -54,7 +73,7 @@ def load_protocol(path=None) -> dict:
         raw = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"cannot read the study's protocol {path}: {exc.strerror or exc}; it is committed with the "
-                         "workbook as data/protocols/generalisation_v2.toml") from None
+                         f"workbook as data/protocols/{PROTOCOL_PATH.name}") from None
     try:
         protocol = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -95,6 +114,18 @@ def _problems(protocol: dict) -> list[str]:
             problems.append(f"claim {name}: combine must be one of {_COMBINE}, not {claim.get('combine')!r}")
         elif claim["combine"] == "single" and len(claim.get("baselines", [])) != 1:
             problems.append(f"claim {name}: a single comparison needs one baseline; got {claim.get('baselines')}")
+    tuning = protocol["tuning"]
+    if tuning.get("svc_search", "grid") not in ("grid", "halving"):
+        problems.append(f"tuning.svc_search must be 'grid' or 'halving', not {tuning.get('svc_search')!r}")
+    halving = tuning.get("svc_halving", {})
+    if not isinstance(halving, dict):
+        problems.append(f"tuning.svc_halving must be a table such as {{factor = 3, min_rows_per_class = 10}}; "
+                        f"got {halving!r}")
+    else:
+        for field, least in (("factor", 2), ("min_rows_per_class", 1)):
+            value = halving.get(field, least)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                problems.append(f"tuning.svc_halving.{field} must be an integer of at least {least}; got {value!r}")
     data = protocol["datasets"]
     if data.get("min_wide_sets", 0) > data.get("min_sets", 0):
         problems.append(f"datasets: min_wide_sets {data.get('min_wide_sets')} exceeds min_sets {data.get('min_sets')}")

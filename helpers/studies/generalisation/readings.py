@@ -45,7 +45,7 @@ import numpy as np
 from scipy import linalg
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
 from sklearn.svm import SVC, LinearSVC
 
@@ -87,6 +87,9 @@ class Grids:
     gamma: tuple
     C_linear: tuple = (1.0,)  #: the linear-kernel SVCs' C grid
     inner_folds: int = 5
+    svc_search: str = "grid"  #: "grid" (every point on every inner fold) or "halving" (:func:`halving_schedule`)
+    halving_factor: int = 3   #: the share of candidates each halving round keeps is one in this many
+    halving_min_rows_per_class: int = 10  #: the first halving round's rows per class, on average
     nca_max_iter: int = 1000
     nca_tol: float = 1e-5
     random_state: int = 0
@@ -108,10 +111,13 @@ def grids_from_protocol(protocol: dict) -> Grids:
     ((1, 3, 5), 1.0, 0.03125, 32768.0, 128.0, 5, 5)
     """
     t, p = protocol["tuning"], protocol["protocol"]
+    halving = t.get("svc_halving", {})
     return Grids(k=tuple(int(k) for k in t["k"]), shrinkage=tuple(sorted((float(a) for a in t["shrinkage"]),
                                                                          reverse=True)),
                  C=_log2_grid(t["C_log2"]), gamma=_log2_grid(t["gamma_log2"]), C_linear=_log2_grid(t["C_linear_log2"]),
-                 inner_folds=int(p["inner_folds"]),
+                 inner_folds=int(p["inner_folds"]), svc_search=str(t.get("svc_search", "grid")),
+                 halving_factor=int(halving.get("factor", 3)),
+                 halving_min_rows_per_class=int(halving.get("min_rows_per_class", 10)),
                  random_state=int(p["random_state"]))
 
 
@@ -337,27 +343,93 @@ def _svc_features(method, X_tr, y_tr, X_te, shrinkage):
     return X_tr, X_te
 
 
+def _svc_scores(method, X, y, folds, points) -> dict:
+    """The mean inner accuracy of each grid point ``(shrinkage, C, gamma)``; ``-inf`` where a transform fails.
+
+    ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
+    and shrinkage, and serves every ``C`` and ``gamma`` of that shrinkage.
+    """
+    kernel = _SVCS[method][2]
+    acc = dict.fromkeys(points, 0.0)
+    for tr, te in folds:
+        for a in dict.fromkeys(point[0] for point in points):
+            same = [point for point in points if point[0] == a]
+            try:
+                Z_tr, Z_te = _svc_features(method, X[tr], y[tr], X[te], a)
+            except (linalg.LinAlgError, ValueError):
+                for point in same:
+                    acc[point] = -np.inf
+                continue
+            for point in same:
+                model = _fit_svc(kernel, point[1], point[2], Z_tr, y[tr])
+                acc[point] += np.mean(model.predict(Z_te) == y[te]) / len(folds)
+    return acc
+
+
+def halving_schedule(n_candidates: int, n_rows: int, n_classes: int, factor: int = 3,
+                     min_rows_per_class: int = 10) -> list:
+    """The rounds of successive halving: ``[(rows per inner training fold, candidates scored), ...]``.
+
+    Each round scores its candidates on stratified subsamples of the inner training folds and
+    keeps the best ``ceil(candidates / factor)``; the rows grow ``factor``-fold per round, and
+    the last round uses every row. There are as many rounds as it takes to get down to one
+    candidate, or fewer where the first round would have fewer than ``min_rows_per_class``
+    rows per class on average (and 30 in all): then the last round scores several.
+
+    Examples
+    --------
+    >>> halving_schedule(42, 648, 5)   # 42 grid points, 648 inner training rows, five classes
+    [(72, 42), (216, 14), (648, 5)]
+    >>> halving_schedule(55, 8100, 2)
+    [(300, 55), (900, 19), (2700, 7), (8100, 3)]
+    >>> halving_schedule(7, 50, 2)     # too few rows to halve: the full grid
+    [(50, 7)]
+    """
+    counts = [int(n_candidates)]
+    while counts[-1] > 1:
+        counts.append(-(-counts[-1] // factor))
+    rounds = max(len(counts) - 1, 1)  # the last count is the one chosen: it needs no round
+    smallest = max(min_rows_per_class * n_classes, 30)
+    rounds = min(rounds, 1 + max((j for j in range(rounds) if n_rows / factor ** j >= smallest), default=0))
+    return [(int(round(n_rows / factor ** (rounds - 1 - i))), counts[i]) for i in range(rounds)]
+
+
+def _halving_scores(method, X, y, folds, points, grids: Grids) -> dict:
+    """Successive halving over ``points``: each point's mean inner accuracy in the last round it was scored.
+
+    The ordering of equal scores follows the grid's order (the earliest survives), as in :func:`_best`.
+    """
+    n_rows = min(len(tr) for tr, _ in folds)
+    schedule = halving_schedule(len(points), n_rows, len(np.unique(y)), grids.halving_factor,
+                                grids.halving_min_rows_per_class)
+    scores, alive = {}, list(points)
+    for i, (rows, _) in enumerate(schedule):
+        if i < len(schedule) - 1:
+            sub = [(np.sort(train_test_split(tr, train_size=rows, stratify=y[tr],
+                                             random_state=grids.random_state + j)[0]), te)
+                   for j, (tr, te) in enumerate(folds)]
+        else:
+            sub = folds
+        acc = _svc_scores(method, X, y, sub, alive)
+        scores.update(acc)
+        if i < len(schedule) - 1:
+            keep = sorted(range(len(alive)), key=lambda t: (-acc[alive[t]], t))[:schedule[i + 1][1]]
+            alive = [alive[t] for t in sorted(keep)]
+    return {point: scores[point] if point in alive else -np.inf for point in points}, scores
+
+
 def _tune_svc(method, X, y, grids: Grids):
+    """Choose (shrinkage, C, gamma) by inner CV over the whole grid, or by successive halving (``grids.svc_search``)."""
     _, whitening, kernel = _SVCS[method]
     shrinkages = grids.shrinkage if whitening else (None,)
     gammas = grids.gamma if kernel == "rbf" else (None,)
     Cs = grids.C if kernel == "rbf" else grids.C_linear
     points = [(a, C, g) for a in shrinkages for C in Cs for g in gammas]
-    acc = dict.fromkeys(points, 0.0)
     folds = _inner_folds(y, grids)
-    for tr, te in folds:
-        for a in shrinkages:
-            try:
-                Z_tr, Z_te = _svc_features(method, X[tr], y[tr], X[te], a)
-            except (linalg.LinAlgError, ValueError):
-                for point in points:
-                    if point[0] == a:
-                        acc[point] = -np.inf
-                continue
-            for C in Cs:
-                for g in gammas:
-                    model = _fit_svc(kernel, C, g, Z_tr, y[tr])
-                    acc[(a, C, g)] += np.mean(model.predict(Z_te) == y[te]) / len(folds)
+    if grids.svc_search == "halving":
+        acc, last = _halving_scores(method, X, y, folds, points, grids)
+    else:
+        acc = last = _svc_scores(method, X, y, folds, points)
     a, C, g = _best(acc)
     chosen = {"C": C}
     if a is not None:
@@ -365,7 +437,7 @@ def _tune_svc(method, X, y, grids: Grids):
     if g is not None:
         chosen["gamma"] = g
     grid = {"C": list(Cs), "gamma": list(grids.gamma),
-            "shrinkage": sorted({p[0] for p, v in acc.items() if np.isfinite(v) and p[0] is not None})}
+            "shrinkage": sorted({p[0] for p, v in last.items() if np.isfinite(v) and p[0] is not None})}
     return chosen, _edges(chosen, grid)
 
 

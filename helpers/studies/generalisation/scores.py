@@ -33,10 +33,26 @@ from joblib import Parallel, delayed, parallel_config
 
 from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
+from .preregistration import EDITION, EDITIONS
 from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
 
-#: where the second edition's scores are stored (with ``scores.json``, its record, and ``scores_datasets.csv``)
-SCORES_PATH = DATA_DIR / "results" / "generalisation_v2" / "scores.csv.gz"
+
+
+def scores_path(edition: int = EDITION) -> Path:
+    """Where an edition's scores are stored (with ``scores.json``, their record, and ``scores_datasets.csv``).
+
+    Examples
+    --------
+    >>> scores_path(2).parent.name, scores_path(2).name
+    ('generalisation_v2', 'scores.csv.gz')
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"edition must be one of {EDITIONS} (the editions kept), not {edition!r}.")
+    return DATA_DIR / "results" / f"generalisation_v{edition}" / "scores.csv.gz"
+
+
+#: where the present edition's scores are stored
+SCORES_PATH = scores_path()
 
 #: the hierarchical model's posteriors, computed from the stored scores (:func:`write_hierarchical`)
 HIERARCHICAL_PATH = SCORES_PATH.with_name("hierarchical.json")
@@ -318,7 +334,7 @@ def _failure_message(failures: list, n_folds: int, folder) -> str:
             f"{n_folds - len(folds)} folds were scored{kept}:\n" + "\n".join(lines) + "\n"
             "The study's methods take their settings (covariance estimate, shrinkage and grids) from the protocol, so "
             "advice in these messages about a function's arguments does not apply here. Report the lines above, "
-            "or change the protocol (data/protocols/generalisation_v2.toml) and recompute.")
+            f"or change the protocol (data/protocols/generalisation_v{EDITION}.toml) and recompute.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -364,7 +380,7 @@ def read_scores(path, protocol: dict) -> pd.DataFrame:
     if not path.exists() or not meta_path.exists():
         raise FileNotFoundError(f"no stored scores at {path.name} (and {meta_path.name}): compute them with "
                                 "`python -m helpers.studies.generalisation run` (about 30 minutes on two cores).")
-    restore = ("restore the committed copies (git checkout data/results/generalisation_v2) or recompute them "
+    restore = (f"restore the committed copies (git checkout data/results/{path.parent.name}) or recompute them "
                "(python -m helpers.studies.generalisation run --write)")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
