@@ -391,6 +391,19 @@ def is_int(value) -> bool:
     return Integer().problem(value) is None
 
 
+def is_whole_seconds(value) -> bool:
+    """A limit in seconds that papermill takes: a whole number >= 1, given as an int or a whole float, not a bool.
+
+    Examples
+    --------
+    >>> [is_whole_seconds(v) for v in (600, 600.0, 0.5, 0, True, "600")]
+    [True, True, False, False, False, False]
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or value.is_integer()) and value >= 1
+
+
 # --------------------------------------------------------------------------------------------
 # the vocabulary of allowed values: what a parameter may be, in words and as a test
 # (the notebooks' parameter specs, helpers.studies.NOTEBOOKS, are written in it)

@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .._validation import is_whole_seconds
 from ..studies import NOTEBOOKS
 
 __all__ = [
@@ -119,8 +120,7 @@ def execute_notebook(src, dst, parameters: dict | None = None, cwd=None, timeout
         raise FileNotFoundError(errno.ENOENT, f"Notebook {src} does not exist; give the path of an .ipynb file.")
     if parameters is not None and not isinstance(parameters, dict):
         raise TypeError(f"parameters must be a dict {{name: value}}, not {type(parameters).__name__} {parameters!r}.")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not timeout > 0 or timeout != int(timeout)):
+    if timeout is not None and not is_whole_seconds(timeout):
         raise ValueError(f"timeout must be a whole number of seconds > 0 per cell (papermill's limit refuses "
                          f"fractions), or None for no limit; got {timeout!r}.")
     timeout = None if timeout is None else int(timeout)

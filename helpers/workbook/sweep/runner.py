@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..._io import progress_bar
+from ..._validation import is_whole_seconds
 from ..execute import execute_notebook
 from .grid import DEFAULT_MAX_RUNS, check_grid_shape, check_run_count, expand_grid, validate_grid
 from .store import (
@@ -164,13 +165,6 @@ def _check_dask(address: str) -> None:
                       f"(start one with: dask worker {address}).", stacklevel=3)
 
 
-def _whole(value) -> bool:
-    """An int, or a float with a whole value (``30.0``), not a bool."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
 def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: int | None = None,
                 dask: str | None = None, origin: dict | None = None,
                 max_runs: int = DEFAULT_MAX_RUNS) -> tuple[Path, Path]:
@@ -190,7 +184,7 @@ def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: int | None = 
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"--jobs must be a whole number >= 1 (runs at a time), not {jobs!r}.")
-    if timeout is not None and not (_whole(timeout) and timeout >= 1):
+    if timeout is not None and not is_whole_seconds(timeout):
         raise ValueError(f"--timeout must be a whole number of seconds >= 1 per cell (or left out: no limit), "
                          f"not {timeout!r}; e.g. --timeout 600.")
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
