@@ -1,7 +1,8 @@
 """Case 8: the own study's computation. Wall time of the full study, speed-up with workers, notebook 08.
 
-* the full study: read from the stored scores' record (``data/results/generalisation_v2/scores.json``,
-  the seconds of the run that made them) against the target of 30 minutes on two cores;
+* the full study: read from the stored scores' record of the present edition
+  (``data/results/generalisation_v3/scores.json``, the seconds of the run that made them) against
+  the target of 30 minutes on two cores;
 * speed-up: the same folds on 1 and on 2 workers (scores must be identical), against a
   near-linear target (>= 1.6x on 2 cores);
 * notebook 08 from the stored scores (papermill), against a target of 60 s.

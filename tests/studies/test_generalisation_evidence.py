@@ -348,6 +348,29 @@ def test_hierarchical_posterior_without_stan_says_how_to_install(scores, monkeyp
         hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01)
 
 
+def test_hierarchical_posterior_seeds_stan_and_baycomps_noise(scores, monkeypatch):
+    # baycomp replaces the fold differences of a data set whose differences are all equal by
+    # random noise of its own RandomState: unseeded, two runs on the same scores differed
+    import sys
+    import types
+
+    import baycomp
+
+    calls = []
+    fake_stan = types.ModuleType("stan")
+    fake_stan.build = lambda *args, **kwargs: calls.append(("build", kwargs))
+    monkeypatch.setitem(sys.modules, "stan", fake_stan)
+
+    def sample(x, y, rope, **kwargs):
+        calls.append(("sample", kwargs))
+        return np.array([[0.1, 0.2, 0.7]] * 4)
+
+    monkeypatch.setattr(baycomp.HierarchicalTest, "sample", staticmethod(sample))
+    p = hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01, n_samples=100, random_state=7)
+    assert p == {"better": 1.0, "equivalent": 0.0, "worse": 0.0}   # a scalar ROPE: one posterior
+    assert [kw["random_state"] for name, kw in calls if name == "sample"] == [7]
+
+
 @pytest.mark.integration
 def test_hierarchical_posterior_favours_the_built_in_advantage(scores, tmp_path, monkeypatch):
     pytest.importorskip("stan")

@@ -1,4 +1,4 @@
-"""The second edition's pre-registered protocol: read, hashed, and refused when it cannot decide."""
+"""The present edition's pre-registered protocol: read, hashed, and refused when it cannot decide."""
 
 import hashlib
 
@@ -37,6 +37,11 @@ def test_the_svm_claim_is_an_intersection_union_test_against_both_kernels():
     (("min_wide_sets = 8", "min_wide_sets = 80"), "min_wide_sets 80 exceeds min_sets 40"),
     (("[exploratory]", "[exploring]"), r"section \[exploratory\] is missing"),
     (("[study]", "[study"), "not valid TOML"),
+    (('svc_search = "halving"', 'svc_search = "random"'),
+     "tuning.svc_search must be 'grid' or 'halving', not 'random'"),
+    (("factor = 3,", "factor = 1,"), "tuning.svc_halving.factor must be an integer of at least 2; got 1"),
+    (("min_rows_per_class = 10}", "min_rows_per_class = 0.5}"), "min_rows_per_class must be an integer of at least 1"),
+    (("svc_halving = {", "svc_halving = 3 #{"), "tuning.svc_halving must be a table"),
 ])
 def test_a_protocol_that_cannot_decide_is_refused_with_the_field(tmp_path, edit, message):
     text = PROTOCOL_PATH.read_text(encoding="utf-8")
@@ -48,5 +53,5 @@ def test_a_protocol_that_cannot_decide_is_refused_with_the_field(tmp_path, edit,
 
 
 def test_a_missing_protocol_says_where_it_belongs(tmp_path):
-    with pytest.raises(ValueError, match="cannot read the study's protocol .*data/protocols/generalisation_v2.toml"):
+    with pytest.raises(ValueError, match="cannot read the study's protocol .*data/protocols/generalisation_v3.toml"):
         load_protocol(tmp_path / "nope.toml")

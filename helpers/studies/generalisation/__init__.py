@@ -1,13 +1,16 @@
-"""Does covariance-aware similarity help beyond the sources' data sets? The own study, second edition.
+"""Does covariance-aware similarity help beyond the sources' data sets? The own study, third edition.
 
 Each source rests its claim on one data set: the variance-adjusted cosine and the
 expected-Cholesky SVC of Sahoo & Maiti on the Wisconsin data, Mahal-kNN of Srivastava & Rao
 on Reuters-21578. This study tests each claim, in every reading the sources support, over
 every data set that meets criteria written down before any result, with one protocol; the
-protocol (``data/protocols/generalisation_v2.toml``) fixes the claims, readings, criteria,
+protocol (``data/protocols/generalisation_v3.toml``) fixes the claims, readings, criteria,
 grids, metric, ROPE and decision rule, and its SHA-256 is stored with every score.
+Edition 3 differs from edition 2 only in how the SVCs' grids are searched (successive halving
+instead of every point on every fold); edition 2's protocol and scores are kept beside it, to be
+compared with (:func:`edition_comparison`) and recomputed (``--edition 2``).
 
-* :mod:`.preregistration`: :func:`load_protocol`;
+* :mod:`.preregistration`: :func:`load_protocol`, :func:`protocol_path` of each edition;
 * :mod:`.datasets`: :func:`study_datasets` (the collection's sets under the criteria, then
   Reuters-21578 in the Mahal-kNN paper's pipeline; larger sets capped), :func:`study_names`;
 * :mod:`.readings`: the fifteen methods (:data:`METHODS_V2`), one inner-CV engine for all,
@@ -19,9 +22,9 @@ grids, metric, ROPE and decision rule, and its SHA-256 is stored with every scor
   Holm, the Bayesian signed-rank posterior at the ROPE), leave-one-out, the hierarchical
   model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
   critical-difference diagram, ranks and Friedman, the pre-specified property, the ablation;
-* :mod:`.report`: the tables the notebook shows.
+* :mod:`.report`: the tables the notebook shows, :func:`edition_comparison` among them.
 
-The command line: ``python -m helpers.studies.generalisation {run,verify}``.
+The command line: ``python -m helpers.studies.generalisation {run,verify,hierarchical} [--edition N]``.
 The first edition (twenty data sets, twelve methods, a class-blind Mahalanobis reading) is in
 the repository's history.
 
@@ -53,12 +56,13 @@ from .exploratory import (
     plot_pairwise_cd,
     property_association,
 )
-from .preregistration import PROTOCOL_PATH, load_protocol
+from .preregistration import EDITION, PROTOCOL_PATH, load_protocol, protocol_path
 from .readings import METHODS_V2, ORDER_DEPENDENT, metric_learn_references
 from .report import (
     SHORT_V2,
     chosen_values,
     claim_baselines,
+    edition_comparison,
     effect_phrase,
     excluded_sets,
     inclusion_summary,
@@ -67,10 +71,12 @@ from .report import (
     plot_claim_differences,
     protocol_table,
     seconds_by_method,
+    shared_machine_factor,
 )
-from .scores import SCORES_PATH, recompute_sample, stored_hierarchical, stored_results
+from .scores import SCORES_PATH, recompute_sample, scores_path, stored_hierarchical, stored_results
 
 __all__ = [
+    "EDITION",
     "METHODS_V2",
     "ORDER_DEPENDENT",
     "PROTOCOL_PATH",
@@ -83,6 +89,7 @@ __all__ = [
     "claim_effects",
     "claim_table",
     "dataset_means",
+    "edition_comparison",
     "effect_phrase",
     "excluded_sets",
     "flags",
@@ -100,9 +107,12 @@ __all__ = [
     "plot_claim_differences",
     "plot_pairwise_cd",
     "property_association",
+    "protocol_path",
     "protocol_table",
     "recompute_sample",
+    "scores_path",
     "seconds_by_method",
+    "shared_machine_factor",
     "stored_hierarchical",
     "stored_results",
     "study_datasets",

@@ -38,7 +38,7 @@ from .scores import (
 
 
 def _parts_folder(protocol):
-    """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of another protocol or other method code never mix."""
+    """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of other protocols or method code never mix."""
     code = hashlib.sha256(Path(readings.__file__).read_bytes()).hexdigest()[:12]
     return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
@@ -96,7 +96,7 @@ def _stored_protocol(protocol, stored_path) -> str | None:
 
 def _command(args) -> int:
     edition = getattr(args, "edition", EDITION)
-    protocol = load_protocol(None if edition == EDITION else protocol_path(edition))
+    protocol = load_protocol() if edition == EDITION else load_protocol(protocol_path(edition))
     stored_path = SCORES_PATH if edition == EDITION else scores_path(edition)
     hierarchical_path = HIERARCHICAL_PATH if edition == EDITION else stored_path.with_name("hierarchical.json")
     if args.command == "run":

@@ -1,4 +1,4 @@
-"""The second edition's data sets: the collection under the protocol's criteria, Reuters-21578, the row cap.
+"""The study's data sets: the collection under the protocol's criteria, Reuters-21578, the row cap.
 
 :func:`study_datasets` returns ``{name: (X, y)}`` for every set the protocol admits, in a
 fixed order, and a table of their properties (:func:`dataset_properties_v2`): rows,

@@ -1,4 +1,4 @@
-"""The evidence of the second edition: what the per-fold scores say about each claim, over the data sets.
+"""The evidence of each edition: what the per-fold scores say about each claim, over the data sets.
 
 Every function here reads the tidy score table (one row per data set, repeat, fold and method:
 ``dataset``, ``repeat``, ``fold``, ``method``, ``accuracy``, ``balanced_accuracy``, ``n_train``,
@@ -412,8 +412,9 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
     most probably above ``rope`` (``better``), inside ``[-rope, rope]`` or below ``-rope``.
 
     baycomp does not seed Stan and caches its last sample in a file in the working directory;
-    here Stan is seeded with ``random_state`` and baycomp runs in a temporary directory, so the
-    result is reproducible and no file is left behind. Several ROPEs reuse one sample.
+    here Stan is seeded with ``random_state``, so is the noise baycomp adds to a data set whose
+    fold differences are all equal (its ``random_state``), and baycomp runs in a temporary
+    directory, so the result is reproducible and no file is left behind. Several ROPEs reuse one sample.
 
     Parameters
     ----------
@@ -466,7 +467,7 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
     with tempfile.TemporaryDirectory() as where, contextlib.chdir(where), mock.patch.object(stan, "build", seeded):
         for r in ropes:   # the second ROPE on reads baycomp's cached sample of the same differences
             sample = HierarchicalTest.sample(x.to_numpy(), y.to_numpy(), r, runs=runs, chains=chains,
-                                             nsamples=n_samples)
+                                             nsamples=n_samples, random_state=random_state)
             worse, equivalent, better = np.bincount(np.argmax(sample, axis=1), minlength=3) / len(sample)
             out[r] = {"better": float(better), "equivalent": float(equivalent), "worse": float(worse)}
     return out[ropes[0]] if np.isscalar(rope) else out

@@ -1,4 +1,4 @@
-"""The second edition's description and exploration, beside the confirmatory claims (the protocol's [exploratory]).
+"""The study's description and exploration, beside the confirmatory claims (the protocol's [exploratory]).
 
 * :func:`pairwise_wilcoxon_holm`: every pair of methods, the Wilcoxon signed-rank test over the
   per-data-set means, Holm-adjusted over the pairs (what ``scikit_posthocs.posthoc_wilcoxon``

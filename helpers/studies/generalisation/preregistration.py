@@ -114,22 +114,27 @@ def _problems(protocol: dict) -> list[str]:
             problems.append(f"claim {name}: combine must be one of {_COMBINE}, not {claim.get('combine')!r}")
         elif claim["combine"] == "single" and len(claim.get("baselines", [])) != 1:
             problems.append(f"claim {name}: a single comparison needs one baseline; got {claim.get('baselines')}")
-    tuning = protocol["tuning"]
-    if tuning.get("svc_search", "grid") not in ("grid", "halving"):
-        problems.append(f"tuning.svc_search must be 'grid' or 'halving', not {tuning.get('svc_search')!r}")
-    halving = tuning.get("svc_halving", {})
-    if not isinstance(halving, dict):
-        problems.append(f"tuning.svc_halving must be a table such as {{factor = 3, min_rows_per_class = 10}}; "
-                        f"got {halving!r}")
-    else:
-        for field, least in (("factor", 2), ("min_rows_per_class", 1)):
-            value = halving.get(field, least)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                problems.append(f"tuning.svc_halving.{field} must be an integer of at least {least}; got {value!r}")
+    problems += _tuning_problems(protocol["tuning"])
     data = protocol["datasets"]
     if data.get("min_wide_sets", 0) > data.get("min_sets", 0):
         problems.append(f"datasets: min_wide_sets {data.get('min_wide_sets')} exceeds min_sets {data.get('min_sets')}")
     for field in ("min_rows", "min_continuous_features", "min_rows_per_class", "min_sets"):
         if not isinstance(data.get(field), int) or data[field] < 1:
             problems.append(f"datasets.{field} must be a positive integer; got {data.get(field)!r}")
+    return problems
+
+
+def _tuning_problems(tuning: dict) -> list[str]:
+    """The SVC search: ``svc_search`` 'grid' or 'halving', and halving's factor and smallest first round."""
+    problems = []
+    if tuning.get("svc_search", "grid") not in ("grid", "halving"):
+        problems.append(f"tuning.svc_search must be 'grid' or 'halving', not {tuning.get('svc_search')!r}")
+    halving = tuning.get("svc_halving", {})
+    if not isinstance(halving, dict):
+        return [*problems, "tuning.svc_halving must be a table such as {factor = 3, min_rows_per_class = 10}; "
+                           f"got {halving!r}"]
+    for field, least in (("factor", 2), ("min_rows_per_class", 1)):
+        value = halving.get(field, least)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            problems.append(f"tuning.svc_halving.{field} must be an integer of at least {least}; got {value!r}")
     return problems

@@ -1,13 +1,17 @@
-"""The second edition's methods: every reading of each claim, all tuned by one inner cross-validation.
+"""The study's methods: every reading of each claim, all tuned by one inner cross-validation.
 
 Each method is fitted on a training fold only and scored on its test fold
 (:func:`fit_predict`). The kNN methods share one engine: for every inner fold and every
 shrinkage, one neighbour search at the largest ``k`` gives the votes of every ``k``
 (:func:`helpers.neighbours.majority_votes`), so tuning ``k`` costs nothing beyond the
 largest. The SVCs are tuned the same way over their grids, the transform computed once per
-inner fold and grid point it depends on. Every covariance-aware method tunes the shrinkage
-``a`` of its covariances, ``(1 - a) S + a (tr S / p) I``, over a grid that ends at ``a = 1``,
-where the covariance is switched off:
+inner fold and grid point it depends on: every grid point on every inner fold (the second
+edition, ``svc_search = "grid"``), or by successive halving (the third, ``"halving"``;
+:func:`halving_schedule`), which scores every point on stratified subsamples of the inner
+training rows and only the best third on three times as many, until the last round uses them
+all; a subsample too small to factorise a covariance leaves that grid point out early. Every
+covariance-aware method tunes the shrinkage ``a`` of its covariances, ``(1 - a) S + a (tr S / p) I``,
+over a grid that ends at ``a = 1``, where the covariance is switched off:
 
 * ``euclidean`` (raw features; the Mahal-kNN paper's baseline), ``standardised_euclidean``,
   ``cosine`` (raw; the cosine paper's baseline), ``scaled_cosine``: kNN without a covariance;
@@ -54,7 +58,7 @@ from ...estimators import ExpectedWhitener, Whitener
 from ...neighbours import majority_votes, nearest_indices
 from ...whitening import estimate_covariance
 
-#: the methods of the second edition, in display order, with their labels
+#: the methods of the second and third editions, in display order, with their labels
 METHODS_V2 = {
     "euclidean": "kNN, Euclidean (raw)",
     "standardised_euclidean": "kNN, Euclidean (standardised)",

@@ -1,4 +1,4 @@
-"""Tables and phrases the second edition's notebook shows: the protocol, the data sets, the methods, the spreads.
+"""Tables and phrases the study's notebook shows: the protocol, the data sets, the methods, the spreads, the editions.
 
 Nothing here decides a verdict (the workbook's verdict engine does); these functions only
 arrange what the protocol, the collection and the stored scores say.
@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .datasets import criteria_of
+from .evidence import dataset_means
 from .readings import METHODS_V2, ORDER_DEPENDENT, grids_from_protocol
 
 
@@ -106,6 +107,74 @@ def seconds_by_method(scores: pd.DataFrame) -> pd.DataFrame:
     g = scores.groupby("method")["fit_seconds"]
     table = pd.DataFrame({"mean": g.mean(), "largest": g.max(), "total": g.sum()})
     return table.reindex([m for m in METHODS_V2 if m in table.index])
+
+
+def edition_comparison(now: pd.DataFrame, before: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """Method by method, how one edition's scores differ from another's on the same outer folds.
+
+    Parameters
+    ----------
+    now, before : DataFrame
+        Two editions' stored scores (:func:`.scores.stored_results`), with the same data sets,
+        folds and methods.
+    metric : str
+
+    Returns
+    -------
+    DataFrame, one row per method: ``same choice`` (the share of folds whose chosen
+    hyper-parameters are the same), ``sets that moved`` (data sets whose mean score differs),
+    ``mean difference`` and ``largest difference`` (of the per-data-set means, now minus
+    before, the largest in absolute value), and the summed seconds of tuning and fitting
+    under each edition (``seconds before``, ``seconds now``).
+
+    Examples
+    --------
+    >>> from ._examples import example_scores
+    >>> before = example_scores()
+    >>> now = before.assign(accuracy=before["accuracy"].where(before["method"] != "rbf_svc", before["accuracy"] - 0.01))
+    >>> t = edition_comparison(now, before)
+    >>> t.loc["rbf_svc", ["sets that moved", "mean difference"]].round(3).tolist()
+    [12.0, -0.01]
+    >>> t.loc["euclidean", ["same choice", "sets that moved", "largest difference"]].tolist()
+    [1.0, 0.0, 0.0]
+    """
+    key = ["dataset", "repeat", "fold", "method"]
+    cells_now, cells_before = (set(map(tuple, t[key].itertuples(index=False))) for t in (now, before))
+    if cells_now != cells_before:
+        only = sorted(cells_now ^ cells_before)[:3]
+        raise ValueError(f"the two tables do not hold the same (data set, repeat, fold, method) cells "
+                         f"({len(cells_now)} and {len(cells_before)}; e.g. {only} in one only): editions are compared "
+                         "on the same folds")
+    merged = now.merge(before, on=key, suffixes=(" now", " before"), validate="one_to_one")
+    same = (merged["params now"] == merged["params before"]).groupby(merged["method"]).mean()
+    diff = dataset_means(now, metric) - dataset_means(before, metric)
+    largest = diff.apply(lambda col: col.loc[col.abs().idxmax()])
+    table = pd.DataFrame({"same choice": same, "sets that moved": (diff != 0).sum(), "mean difference": diff.mean(),
+                          "largest difference": largest,
+                          "seconds before": before.groupby("method")["fit_seconds"].sum(),
+                          "seconds now": now.groupby("method")["fit_seconds"].sum()})
+    table["sets that moved"] = table["sets that moved"].astype(float)
+    return table.reindex([m for m in METHODS_V2 if m in table.index])
+
+
+def shared_machine_factor(comparison: pd.DataFrame) -> float:
+    """How much slower the present edition's run was on the methods both editions compute identically.
+
+    The ratio of the summed seconds (now over before) of the methods whose scores and choices
+    did not change between the editions (:func:`edition_comparison`): the same computation, so
+    the ratio measures the machine (another job sharing the cores), not the method.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"same choice": [1.0, 0.5], "sets that moved": [0.0, 3.0],
+    ...                   "seconds before": [10.0, 50.0], "seconds now": [15.0, 20.0]}, index=["knn", "svc"])
+    >>> shared_machine_factor(t)
+    1.5
+    """
+    same = comparison[(comparison["same choice"] == 1) & (comparison["sets that moved"] == 0)]
+    if same.empty:
+        raise ValueError("no method is computed identically in both editions: the machine's share cannot be told apart")
+    return float(same["seconds now"].sum() / same["seconds before"].sum())
 
 
 def effect_phrase(row) -> str:

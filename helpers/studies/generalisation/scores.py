@@ -1,4 +1,4 @@
-"""The second edition's computation: every method on every outer fold of every data set, stored and checked.
+"""The study's computation: every method on every outer fold of every data set, stored and checked.
 
 One task is one (data set, repeat, fold): every method of :data:`~.readings.METHODS_V2` is
 tuned on the fold's training rows and scored on its test rows (:func:`.readings.score_fold`).
@@ -35,7 +35,6 @@ from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
 from .preregistration import EDITION, EDITIONS
 from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
-
 
 
 def scores_path(edition: int = EDITION) -> Path:
