@@ -160,8 +160,16 @@ def sq_distances_from_inner(sq_a, sq_b, inner, clip: bool = True) -> np.ndarray:
     >>> sq_distances_from_inner(row_sq_norms(a), row_sq_norms(b), a @ b.T).tolist()
     [[9.0], [16.0]]
     """
-    d2 = np.asarray(sq_a)[:, None] + np.asarray(sq_b)[None, :] - 2.0 * np.asarray(inner)
-    return np.maximum(d2, 0.0) if clip else d2
+    # the operations of (sq_a + sq_b) - 2 inner, then the clip, written into the sum's array:
+    # the same numbers with two fewer temporary (n_a, n_b) arrays
+    d2 = np.asarray(sq_a)[:, None] + np.asarray(sq_b)[None, :]
+    twice = 2.0 * np.asarray(inner)
+    if np.result_type(d2, twice) == d2.dtype and d2.shape == np.broadcast_shapes(d2.shape, twice.shape):
+        d2 -= twice
+    else:  # the difference needs a wider type or shape than the sum has
+        d2 = d2 - twice
+    del twice
+    return np.maximum(d2, 0.0, out=d2) if clip else d2
 
 
 def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, clip: bool = True) -> np.ndarray:
