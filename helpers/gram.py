@@ -159,6 +159,19 @@ class _SyevdSteps:
         return Zm
 
 
+def _argmax_abs_by_row(C: np.ndarray, rows: int = 64) -> np.ndarray:
+    """``np.abs(C).argmax(axis=1)`` (the first on ties), a block of rows at a time in C order.
+
+    The same indices; for a Fortran-ordered ``C`` (GramPCA's components) several times faster,
+    as each row is read from contiguous memory instead of one element per cache line.
+    """
+    out = np.empty(C.shape[0], dtype=np.intp)
+    for start in range(0, C.shape[0], rows):
+        block = np.array(C[start:start + rows], order="C")       # a copy: C itself is left as it is
+        out[start:start + rows] = np.abs(block, out=block).argmax(axis=1)
+    return out
+
+
 class _AllEigenvectors:
     """Every eigenvector from one ``eigh`` call, with :class:`_SyevdSteps`' interface."""
 
@@ -292,11 +305,18 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 self.components_ = np.ascontiguousarray(axes[:, :m].T)
             else:
                 vecs = vecs.largest_vectors(m)[:, ::-1].astype(np.float64)
-                Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
-                self.components_ = np.asarray(Xc_T_U / s).T
+                # Xc' U / s = (X' U - mean (1'U)) / s, computed in place: the same operations, without
+                # three more p x m temporaries (660 MB each for notebook 06)
+                axes_T = np.asarray(X.T @ vecs)
+                col_sums = vecs.sum(axis=0)
+                for start in range(0, len(axes_T), self._block_rows):
+                    rows = slice(start, start + self._block_rows)
+                    axes_T[rows] -= np.outer(mean[rows], col_sums)
+                axes_T /= s
+                self.components_ = axes_T.T
             bar.update()
         # fix signs: largest-magnitude entry of each axis positive (deterministic output)
-        signs = np.sign(self.components_[np.arange(m), np.abs(self.components_).argmax(axis=1)])
+        signs = np.sign(self.components_[np.arange(m), _argmax_abs_by_row(self.components_)])
         self.components_ *= signs[:, None]
         self.mean_ = mean * factor
         with np.errstate(over="ignore", under="ignore"):  # beyond float64 only when the variances are

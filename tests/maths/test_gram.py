@@ -271,3 +271,13 @@ def test_gram_pca_uses_eigh_where_syevd_would_rescale(rng, monkeypatch):
     b = GramPCA(3).fit(X * 1e-99)
     np.testing.assert_allclose(b.explained_variance_ / 1e-198, a.explained_variance_, rtol=1e-9)
     np.testing.assert_allclose(np.abs(b.components_ @ a.components_.T), np.eye(3), atol=1e-8)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_argmax_abs_by_row_is_numpys_and_leaves_the_matrix(rng, order):
+    from helpers.gram import _argmax_abs_by_row
+
+    C = np.asarray(rng.integers(-3, 4, size=(150, 40)).astype(float), order=order)   # many ties: the first wins
+    kept = C.copy()
+    np.testing.assert_array_equal(_argmax_abs_by_row(C, rows=16), np.abs(C).argmax(axis=1))
+    np.testing.assert_array_equal(C, kept)
