@@ -749,10 +749,20 @@ class ResidualCovariance:
             Their inner products.
         """
         # |q - p|^2 - |t(q) - t(p)|^2, each by the expanded formula, clipped once at the end
+        # (in eu2's own array where its type allows: the same operations without two more n_q x n_p temporaries)
         eu2 = sq_distances_from_inner(q_sq, p_sq, G_qp, clip=False)
         if T_q.shape[1]:
-            eu2 = eu2 - sq_euclidean(T_q, T_p, clip=False)
-        return np.maximum(eu2, 0.0) / self.a_
+            t2 = sq_euclidean(T_q, T_p, clip=False)
+            if np.result_type(eu2, t2) == eu2.dtype and eu2.shape == np.broadcast_shapes(eu2.shape, t2.shape):
+                eu2 -= t2
+            else:
+                eu2 = eu2 - t2
+            del t2
+        if eu2.dtype.kind != "f":
+            return np.maximum(eu2, 0.0) / self.a_
+        np.maximum(eu2, 0.0, out=eu2)
+        eu2 /= self.a_
+        return eu2
 
     def sq_distances_to_means(self, C, q_sq) -> np.ndarray:
         """Squared Mahalanobis distances of the queries to each group mean (n_q, n_groups)."""
