@@ -25,6 +25,17 @@ def test_sq_distances_from_inner_equals_the_expanded_formula_bit_for_bit(rng, dt
     assert (got >= 0).all() if clip else (got < 0).any()
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (3, 40_000), (40, 5_000), (9_000, 3)])
+def test_sq_distances_from_inner_by_blocks_of_rows_equals_the_formula_bit_for_bit(rng, shape):
+    # float64 inputs go a block of rows at a time (about 32,768 entries each): several blocks here but for (1, 1)
+    sq_a, sq_b = rng.random(shape[0]) * 10, rng.random(shape[1]) * 10
+    inner = rng.normal(size=shape) * 3
+    inner[0, 0] = (sq_a[0] + sq_b[0]) / 2                    # a distance that cancels to rounding error
+    for clip in (True, False):
+        np.testing.assert_array_equal(sq_distances_from_inner(sq_a, sq_b, inner, clip=clip),
+                                      _expanded(sq_a, sq_b, inner, clip=clip))
+
+
 def test_sq_distances_from_inner_leaves_its_inputs_and_broadcasts_as_before(rng):
     sq_a, sq_b, inner = rng.random(5), rng.random(7), rng.random((5, 7))
     kept = inner.copy()
