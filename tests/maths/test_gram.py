@@ -287,8 +287,9 @@ def test_woodbury_sq_distances_equal_the_formula_bit_for_bit(rng):
     # |q - p|^2 - |t(q) - t(p)|^2, clipped at 0, over a: computed in place, the same numbers as written out
     from helpers._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
 
-    X, Q = rng.normal(size=(12, 30)), rng.normal(size=(7, 30))
-    cov = ResidualCovariance(0.3).fit(X @ X.T, np.repeat([0, 1, 2], 4), n_features=30)
+    # 2,000 queries against 40 points: several blocks of rows (about 32,768 entries each)
+    X, Q = rng.normal(size=(40, 30)), rng.normal(size=(2000, 30))
+    cov = ResidualCovariance(0.3).fit(X @ X.T, np.repeat([0, 1, 2, 3], 10), n_features=30)
     T_q, T_p = cov.project(Q @ X.T), cov.project(X @ X.T)
     q_sq, p_sq, G = row_sq_norms(Q), row_sq_norms(X), Q @ X.T
     ref = np.maximum(sq_distances_from_inner(q_sq, p_sq, G, clip=False) - sq_euclidean(T_q, T_p, clip=False),
