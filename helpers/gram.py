@@ -341,7 +341,11 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             rows = slice(start, start + self._block_rows)
             block = X[rows] @ XT
             block = block.toarray() if sp.issparse(block) else np.asarray(block)
-            G[rows] = block - r[rows, None] - r[None, :] + mm
+            # ((X X' - r 1') - 1 r') + m'm, in the block's own (fresh) array
+            block -= r[rows, None]
+            block -= r[None, :]
+            block += mm
+            G[rows] = block
         bar.update()
         bar.set_postfix_str("eigendecomposition")
         # LAPACK reads the lower triangle only, so G needs no symmetrising copy, and G is
