@@ -18,12 +18,9 @@ References
 
 from __future__ import annotations
 
-import ctypes
-
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from scipy.linalg import cython_lapack
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -90,75 +87,6 @@ def _n_for_fraction(cumulative: np.ndarray, fraction: float) -> int:
     return int(np.searchsorted(cumulative, fraction - 1e-12) + 1)
 
 
-def _lapack_routine(name: str, n_args: int):
-    """A LAPACK routine of scipy's own build (``scipy.linalg.cython_lapack``), callable with pointers."""
-    capsule = cython_lapack.__pyx_capi__[name]
-    get_name, get_pointer = ctypes.pythonapi.PyCapsule_GetName, ctypes.pythonapi.PyCapsule_GetPointer
-    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
-    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    return ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * n_args)(get_pointer(capsule, get_name(capsule)))
-
-
-class _SyevdSteps:
-    """LAPACK's ``syevd`` (what ``scipy.linalg.eigh(driver="evd")`` calls) in its three steps, so that the
-    last one, the back-transformation of the eigenvectors, can be applied to the wanted ones only.
-
-    ``syevd`` reduces ``A`` to tridiagonal form (``sytrd``), solves the tridiagonal problem by
-    divide and conquer (``stedc``: every eigenvalue and eigenvector), then multiplies all ``n``
-    eigenvectors by the Householder reflectors of the reduction (``ormtr``, about a quarter of the
-    time for a large matrix). Here the steps are called with the same arguments and workspaces as
-    ``syevd``, and ``ormtr`` only on the ``m`` eigenvectors asked for. The eigenvalues are those of
-    ``syevd`` to the last bit; each eigenvector column goes through the same operations, and
-    agrees with ``syevd``'s to rounding (to the last bit where the BLAS computes a product's
-    columns independently of how many there are). ``A`` (Fortran order, float32 or float64,
-    lower triangle read) is overwritten.
-    """
-
-    def __init__(self, A: np.ndarray):
-        n = A.shape[0]
-        self.prefix = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}[A.dtype]
-        self.A, self.n, dtype = A, n, A.dtype
-        self.tau, e = np.empty(max(n - 1, 1), dtype), np.empty(max(n - 1, 1), dtype)
-        self.vals = np.empty(n, dtype)
-        info = np.zeros(1, np.int32)
-        # workspaces as syevd's: it hands sytrd 2n^2 + 4n + 1 and stedc n^2 + 4n + 1 elements (both
-        # queried here), which fixes the block sizes, and so the rounding, of each step
-        query, iquery = np.empty(1, dtype), np.zeros(1, np.int32)
-        self._call("sytrd", b"L", n, A, n, self.vals, e, self.tau, query, -1, info)
-        work = np.empty(max(int(query[0]), 1), dtype)
-        self._call("sytrd", b"L", n, A, n, self.vals, e, self.tau, work, len(work), info)
-        self._check(info, "sytrd")
-        self.Z = np.empty((n, n), dtype, order="F")
-        self._call("stedc", b"I", n, self.vals, e, self.Z, n, query, -1, iquery, -1, info)
-        work, iwork = np.empty(max(int(query[0]), 1), dtype), np.empty(max(int(iquery[0]), 1), np.int32)
-        self._call("stedc", b"I", n, self.vals, e, self.Z, n, work, len(work), iwork, len(iwork), info)
-        self._check(info, "stedc")
-
-    def _call(self, routine: str, *args) -> None:
-        """Call ``routine`` (without its type letter): text as ``char *``, integers and arrays by reference."""
-        # integers are copied into arrays that stay alive until the call returns
-        held = [np.array([a], np.int32) if isinstance(a, (int, np.integer)) else a for a in args]
-        pointers = [ctypes.c_char_p(a) if isinstance(a, bytes) else a.ctypes.data_as(ctypes.c_void_p) for a in held]
-        _lapack_routine(self.prefix + routine, len(pointers))(*pointers)
-
-    @staticmethod
-    def _check(info, routine: str) -> None:
-        if info[0] != 0:
-            raise np.linalg.LinAlgError(f"LAPACK {routine} failed (info = {int(info[0])}) on the Gram matrix.")
-
-    def largest_vectors(self, m: int) -> np.ndarray:
-        """The eigenvectors of the ``m`` largest eigenvalues, ascending like the eigenvalues (n x m)."""
-        n = self.n
-        Zm = self.Z[:, n - m:].copy(order="F")      # Z itself stays the tridiagonal problem's eigenvectors
-        info = np.zeros(1, np.int32)
-        # ormqr's blocked path needs (columns x block size) + the block reflector (65 x 64 elements);
-        # syevd hands it more than that, so it uses its largest blocks: so does this workspace
-        work = np.empty(64 * max(m, n) + 65 * 64, self.A.dtype)
-        self._call("ormtr", b"L", b"L", b"N", n, m, self.A, n, self.tau, Zm, n, work, len(work), info)
-        self._check(info, "ormtr")
-        return Zm
-
-
 def _argmax_abs_by_row(C: np.ndarray, rows: int = 64) -> np.ndarray:
     """``np.abs(C).argmax(axis=1)`` (the first on ties), a block of rows at a time in C order.
 
@@ -170,16 +98,6 @@ def _argmax_abs_by_row(C: np.ndarray, rows: int = 64) -> np.ndarray:
         block = np.array(C[start:start + rows], order="C")       # a copy: C itself is left as it is
         out[start:start + rows] = np.abs(block, out=block).argmax(axis=1)
     return out
-
-
-class _AllEigenvectors:
-    """Every eigenvector from one ``eigh`` call, with :class:`_SyevdSteps`' interface."""
-
-    def __init__(self, vals: np.ndarray, vecs: np.ndarray):
-        self.vals, self.vecs = vals, vecs
-
-    def largest_vectors(self, m: int) -> np.ndarray:
-        return self.vecs[:, len(self.vals) - m:]
 
 
 class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -304,7 +222,7 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             if p < n:
                 self.components_ = np.ascontiguousarray(axes[:, :m].T)
             else:
-                vecs = vecs.largest_vectors(m)[:, ::-1].astype(np.float64)
+                vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
                 # Xc' U / s = (X' U - mean (1'U)) / s, computed in place: the same operations, without
                 # three more p x m temporaries (660 MB each for notebook 06)
                 axes_T = np.asarray(X.T @ vecs)
@@ -327,8 +245,7 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self
 
     def _gram_eigh(self, X, mean, bar):
-        """Eigenvalues (descending, all ``n``) of the centred ``n x n`` Gram matrix, and its eigenvectors
-        (``.largest_vectors(m)``: those of the ``m`` largest eigenvalues, ascending)."""
+        """Eigenvalues (descending, all ``n``) and eigenvectors (ascending) of the centred ``n x n`` Gram."""
         n = X.shape[0]
         r = np.asarray(X @ mean).ravel()  # Xc Xc' = X X' - r 1' - 1 r' + (m'm) 1 1'
         mm = float(mean @ mean)
@@ -348,19 +265,12 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             G[rows] = block
         bar.update()
         bar.set_postfix_str("eigendecomposition")
-        # LAPACK reads the lower triangle only, so G needs no symmetrising copy, and G is
-        # Fortran-ordered, so LAPACK works on it in place instead of on a copy. syevd's steps,
-        # so that only the kept eigenvectors are back-transformed (_SyevdSteps); scipy's eigh
-        # where syevd would first rescale the matrix (entries beyond about 1e-19..1e19 in float32)
-        tiny = np.finfo(self.dtype).tiny / np.finfo(self.dtype).eps
-        top = max(float(G.max()), -float(G.min())) if n else 0.0   # syevd's largest magnitude, no copy
-        if n > 1 and G.dtype in (np.float32, np.float64) and np.sqrt(tiny) <= top <= np.sqrt(1 / tiny):
-            steps = _SyevdSteps(G)
-        else:
-            steps = _AllEigenvectors(*linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False))
-            del G
+        # eigh reads the lower triangle only, so G needs no symmetrising copy, and G is
+        # Fortran-ordered, so LAPACK works on it in place instead of on a copy
+        vals, vecs = linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False)
+        del G
         bar.update()
-        return np.clip(steps.vals[::-1].astype(np.float64), 0.0, None), steps
+        return np.clip(vals[::-1].astype(np.float64), 0.0, None), vecs
 
     def _covariance_eigh(self, X, mean, bar):
         """Eigenvalues (descending, padded with zeros to ``n``) and axes (columns, descending) of ``Xc' Xc``.

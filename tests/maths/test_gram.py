@@ -222,57 +222,6 @@ def test_gram_pca_memory_does_not_grow_with_n_squared(rng):
     assert peak < 6 * X.nbytes
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_syevd_steps_are_eigh_evd_with_only_the_kept_eigenvectors_transformed(rng, dtype):
-    from scipy import linalg
-
-    from helpers.gram import _SyevdSteps
-
-    B = rng.normal(size=(150, 150))
-    G = np.asfortranarray((B @ B.T).astype(dtype))
-    vals, vecs = linalg.eigh(G.copy(order="F"), driver="evd", check_finite=False)
-    steps = _SyevdSteps(G.copy(order="F"))
-    np.testing.assert_array_equal(steps.vals, vals)                        # syevd's eigenvalues, to the last bit
-    np.testing.assert_array_equal(steps.largest_vectors(150), vecs)       # all of them: syevd's eigenvectors
-    for m in (1, 7, 64, 149):                                              # some: the same vectors, to rounding
-        kept = steps.largest_vectors(m)
-        assert kept.shape == (150, m) and kept.dtype == dtype
-        np.testing.assert_allclose(kept, vecs[:, 150 - m:], atol=1e-4 if dtype == np.float32 else 1e-12)
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_gram_pca_scores_equal_those_of_every_eigenvector(rng, dtype, monkeypatch):
-    # the Gram route back-transforms only the kept eigenvectors; with scipy's eigh (all of them) the
-    # scores are the same to rounding
-    import helpers.gram as gram
-
-    X = sp.random(80, 300, density=0.1, random_state=3, format="csr")
-    fast = GramPCA(0.8, dtype=dtype).fit(X)
-    monkeypatch.setattr(gram, "_SyevdSteps", lambda G: gram._AllEigenvectors(
-        *gram.linalg.eigh(G, driver="evd", overwrite_a=True, check_finite=False)))
-    full = GramPCA(0.8, dtype=dtype).fit(X)
-    assert fast.n_components_ == full.n_components_ > 5
-    np.testing.assert_array_equal(fast.all_explained_variance_ratio_, full.all_explained_variance_ratio_)
-    np.testing.assert_allclose(fast.transform(X), full.transform(X), atol=1e-4 if dtype == np.float32 else 1e-10)
-
-
-def test_gram_pca_uses_eigh_where_syevd_would_rescale(rng, monkeypatch):
-    # Gram entries below sqrt(tiny / eps) (about 1e-146 in float64; X itself is not rescaled above 1e-100):
-    # syevd would rescale the matrix first, so scipy's eigh is called instead of its steps
-    import helpers.gram as gram
-
-    X = rng.normal(size=(20, 40))
-    a = GramPCA(3).fit(X)
-
-    def refuse(G):
-        raise AssertionError("the steps of syevd were called on a matrix syevd rescales")
-
-    monkeypatch.setattr(gram, "_SyevdSteps", refuse)
-    b = GramPCA(3).fit(X * 1e-99)
-    np.testing.assert_allclose(b.explained_variance_ / 1e-198, a.explained_variance_, rtol=1e-9)
-    np.testing.assert_allclose(np.abs(b.components_ @ a.components_.T), np.eye(3), atol=1e-8)
-
-
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_argmax_abs_by_row_is_numpys_and_leaves_the_matrix(rng, order):
     from helpers.gram import _argmax_abs_by_row
