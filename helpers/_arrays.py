@@ -160,8 +160,42 @@ def sq_distances_from_inner(sq_a, sq_b, inner, clip: bool = True) -> np.ndarray:
     >>> sq_distances_from_inner(row_sq_norms(a), row_sq_norms(b), a @ b.T).tolist()
     [[9.0], [16.0]]
     """
-    d2 = np.asarray(sq_a)[:, None] + np.asarray(sq_b)[None, :] - 2.0 * np.asarray(inner)
-    return np.maximum(d2, 0.0) if clip else d2
+    sq_a, sq_b, inner = np.asarray(sq_a), np.asarray(sq_b), np.asarray(inner)
+    if (sq_a.ndim == 1 and sq_b.ndim == 1 and inner.shape == (len(sq_a), len(sq_b))
+            and sq_a.dtype == sq_b.dtype == inner.dtype == np.float64):
+        return _sq_distances_by_rows(sq_a, sq_b, inner, clip)
+    # the operations of (sq_a + sq_b) - 2 inner, then the clip, written into the sum's array:
+    # the same numbers with two fewer temporary (n_a, n_b) arrays
+    d2 = sq_a[:, None] + sq_b[None, :]
+    twice = 2.0 * inner
+    if np.result_type(d2, twice) == d2.dtype and d2.shape == np.broadcast_shapes(d2.shape, twice.shape):
+        d2 -= twice
+    else:  # the difference needs a wider type or shape than the sum has
+        d2 = d2 - twice
+    del twice
+    return np.maximum(d2, 0.0, out=d2) if clip else d2
+
+
+def _sq_distances_by_rows(sq_a, sq_b, inner, clip: bool) -> np.ndarray:
+    """:func:`sq_distances_from_inner` for float64 norms and inner products, a block of rows at a time.
+
+    The same operations on each entry (the sum of the norms, minus twice the inner product, the
+    clip), written into the result block by block: each block's intermediate values stay in the
+    cache, so the (n_a, n_b) matrices are read and written once instead of once per operation.
+    """
+    n_a, n_b = inner.shape
+    out = np.empty((n_a, n_b))
+    step = max(1, (1 << 15) // max(n_b, 1))            # blocks of about 256 kB
+    twice = np.empty((min(step, n_a), n_b))
+    for start in range(0, n_a, step):
+        rows = slice(start, start + step)
+        block, tw = out[rows], twice[: min(step, n_a - start)]
+        np.add(sq_a[rows, None], sq_b[None, :], out=block)
+        np.multiply(inner[rows], 2.0, out=tw)
+        np.subtract(block, tw, out=block)
+        if clip:
+            np.maximum(block, 0.0, out=block)
+    return out
 
 
 def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, clip: bool = True) -> np.ndarray:

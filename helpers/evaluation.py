@@ -40,6 +40,7 @@ __all__ = [
     "METRICS",
     "SCORES",
     "check_scoring",
+    "exact_match_accuracy",
     "indicator_matrix",
     "loocv_accuracy",
     "prf_scores",
@@ -268,6 +269,31 @@ def score_indicators(T, P) -> dict:
         macro_f = np.nan_to_num(2 * tp / (pp + tt)).mean(-1)
     accuracy = np.all(P == T, axis=-1).mean(axis=-1)
     return dict(zip(SCORES, (accuracy, micro_p, micro_r, micro_f, macro_p, macro_r, macro_f)))
+
+
+def exact_match_accuracy(y_true, y_pred, classes=None) -> float:
+    """The ``accuracy`` of :func:`prf_scores`, without its other scores (the same number, a fraction of the time).
+
+    The fraction of documents whose predicted label (set) is exactly right. As in
+    :func:`prf_scores`, labels are compared through their indicators over ``classes``: two
+    labels that are both outside ``classes`` count as equal (neither has an indicator).
+
+    Examples
+    --------
+    >>> exact_match_accuracy(["a", "a", "b", "c"], ["a", "b", "b", "b"])
+    0.5
+    >>> exact_match_accuracy(["a", "x"], ["a", "y"], classes=["a", "b"])   # x and y are both outside the classes
+    1.0
+    """
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.shape != y_pred.shape or y_true.size == 0 or y_true.dtype.kind == "f" or y_pred.dtype.kind == "f":
+        return prf_scores(y_true, y_pred, classes)["accuracy"]  # its messages; NaN labels as it treats them
+    if y_true.ndim == 2:
+        return float(np.all((y_true != 0) == (y_pred != 0), axis=1).mean())
+    same = y_true == y_pred
+    if classes is not None:
+        same |= ~np.isin(y_true, classes) & ~np.isin(y_pred, classes)
+    return float(same.mean())
 
 
 def prf_scores(y_true, y_pred, classes=None) -> dict:

@@ -87,6 +87,19 @@ def _n_for_fraction(cumulative: np.ndarray, fraction: float) -> int:
     return int(np.searchsorted(cumulative, fraction - 1e-12) + 1)
 
 
+def _argmax_abs_by_row(C: np.ndarray, rows: int = 64) -> np.ndarray:
+    """``np.abs(C).argmax(axis=1)`` (the first on ties), a block of rows at a time in C order.
+
+    The same indices; for a Fortran-ordered ``C`` (GramPCA's components) several times faster,
+    as each row is read from contiguous memory instead of one element per cache line.
+    """
+    out = np.empty(C.shape[0], dtype=np.intp)
+    for start in range(0, C.shape[0], rows):
+        block = np.array(C[start:start + rows], order="C")       # a copy: C itself is left as it is
+        out[start:start + rows] = np.abs(block, out=block).argmax(axis=1)
+    return out
+
+
 class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """PCA of a (sparse) matrix from the eigendecomposition of the centred Gram matrix.
 
@@ -210,11 +223,18 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 self.components_ = np.ascontiguousarray(axes[:, :m].T)
             else:
                 vecs = vecs[:, n - m :][:, ::-1].astype(np.float64)
-                Xc_T_U = X.T @ vecs - np.outer(mean, vecs.sum(axis=0))
-                self.components_ = np.asarray(Xc_T_U / s).T
+                # Xc' U / s = (X' U - mean (1'U)) / s, computed in place: the same operations, without
+                # three more p x m temporaries (660 MB each for notebook 06)
+                axes_T = np.asarray(X.T @ vecs)
+                col_sums = vecs.sum(axis=0)
+                for start in range(0, len(axes_T), self._block_rows):
+                    rows = slice(start, start + self._block_rows)
+                    axes_T[rows] -= np.outer(mean[rows], col_sums)
+                axes_T /= s
+                self.components_ = axes_T.T
             bar.update()
         # fix signs: largest-magnitude entry of each axis positive (deterministic output)
-        signs = np.sign(self.components_[np.arange(m), np.abs(self.components_).argmax(axis=1)])
+        signs = np.sign(self.components_[np.arange(m), _argmax_abs_by_row(self.components_)])
         self.components_ *= signs[:, None]
         self.mean_ = mean * factor
         with np.errstate(over="ignore", under="ignore"):  # beyond float64 only when the variances are
@@ -238,7 +258,11 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             rows = slice(start, start + self._block_rows)
             block = X[rows] @ XT
             block = block.toarray() if sp.issparse(block) else np.asarray(block)
-            G[rows] = block - r[rows, None] - r[None, :] + mm
+            # ((X X' - r 1') - 1 r') + m'm, in the block's own (fresh) array
+            block -= r[rows, None]
+            block -= r[None, :]
+            block += mm
+            G[rows] = block
         bar.update()
         bar.set_postfix_str("eigendecomposition")
         # eigh reads the lower triangle only, so G needs no symmetrising copy, and G is
@@ -639,10 +663,21 @@ class ResidualCovariance:
             Their inner products.
         """
         # |q - p|^2 - |t(q) - t(p)|^2, each by the expanded formula, clipped once at the end
+        # (in eu2's own array, a block of rows at a time, where the types allow: the same operations
+        # without two more n_q x n_p temporaries and with one pass over the memory instead of three)
         eu2 = sq_distances_from_inner(q_sq, p_sq, G_qp, clip=False)
-        if T_q.shape[1]:
-            eu2 = eu2 - sq_euclidean(T_q, T_p, clip=False)
-        return np.maximum(eu2, 0.0) / self.a_
+        t2 = sq_euclidean(T_q, T_p, clip=False) if T_q.shape[1] else None
+        same = t2 is None or (t2.dtype, t2.shape) == (eu2.dtype, eu2.shape)
+        if eu2.dtype != np.float64 or eu2.ndim != 2 or not same:
+            return np.maximum(eu2 if t2 is None else eu2 - t2, 0.0) / self.a_
+        step = max(1, (1 << 15) // max(eu2.shape[1], 1))
+        for start in range(0, len(eu2), step):
+            block = eu2[start:start + step]
+            if t2 is not None:
+                np.subtract(block, t2[start:start + step], out=block)
+            np.maximum(block, 0.0, out=block)
+            np.divide(block, self.a_, out=block)
+        return eu2
 
     def sq_distances_to_means(self, C, q_sq) -> np.ndarray:
         """Squared Mahalanobis distances of the queries to each group mean (n_q, n_groups)."""

@@ -24,6 +24,7 @@ from helpers import (
 )
 from helpers.evaluation import (
     SCORES,
+    exact_match_accuracy,
     loocv_accuracy,
     prf_scores,
     repeated_cv_scores,
@@ -146,3 +147,20 @@ def test_prf_scores_equal_scikit_learn(rng, multi):
     assert list(s) == list(SCORES)
 
 
+
+
+@pytest.mark.parametrize("kind", ["text", "integers", "multi-label"])
+def test_exact_match_accuracy_is_the_accuracy_of_prf_scores(rng, kind):
+    for _ in range(20):
+        n = int(rng.integers(1, 60))
+        if kind == "multi-label":
+            y_true, y_pred = rng.integers(0, 2, size=(n, 4)), rng.integers(0, 3, size=(n, 4))   # any nonzero is a label
+        else:
+            labels = np.array(["acq", "earn", "grain", "ship", "trade"]) if kind == "text" else np.arange(5)
+            y_true, y_pred = rng.choice(labels, n), rng.choice(labels, n)
+            y_pred[: n // 3] = y_true[: n // 3]
+        for classes in (None, np.unique(y_true) if kind != "multi-label" else None,
+                        np.unique(y_true)[:2] if kind != "multi-label" else np.arange(4)):
+            assert exact_match_accuracy(y_true, y_pred, classes) == prf_scores(y_true, y_pred, classes)["accuracy"]
+    with pytest.raises(ValueError, match="same shape"):
+        exact_match_accuracy([1, 2], [1])

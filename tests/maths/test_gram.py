@@ -220,3 +220,29 @@ def test_gram_pca_memory_does_not_grow_with_n_squared(rng):
     finally:
         tracemalloc.stop()
     assert peak < 6 * X.nbytes
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_argmax_abs_by_row_is_numpys_and_leaves_the_matrix(rng, order):
+    from helpers.gram import _argmax_abs_by_row
+
+    C = np.asarray(rng.integers(-3, 4, size=(150, 40)).astype(float), order=order)   # many ties: the first wins
+    kept = C.copy()
+    np.testing.assert_array_equal(_argmax_abs_by_row(C, rows=16), np.abs(C).argmax(axis=1))
+    np.testing.assert_array_equal(C, kept)
+
+
+def test_woodbury_sq_distances_equal_the_formula_bit_for_bit(rng):
+    # |q - p|^2 - |t(q) - t(p)|^2, clipped at 0, over a: computed in place, the same numbers as written out
+    from helpers._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
+
+    # 2,000 queries against 40 points: several blocks of rows (about 32,768 entries each)
+    X, Q = rng.normal(size=(40, 30)), rng.normal(size=(2000, 30))
+    cov = ResidualCovariance(0.3).fit(X @ X.T, np.repeat([0, 1, 2, 3], 10), n_features=30)
+    T_q, T_p = cov.project(Q @ X.T), cov.project(X @ X.T)
+    q_sq, p_sq, G = row_sq_norms(Q), row_sq_norms(X), Q @ X.T
+    ref = np.maximum(sq_distances_from_inner(q_sq, p_sq, G, clip=False) - sq_euclidean(T_q, T_p, clip=False),
+                     0.0) / cov.a_
+    np.testing.assert_array_equal(cov.sq_distances(T_q, q_sq, T_p, p_sq, G), ref)
+    d_self = cov.sq_distances(T_p, p_sq, T_p, p_sq, X @ X.T)
+    assert (d_self >= 0).all() and np.abs(np.diag(d_self)).max() < 1e-10

@@ -26,6 +26,7 @@ from helpers.studies.srivastava_rao_2016 import (
     mahalanobis_readings,
     readings_by_components,
     rocchio_ovr_predict,
+    rocchio_predict,
     summarize_readings,
     training_size_curve,
 )
@@ -85,6 +86,25 @@ def test_rocchio_matches_nearest_centroid_per_label(rng):
     np.testing.assert_array_equal(rocchio_ovr_predict(sp.csr_matrix(X), Y, sp.csr_matrix(Q)), ref)
     with pytest.raises(ValueError, match="indicator matrix"):
         rocchio_ovr_predict(X, Y[:, 0], Q)
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dense"])
+def test_rocchio_predict_equals_nearest_centroid(rng, fmt):
+    X = sp.random(120, 40, density=0.1, random_state=1, format="csr")
+    Q = sp.random(50, 40, density=0.1, random_state=2, format="csr")
+    X, Q = (X.toarray(), Q.toarray()) if fmt == "dense" else (X.asformat(fmt), Q.asformat(fmt))
+    y = rng.choice(np.array(["earn", "acq", "crude", "grain", "ship"], dtype=object), 120)
+    np.testing.assert_array_equal(rocchio_predict(X, y, Q), NearestCentroid().fit(X, y).predict(Q))
+
+
+def test_rocchio_predict_breaks_ties_and_refuses_bad_labels():
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    # the centroids of "b" and "a" coincide: the first class in sorted order wins, as in NearestCentroid
+    assert rocchio_predict(X, np.array(["b", "b", "a", "a"]), np.array([[0.3, 0.3]])).tolist() == ["a"]
+    with pytest.raises(ValueError, match="at least two classes"):
+        rocchio_predict(X, np.array(["a"] * 4), X)
+    with pytest.raises(ValueError, match="rocchio_ovr_predict"):
+        rocchio_predict(X, np.eye(4, 2), X)
+
 
 def test_baselines_equal_scikit_learn(rng):
     counts = rng.integers(0, 4, size=(30, 8)).astype(float)

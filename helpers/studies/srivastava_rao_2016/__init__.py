@@ -38,7 +38,8 @@ The modules, in the order of the paper (and of notebook 06):
   the evidence of the paper's claims;
 * :mod:`.baselines`: the dense reference classifier :class:`MahalanobisCentroidClassifier` (the
   classification phase, Section 2.4.4) and the baselines: naive Bayes, Rocchio
-  (:func:`rocchio_ovr_predict`) and a linear SVM (:func:`baseline_predictions`);
+  (:func:`rocchio_predict`, :func:`rocchio_ovr_predict` for several labels) and a linear SVM
+  (:func:`baseline_predictions`);
 * :mod:`.table2`: Table 2 in three settings;
 * :mod:`.figures`: the claims of Figs 5 and 6.
 
@@ -67,7 +68,7 @@ from ...effects import paired_bootstrap
 from ...plotting import plot_against_reference, plot_cumulative_variance, plot_score_curves
 from ...significance import mcnemar_exact
 from ...text import StemmingAnalyzer, vectorize_corpus
-from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict
+from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict, rocchio_predict
 from .comparisons import (
     BALANCE_KEYS,
     PR_SCORES,
@@ -209,6 +210,7 @@ __all__ = [
     "readings_by_components",
     "readings_note",
     "rocchio_ovr_predict",
+    "rocchio_predict",
     "scale_invariance",
     "score_differences",
     "setting_gaps",

@@ -13,7 +13,7 @@ from ..._validation import (
     check_positive_ints,
 )
 from ...effects import paired_bootstrap
-from ...evaluation import prf_scores
+from ...evaluation import exact_match_accuracy, prf_scores
 from ...neighbours import majority_votes, nearest_indices
 from ...significance import mcnemar_exact
 from .intervals import bonferroni_effect
@@ -137,7 +137,7 @@ def summarize_readings(readings: Readings, y_test) -> pd.DataFrame:
                          "documents; pass the labels of the Z_test given to mahalanobis_readings.")
     rows = {}
     for r, by_k in readings.pred.items():
-        acc = {k: prf_scores(y_test, p, classes)["accuracy"] for k, p in by_k.items()}
+        acc = {k: exact_match_accuracy(y_test, p, classes) for k, p in by_k.items()}
         k = best_k(acc)
         row = {"reading": READINGS[r], "k": k, **prf_scores(y_test, by_k[k], classes)}
         loo = readings.loo_accuracy.get(r)
@@ -199,7 +199,7 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
         for r, by_k in out.pred.items():
             if readings is not None and r not in readings:
                 continue
-            acc = {k: prf_scores(y_test, p)["accuracy"] for k, p in by_k.items() if k == 0 or k in set(ks)}
+            acc = {k: exact_match_accuracy(y_test, p) for k, p in by_k.items() if k == 0 or k in set(ks)}
             k = best_k(acc)
             rows.append({"fraction": frac, "training documents": len(idx), "reading": r, "k": k,
                          "accuracy": acc[k], "error": 1 - acc[k]})
