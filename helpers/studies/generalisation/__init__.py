@@ -65,13 +65,13 @@ from .report import (
     edition_comparison,
     effect_phrase,
     excluded_sets,
+    identical_methods_ratio,
     inclusion_summary,
     methods_table,
     order_spread,
     plot_claim_differences,
     protocol_table,
     seconds_by_method,
-    shared_machine_factor,
 )
 from .scores import SCORES_PATH, recompute_sample, scores_path, stored_hierarchical, stored_results
 
@@ -96,6 +96,7 @@ __all__ = [
     "friedman",
     "grid_edges",
     "hierarchical_posterior",
+    "identical_methods_ratio",
     "inclusion_summary",
     "leave_one_out",
     "load_protocol",
@@ -112,7 +113,6 @@ __all__ = [
     "recompute_sample",
     "scores_path",
     "seconds_by_method",
-    "shared_machine_factor",
     "stored_hierarchical",
     "stored_results",
     "study_datasets",

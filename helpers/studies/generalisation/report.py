@@ -157,18 +157,19 @@ def edition_comparison(now: pd.DataFrame, before: pd.DataFrame, metric: str = "a
     return table.reindex([m for m in METHODS_V2 if m in table.index])
 
 
-def shared_machine_factor(comparison: pd.DataFrame) -> float:
-    """How much slower the present edition's run was on the methods both editions compute identically.
+def identical_methods_ratio(comparison: pd.DataFrame) -> float:
+    """The present edition's seconds over the earlier one's, on the methods both compute identically.
 
     The ratio of the summed seconds (now over before) of the methods whose scores and choices
-    did not change between the editions (:func:`edition_comparison`): the same computation, so
-    the ratio measures the machine (another job sharing the cores), not the method.
+    did not change between the editions (:func:`edition_comparison`): the same results, so the
+    ratio measures what changed between the two runs other than the method (the machine's load,
+    shared code made faster without changing a result).
 
     Examples
     --------
     >>> t = pd.DataFrame({"same choice": [1.0, 0.5], "sets that moved": [0.0, 3.0],
     ...                   "seconds before": [10.0, 50.0], "seconds now": [15.0, 20.0]}, index=["knn", "svc"])
-    >>> shared_machine_factor(t)
+    >>> identical_methods_ratio(t)
     1.5
     """
     same = comparison[(comparison["same choice"] == 1) & (comparison["sets that moved"] == 0)]
