@@ -355,9 +355,11 @@ def _svc_scores(method, X, y, folds, points) -> dict:
     """
     kernel = _SVCS[method][2]
     acc = dict.fromkeys(points, 0.0)
+    by_shrinkage = {}
+    for point in points:
+        by_shrinkage.setdefault(point[0], []).append(point)
     for tr, te in folds:
-        for a in dict.fromkeys(point[0] for point in points):
-            same = [point for point in points if point[0] == a]
+        for a, same in by_shrinkage.items():
             try:
                 Z_tr, Z_te = _svc_features(method, X[tr], y[tr], X[te], a)
             except (linalg.LinAlgError, ValueError):
@@ -398,10 +400,13 @@ def halving_schedule(n_candidates: int, n_rows: int, n_classes: int, factor: int
     return [(int(round(n_rows / factor ** (rounds - 1 - i))), counts[i]) for i in range(rounds)]
 
 
-def _halving_scores(method, X, y, folds, points, grids: Grids) -> dict:
-    """Successive halving over ``points``: each point's mean inner accuracy in the last round it was scored.
+def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, dict]:
+    """Successive halving over ``points``: ``(final, last)`` mean inner accuracies.
 
-    The ordering of equal scores follows the grid's order (the earliest survives), as in :func:`_best`.
+    ``final`` holds the last round's accuracies of its candidates and ``-inf`` for the points
+    dropped before (what :func:`_best` chooses from); ``last`` each point's accuracy in the last
+    round it was scored (what tells a feasible grid point). Among equal scores the earliest grid
+    point survives a round, as in :func:`_best`.
     """
     n_rows = min(len(tr) for tr, _ in folds)
     schedule = halving_schedule(len(points), n_rows, len(np.unique(y)), grids.halving_factor,
