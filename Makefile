@@ -93,18 +93,26 @@ study: $(STAMP) ## recompute the own study's scores only (resumable; about 45 mi
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
 	@$(PY) -m helpers.workbook book --out build
 
+# The workbook's own modules are compiled to bytecode before the tests (only the changed ones; the
+# locked packages were compiled at setup): where PYTHONDONTWRITEBYTECODE is set, each of the many
+# processes a test run starts (pytest workers, notebook kernels, command lines, Sphinx) would
+# otherwise compile helpers/ from source again (benchmarks/README.md, case 7).
+BYTECODE = $(PY) -m compileall -q -j 2 helpers
+
 # pytest exits with 5 when it collected nothing; make would report that as a plain failure,
 # so say what happened (CI must never pass, or fail silently, on an empty run).
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
 test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, doctests, nbval (each notebook once)
 	@$(PY) tests/lockfile.py
+	@$(BYTECODE)
 	$(VENV)/bin/ruff check .
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 
 unit: $(STAMP) ## the fast tier: unit tests and doctests, no notebook execution (-m "not integration"), two workers
 	@$(PY) tests/lockfile.py
+	@$(BYTECODE)
 	$(PY) -m pytest tests helpers --doctest-modules -m "not integration" -n 2 --dist worksteal; $(NO_TESTS)
 
 lint: $(STAMP) ## ruff over helpers, tests, benchmarks and notebooks (settings in pyproject.toml)
