@@ -19,66 +19,16 @@ The maths imports none of the other three; data imports neither studies nor work
 do not import the workbook. The public maths and loaders are importable from here.
 """
 
-from .binary import (
-    binary_counts,
-    binary_similarity,
-    jaccard,
-    russell_rao,
-    sokal_michener,
-)
-from .data import (
-    load_animals,
-    load_athletes,
-    load_mnist_test,
-    load_salary_age,
-    load_signup,
-    load_table,
-    load_wdbc,
-    load_whiskey,
-)
-from .estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
-from .metrics import (
-    cosine_similarity,
-    l0_norm,
-    lp_norm,
-    mahalanobis,
-    minkowski,
-    variance_adjusted_cosine,
-)
-from .whitening import (
-    class_whitening_matrices,
-    estimate_covariance,
-    expected_whitening_matrix,
-    transform_by_class,
-    whitening_matrix,
-)
+from ._lazy import lazy_exports
 
-__all__ = [
-    "ClassConditionalKNN",
-    "ExpectedWhitener",
-    "Whitener",
-    "binary_counts",
-    "binary_similarity",
-    "class_whitening_matrices",
-    "cosine_similarity",
-    "estimate_covariance",
-    "expected_whitening_matrix",
-    "jaccard",
-    "l0_norm",
-    "load_animals",
-    "load_athletes",
-    "load_mnist_test",
-    "load_salary_age",
-    "load_signup",
-    "load_table",
-    "load_wdbc",
-    "load_whiskey",
-    "lp_norm",
-    "mahalanobis",
-    "minkowski",
-    "russell_rao",
-    "sokal_michener",
-    "transform_by_class",
-    "variance_adjusted_cosine",
-    "whitening_matrix",
-]
+# Each public name is imported from its module when first used, so that the command line and
+# its worker processes start without scikit-learn (see helpers._lazy).
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".binary": ("binary_counts", "binary_similarity", "jaccard", "russell_rao", "sokal_michener"),
+    ".data": ("load_animals", "load_athletes", "load_mnist_test", "load_salary_age", "load_signup", "load_table",
+              "load_wdbc", "load_whiskey"),
+    ".estimators": ("ClassConditionalKNN", "ExpectedWhitener", "Whitener"),
+    ".metrics": ("cosine_similarity", "l0_norm", "lp_norm", "mahalanobis", "minkowski", "variance_adjusted_cosine"),
+    ".whitening": ("class_whitening_matrices", "estimate_covariance", "expected_whitening_matrix",
+                   "transform_by_class", "whitening_matrix"),
+})

@@ -29,6 +29,7 @@ from sklearn.base import clone
 from sklearn.covariance import OAS, LedoitWolf, shrunk_covariance
 
 from ._arrays import pow2_exponent
+from ._names import COVARIANCES, METHODS
 from ._validation import (
     MAX_CONDITION,
     Real,
@@ -53,10 +54,6 @@ __all__ = [
     "whitening_matrix",
 ]
 
-#: the covariance estimates named by a string (``covariance=``); a float shrinkage in [0, 1] or
-#: a scikit-learn covariance estimator object is accepted too (:func:`estimate_covariance`)
-COVARIANCES = ("sample", "population", "ledoit_wolf", "oas")
-METHODS = ("zca", "zca_cor", "pca", "pca_cor", "cholesky")
 _FULL_RANK_COVARIANCES = ("sample", "population")
 _ACCEPTED = (
     "'sample', 'population', 'ledoit_wolf', 'oas', a float shrinkage in [0, 1], or a scikit-learn "

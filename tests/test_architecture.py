@@ -102,6 +102,24 @@ def test_public_names_still_import_from_the_package():
     assert {"load_wdbc", "Whitener", "variance_adjusted_cosine", "binary_similarity"} <= set(helpers.__all__)
 
 
+def test_public_names_load_their_module_when_first_used():
+    import subprocess
+    import sys
+
+    # the command line and its worker processes import the workbook's tooling, the manifest and
+    # the data folder's paths: none of them may load scikit-learn or SciPy's statistics (1 s a process)
+    code = ("import sys, helpers, helpers.data, helpers.workbook.cli, helpers.workbook.run, "
+            "helpers.workbook.sweep.runner, helpers.studies; "
+            "print(sorted(m for m in ('sklearn', 'scipy.stats', 'helpers.whitening') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            cwd=PACKAGE.parent)
+    assert loaded.stdout.strip() == "[]", loaded.stdout
+    assert set(helpers.__all__) <= set(dir(helpers)) and set(helpers.data.__all__) <= set(dir(helpers.data))
+    assert helpers.whitening.METHODS == ("zca", "zca_cor", "pca", "pca_cor", "cholesky")   # submodules as before
+    with pytest.raises(AttributeError, match="module 'helpers' has no attribute 'Whitner'"):
+        helpers.Whitner  # noqa: B018 - the lookup is the test
+
+
 def private_names_imported(path: Path) -> list[str]:
     """``_name`` imported from another helpers module (the shared internals _io, _arrays, _validation aside)."""
     found = []

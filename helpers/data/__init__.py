@@ -11,46 +11,14 @@ The data layer imports only the maths layer's private utilities, never the studi
 workbook.
 """
 
-from .collection import COLLECTION, Dataset, collection_table, load_dataset, pooled_within_condition
-from .mnist import load_mnist_test
-from .paths import DATA_DIR, PROCESSED_DIR, RAW_DIR
-from .reuters import load_reuters21578
-from .tables import (
-    QUERIES,
-    list_tables,
-    load_animals,
-    load_athletes,
-    load_bird_ata,
-    load_lfw_faces,
-    load_salary_age,
-    load_signup,
-    load_table,
-    load_wdbc,
-    load_weather,
-    load_whiskey,
-)
+from .._lazy import lazy_exports
 
-__all__ = [
-    "COLLECTION",
-    "DATA_DIR",
-    "Dataset",
-    "PROCESSED_DIR",
-    "QUERIES",
-    "RAW_DIR",
-    "collection_table",
-    "list_tables",
-    "load_animals",
-    "load_athletes",
-    "load_bird_ata",
-    "load_dataset",
-    "load_lfw_faces",
-    "load_mnist_test",
-    "load_reuters21578",
-    "load_salary_age",
-    "load_signup",
-    "load_table",
-    "load_wdbc",
-    "load_weather",
-    "load_whiskey",
-    "pooled_within_condition",
-]
+# Imported when first used: the data folder's paths (helpers.data.paths) alone load nothing heavy.
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".collection": ("COLLECTION", "Dataset", "collection_table", "load_dataset", "pooled_within_condition"),
+    ".mnist": ("load_mnist_test",),
+    ".paths": ("DATA_DIR", "PROCESSED_DIR", "RAW_DIR"),
+    ".reuters": ("load_reuters21578",),
+    ".tables": ("QUERIES", "list_tables", "load_animals", "load_athletes", "load_bird_ata", "load_lfw_faces",
+                "load_salary_age", "load_signup", "load_table", "load_wdbc", "load_weather", "load_whiskey"),
+})

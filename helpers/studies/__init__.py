@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from .._names import COVARIANCES, METHODS
 from .._validation import Boolean, Check, DictOf, Integer, ListOf, OneOf, Real, Text
-from ..whitening import COVARIANCES, METHODS
 
 __all__ = ["NOTEBOOKS", "SOURCES", "Notebook", "Source", "notebook"]
 
