@@ -2,9 +2,10 @@
 
 Every run recomputes a different random sample of stored folds of each edition (its seed is in
 the failure's message and in the output) and fails on any difference. The sample is drawn among
-the folds whose stored fit time is at most BUDGET_SECONDS (about six in ten of them), the
-Reuters set left out (building it costs a PCA of the corpus), so that `make test` keeps its
-time; `make run` recomputes every fold and compares.
+the folds whose stored fit time is at most BUDGET_SECONDS (414 of the third edition's 570 folds,
+from 44 of its 51 data sets; 247 of the second's), the Reuters set left out (building it costs a
+PCA of the corpus), so that `make test` keeps its time; `make run` recomputes every fold and
+compares.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from helpers.studies.generalisation.scores import read_scores, recompute_sample,
 pytestmark = pytest.mark.integration
 
 #: the largest stored fit time (seconds, all methods of one fold) of a fold the sample may draw
-BUDGET_SECONDS = 10
+BUDGET_SECONDS = 5
 
 
 #: folds recomputed per run: the present edition's, then the earlier one's (its grid search is the slower)
