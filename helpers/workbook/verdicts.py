@@ -52,6 +52,7 @@ import numpy as np
 __all__ = [
     "DECISIVE",
     "answer_verdict",
+    "table_verdicts",
     "VERDICTS",
     "Comparison",
     "NumberVerdict",
@@ -579,3 +580,24 @@ def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how
     posterior = answer.get("posterior")
     at = posterior(rope) if callable(posterior) else posterior
     return effect_verdict(answer["effect"], answer["interval"], rope, posterior=at, kind=kind, how=how)
+
+
+def table_verdicts(table, rope: float, *, kind: str = "advantage") -> list[str]:
+    """The verdict of each row of a table of claim effects, by :func:`answer_verdict`.
+
+    ``table`` has the columns ``effect``, ``low`` and ``high`` (the 95% interval) and, where a
+    Bayesian test gave them, ``p_better``, ``p_equivalent`` and ``p_worse`` at ``rope``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"effect": [0.02, 0.0], "low": [0.01, -0.005], "high": [0.03, 0.004],
+    ...                       "p_better": [0.99, 0.01], "p_equivalent": [0.01, 0.98], "p_worse": [0.0, 0.01]})
+    >>> table_verdicts(table, 0.01)
+    ['reproduced', 'practically equivalent']
+    """
+    bayes = {"p_better", "p_equivalent", "p_worse"} <= set(table.columns)
+    return [answer_verdict({"effect": r.effect, "interval": (r.low, r.high),
+                            "posterior": {"better": r.p_better, "equivalent": r.p_equivalent, "worse": r.p_worse}
+                            if bayes else None}, rope, kind=kind)
+            for r in table.itertuples()]

@@ -15,6 +15,7 @@ from helpers.workbook.verdicts import (
     number_verdict,
     parse_printed,
     rope_sensitivity,
+    table_verdicts,
     weakest,
 )
 
@@ -263,3 +264,18 @@ def test_signed_and_scientific_prints_are_numbers_and_nan_is_refused():
     for bad in (float("nan"), float("inf")):
         with pytest.raises(ValueError, match="cannot be compared with the printed '0.939'"):
             compare_value(parse_printed("0.939")[0], bad)
+
+
+def test_table_verdicts_judge_each_row_as_effect_verdict_does():
+    import pandas as pd
+
+    rows = [(0.02, 0.01, 0.03, 0.99, 0.01, 0.0), (0.0, -0.004, 0.004, 0.01, 0.97, 0.02),
+            (0.03, -0.01, 0.07, 0.70, 0.20, 0.10), (-0.02, -0.03, -0.012, 0.0, 0.01, 0.99)]
+    table = pd.DataFrame(rows, columns=["effect", "low", "high", "p_better", "p_equivalent", "p_worse"])
+    expected = [effect_verdict(e, (lo, hi), 0.01, posterior={"better": b, "equivalent": q, "worse": w})
+                for e, lo, hi, b, q, w in rows]
+    assert table_verdicts(table, 0.01) == expected == ["reproduced", "practically equivalent", "inconclusive",
+                                                      "refuted"]
+    # without a Bayesian test the interval alone decides
+    plain = table[["effect", "low", "high"]]
+    assert table_verdicts(plain, 0.01) == [effect_verdict(e, (lo, hi), 0.01) for e, lo, hi, *_ in rows]
