@@ -583,10 +583,8 @@ def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how
 
 
 def table_verdicts(table, rope: float, *, kind: str = "advantage") -> list[str]:
-    """The verdict of each row of a table of claim effects, by :func:`answer_verdict`.
-
-    ``table`` has the columns ``effect``, ``low`` and ``high`` (the 95% interval) and, where a
-    Bayesian test gave them, ``p_better``, ``p_equivalent`` and ``p_worse`` at ``rope``.
+    """The verdict of each row of a table of claim effects, by :func:`answer_verdict`: its ``effect``,
+    ``low`` and ``high`` (the 95% interval) and, if present, ``p_better``, ``p_equivalent``, ``p_worse``.
 
     Examples
     --------
@@ -597,7 +595,6 @@ def table_verdicts(table, rope: float, *, kind: str = "advantage") -> list[str]:
     ['reproduced', 'practically equivalent']
     """
     bayes = {"p_better", "p_equivalent", "p_worse"} <= set(table.columns)
-    return [answer_verdict({"effect": r.effect, "interval": (r.low, r.high),
-                            "posterior": {"better": r.p_better, "equivalent": r.p_equivalent, "worse": r.p_worse}
-                            if bayes else None}, rope, kind=kind)
+    return [answer_verdict({"effect": r.effect, "interval": (r.low, r.high), "posterior": {
+        "better": r.p_better, "equivalent": r.p_equivalent, "worse": r.p_worse} if bayes else None}, rope, kind=kind)
             for r in table.itertuples()]
