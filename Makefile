@@ -77,10 +77,11 @@ endif
 setup: $(STAMP) ## create .venv, install the locked packages and the workbook, register the Jupyter kernel
 
 # The lock covers pyproject.toml's dependencies with the dev extra (what `make setup` installs)
-# and the build backend that the editable install uses; uv's own pin is refreshed with it.
+# and the build backend that the editable install uses, within requirements/constraints.txt
+# (each constraint with its reason); uv's own pin is refreshed with it.
 lock: $(UV) ## refresh requirements/ to the newest versions pyproject.toml allows (then make notebooks, review the diff, make test)
 	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
-		| $(UV) pip compile pyproject.toml - --extra dev $(LOCK_FLAGS) $(LOCK_UPGRADE) -o $(LOCK)
+		| $(UV) pip compile pyproject.toml - --extra dev -c requirements/constraints.txt $(LOCK_FLAGS) $(LOCK_UPGRADE) -o $(LOCK)
 	echo uv | $(UV) pip compile - $(LOCK_FLAGS) $(LOCK_UPGRADE) -o $(UV_LOCK)
 
 run: $(STAMP) ## recompute the own study's scores (compared with the stored ones), execute every notebook into build/, then the book
