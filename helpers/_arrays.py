@@ -13,6 +13,7 @@ import numpy as np
 from sklearn import get_config
 
 __all__ = [
+    "cache_row_blocks",
     "chunk_rows",
     "pow2_exponent",
     "row_pow2_exponents",
@@ -176,6 +177,22 @@ def sq_distances_from_inner(sq_a, sq_b, inner, clip: bool = True) -> np.ndarray:
     return np.maximum(d2, 0.0, out=d2) if clip else d2
 
 
+def cache_row_blocks(n_rows: int, n_cols: int):
+    """Slices of about 256 kB of float64 rows (at least one row each) covering ``n_rows`` rows of ``n_cols``.
+
+    For element-wise passes over a large matrix a block at a time, so that a block's
+    intermediate values stay in the cache (:func:`sq_distances_from_inner`,
+    :meth:`helpers.gram.ResidualCovariance.sq_distances`).
+
+    Examples
+    --------
+    >>> [(s.start, s.stop) for s in cache_row_blocks(10, 10_000)]   # 3 rows of 10,000 per block
+    [(0, 3), (3, 6), (6, 9), (9, 12)]
+    """
+    step = max(1, (1 << 15) // max(n_cols, 1))
+    return [slice(start, start + step) for start in range(0, n_rows, step)]
+
+
 def _sq_distances_by_rows(sq_a, sq_b, inner, clip: bool) -> np.ndarray:
     """:func:`sq_distances_from_inner` for float64 norms and inner products, a block of rows at a time.
 
@@ -185,14 +202,10 @@ def _sq_distances_by_rows(sq_a, sq_b, inner, clip: bool) -> np.ndarray:
     """
     n_a, n_b = inner.shape
     out = np.empty((n_a, n_b))
-    step = max(1, (1 << 15) // max(n_b, 1))            # blocks of about 256 kB
-    twice = np.empty((min(step, n_a), n_b))
-    for start in range(0, n_a, step):
-        rows = slice(start, start + step)
-        block, tw = out[rows], twice[: min(step, n_a - start)]
+    for rows in cache_row_blocks(n_a, n_b):
+        block = out[rows]
         np.add(sq_a[rows, None], sq_b[None, :], out=block)
-        np.multiply(inner[rows], 2.0, out=tw)
-        np.subtract(block, tw, out=block)
+        np.subtract(block, 2.0 * inner[rows], out=block)
         if clip:
             np.maximum(block, 0.0, out=block)
     return out

@@ -29,7 +29,7 @@ from sklearn.base import (
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._arrays import row_sq_norms, sq_distances_from_inner, sq_euclidean
+from ._arrays import cache_row_blocks, row_sq_norms, sq_distances_from_inner, sq_euclidean
 from ._io import progress_bar
 from ._validation import Integer, OneOf, Real, as_float_array, check_finite, check_int, check_real, check_value
 
@@ -670,11 +670,10 @@ class ResidualCovariance:
         same = t2 is None or (t2.dtype, t2.shape) == (eu2.dtype, eu2.shape)
         if eu2.dtype != np.float64 or eu2.ndim != 2 or not same:
             return np.maximum(eu2 if t2 is None else eu2 - t2, 0.0) / self.a_
-        step = max(1, (1 << 15) // max(eu2.shape[1], 1))
-        for start in range(0, len(eu2), step):
-            block = eu2[start:start + step]
+        for rows in cache_row_blocks(*eu2.shape):
+            block = eu2[rows]
             if t2 is not None:
-                np.subtract(block, t2[start:start + step], out=block)
+                np.subtract(block, t2[rows], out=block)
             np.maximum(block, 0.0, out=block)
             np.divide(block, self.a_, out=block)
         return eu2
