@@ -325,23 +325,34 @@ def _signed_rank_probabilities(a, b, rope: float, random_state: int, n_samples: 
     else:
         samples[:, 2] = quadratic(heaviside(sums, 0))
         samples[:, 0] = -samples[:, 2] + 1
-    left, equivalent, right = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
-    return left, equivalent, right
+    shares = np.bincount(np.argmax(samples, axis=1), minlength=3) / n_samples
+    return (*shares, *samples.mean(axis=0))
 
 
-def bayesian_signed_rank(scores_a, scores_b, rope: float, random_state: int = 0, n_samples: int = 50_000) -> dict:
-    """P(a better), P(practically equivalent), P(b better) over data sets, for a ROPE of ``±rope``.
+def bayesian_signed_rank(scores_a, scores_b, rope: float, random_state: int = 0, n_samples: int = 50_000,
+                         prior: float = 0.5) -> dict:
+    """The Bayesian signed-rank posterior over data sets of a better, practically equivalent or worse than b.
 
     The Bayesian signed-rank test of Benavoli et al. (2017) on the paired per-data-set scores,
     as ``baycomp.SignedRankTest`` computes it (a Dirichlet process over the differences, with
-    the prior pseudo-observation at zero): the same seeded draws, with baycomp's loop over them
-    done as matrix products (the probabilities agree with baycomp's; about nine times faster).
-    ``rope=0`` gives P(equivalent) = 0.
+    the prior pseudo-observation at zero of weight ``prior``, baycomp's default 0.5): the same
+    seeded draws, with baycomp's loop over them done as matrix products (the probabilities
+    agree with baycomp's; about nine times faster). ``rope=0`` gives P(equivalent) = 0.
+
+    Each posterior draw gives the probabilities of the three regions, ``theta``. Two summaries:
+
+    * the **argmax shares** ``better``, ``equivalent``, ``worse``: the share of draws in which
+      that region is the most probable one. This is what ``baycomp``'s ``probs()`` returns and
+      what Benavoli et al. call P(a > b); it is not the probability that a difference is better;
+    * the **posterior masses** ``mass_better``, ``mass_equivalent``, ``mass_worse``: the
+      posterior mean of ``theta``, the probability that the difference on a data set like these
+      lies in that region.
 
     Returns
     -------
-    dict with ``better`` (P(a - b > rope)), ``equivalent`` (P(|a - b| <= rope)) and ``worse``
-    (P(a - b < -rope)), summing to 1, and ``rope``.
+    dict with ``better`` (the share of draws in which a - b > rope is the most probable region),
+    ``equivalent`` (|a - b| <= rope), ``worse`` (a - b < -rope), summing to 1; the three masses,
+    summing to 1; and ``rope``.
 
     Examples
     --------
@@ -350,9 +361,16 @@ def bayesian_signed_rank(scores_a, scores_b, rope: float, random_state: int = 0,
     >>> r = bayesian_signed_rank(a + 0.05, a, rope=0.01)
     >>> print(f"{r['better']:.2f} {r['equivalent']:.2f} {r['worse']:.2f}")
     1.00 0.00 0.00
+    >>> r = bayesian_signed_rank(a + rng.normal(0.005, 0.02, 20), a, rope=0.01)
+    >>> print(f"shares {r['better']:.2f} {r['equivalent']:.2f}; masses {r['mass_better']:.2f} "
+    ...       f"{r['mass_equivalent']:.2f}")
+    shares 0.11 0.89; masses 0.34 0.62
     """
     a, b = _paired(scores_a, scores_b, "scores_a", "scores_b")
     rope = check_real(rope, "rope", "0.01 (one accuracy point)", low=0)
     n_samples = check_int(n_samples, "n_samples", 1000, "n_samples=50000")
-    left, equivalent, right = _signed_rank_probabilities(a, b, rope, random_state, n_samples)
-    return {"better": float(left), "equivalent": float(equivalent), "worse": float(right), "rope": float(rope)}
+    prior = check_real(prior, "prior", "0.5 (baycomp's default)", low=0, closed="neither")
+    left, equivalent, right, *masses = _signed_rank_probabilities(a, b, rope, random_state, n_samples, prior)
+    return {"better": float(left), "equivalent": float(equivalent), "worse": float(right),
+            "mass_better": float(masses[0]), "mass_equivalent": float(masses[1]), "mass_worse": float(masses[2]),
+            "rope": float(rope)}

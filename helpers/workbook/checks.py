@@ -19,15 +19,16 @@ import pandas as pd
 
 from .ledger import OPTIONAL, load_ledger
 from .verdicts import (
+    RULE_KEYS,
     VERDICTS,
     Printed,
     compare_values,
     effect_verdict,
     holds_verdict,
+    intersection_union,
     number_verdict,
     parse_printed,
     rope_sensitivity,
-    weakest,
 )
 
 __all__ = ["MIME", "ComparisonTable", "Done", "Row", "SourceCheck", "effect_text"]
@@ -271,7 +272,8 @@ class SourceCheck:
             fields = self._effect_fields(row, effect, interval, posterior, comparisons, kind, how)
         except ValueError as exc:
             raise ValueError(f"{key} ({row['id']}): {exc}") from None
-        weakest_note = [f"judged by the weakest comparison, {fields['comparison']}"] if fields["comparison"] else []
+        deciding = fields["comparison"]
+        weakest_note = [f"decided by the comparison {deciding} (each must hold)"] if deciding else []
         note = "; ".join(([f"by {how}"] if how else []) + [evidence] + weakest_note
                          + ([fields["method"]] if fields["method"] else []))
         verdict = fields.pop("verdict")
@@ -282,11 +284,9 @@ class SourceCheck:
             raise ValueError("the ledger row states no ROPE: give its rope column the half-width of the region of "
                              "practical equivalence (e.g. 0.01, one accuracy point)")
         rope = float(row["rope"])
-        chosen = None
+        chosen, verdict, rule = None, None, {}
         if comparisons is not None:
-            if not isinstance(comparisons, Mapping) or not comparisons:
-                raise ValueError(f"comparisons must be a non-empty dict {{name: effect dict}}, not {comparisons!r}")
-            chosen = weakest(comparisons)
+            verdict, chosen = intersection_union(comparisons, rope, kind=kind, how=how)
             effect = comparisons[chosen]
         if isinstance(effect, Mapping):
             if interval is not None:
@@ -295,16 +295,24 @@ class SourceCheck:
             effect, interval = given.get("effect"), given.get("interval")
             posterior = given.get("posterior", posterior)
             p, method = given.get("p"), given.get("method", "")
+            rule = {k: given[k] for k in RULE_KEYS if given.get(k) is not None}
         else:
             p, method = None, ""
         if interval is None:
             raise ValueError("an effect needs its 95% interval (interval=(low, high)), so that its size and its "
                              "uncertainty are judged together")
         at = posterior(rope) if callable(posterior) else posterior
-        verdict = effect_verdict(effect, interval, rope, posterior=at, kind=kind, how=how)
+        if verdict is None:
+            verdict = effect_verdict(effect, interval, rope, posterior=at, kind=kind, how=how, **rule)
         # a fixed posterior belongs to one ROPE: the interval alone cannot redo it at half and double
         fixed = at is not None and not callable(posterior)
-        sensitivity = {} if fixed else rope_sensitivity(effect, interval, rope, posterior=posterior, kind=kind, how=how)
+        if fixed:
+            sensitivity = {}
+        elif comparisons is not None:
+            sensitivity = {name: intersection_union(comparisons, rope * f, kind=kind, how=how)[0]
+                           for name, f in (("half", 0.5), ("double", 2.0))}
+        else:
+            sensitivity = rope_sensitivity(effect, interval, rope, posterior=posterior, kind=kind, how=how, **rule)
         return {"verdict": verdict, "effect": _round_json(effect), "interval": _round_json(list(interval)),
                 "rope": rope, "posterior": ({k: _round_json(at[k]) for k in ("better", "equivalent", "worse")}
                                             if at is not None else None),

@@ -30,8 +30,9 @@ The rules, one function each: :func:`match_verdict` (a value matched its print o
 :func:`number_verdict` (the two together, for a printed value), :func:`holds_verdict` (a claim
 that holds or not), :func:`effect_verdict` (a claimed advantage or equality, from an effect, its
 95% interval, the ROPE the ledger states and, over data sets, the posterior probabilities),
-:func:`rope_sensitivity` (the same at half and at double the ROPE) and :func:`weakest` (a claim
-that needs several comparisons to hold: the one that supports it least). A printed number is
+:func:`rope_sensitivity` (the same at half and at double the ROPE) and :func:`intersection_union`
+(a claim that needs several comparisons to hold: refuted or practically equivalent where any
+comparison is, reproduced where all are, else the undecided verdict of the :func:`weakest`). A printed number is
 compared at its rounding; truncation only where the ledger row says so and why
 (``printing = "truncated: ..."``).
 """
@@ -63,6 +64,7 @@ __all__ = [
     "effect_verdict",
     "format_value",
     "holds_verdict",
+    "intersection_union",
     "match_verdict",
     "number_verdict",
     "parse_printed",
@@ -451,28 +453,35 @@ def _check_posterior(posterior):
 
 
 def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind: str = "advantage",
-                   how: str | None = None) -> str:
+                   how: str | None = None, decisive: float = DECISIVE, p_adjusted: float | None = None,
+                   alpha: float | None = None) -> str:
     """A claimed advantage (or equality) judged from its effect, its 95% interval and the ROPE.
 
     ``effect`` is the estimate of the difference in the claim's direction (``> 0`` favours the
     claim), ``interval`` its 95% interval, ``rope`` the half-width of the region of practical
     equivalence the ledger states for the claim, ``posterior`` (over data sets) the probabilities
     that the difference lies above the ROPE (``better``), inside it (``equivalent``) or below it
-    (``worse``). The rule for a claimed advantage, in this order:
+    (``worse``): the Bayesian signed-rank test's argmax shares, the share of posterior draws in
+    which that region is the most probable (Benavoli et al. 2017). The rule for a claimed
+    advantage, in this order, with ``decisive`` (default :data:`DECISIVE`) the share that decides:
 
     1. **practically equivalent**: the interval lies inside ``[-rope, rope]``, or
-       P(equivalent) >= :data:`DECISIVE`;
+       P(equivalent) >= ``decisive``;
     2. **reproduced** (``"reproduced differently"`` with ``how``): with a posterior, P(better)
-       >= :data:`DECISIVE`; without, the interval lies above zero;
-    3. **refuted**: with a posterior, P(worse) >= :data:`DECISIVE`; without, the interval lies
+       >= ``decisive``; without, the interval lies above zero;
+    3. **refuted**: with a posterior, P(worse) >= ``decisive``; without, the interval lies
        below zero;
     4. undecided: **small, not significant** when the estimate lies in ``(0, rope]``,
        **inconclusive** when it lies beyond ``rope`` (large but uncertain), **not supported**
        when it is not in the claimed direction (``<= 0``).
 
+    In a family with a multiplicity correction (``alpha`` given), rules 2 and 3 also need the
+    adjusted p-value ``p_adjusted`` below ``alpha``; where it is not, the verdict is the undecided
+    one of rule 4.
+
     For a claimed equality (``kind="equality"``): reproduced when practically equivalent (rule 1),
     refuted when the interval lies wholly outside the ROPE (or P(better) or P(worse) >=
-    :data:`DECISIVE`), inconclusive otherwise.
+    ``decisive``), inconclusive otherwise.
 
     Examples
     --------
@@ -486,22 +495,26 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
     'practically equivalent'
     >>> effect_verdict(0.0, (-0.002, 0.002), 0.01, kind="equality")
     'reproduced'
+    >>> effect_verdict(0.02, (0.01, 0.03), 0.01, p_adjusted=0.08, alpha=0.05)
+    'inconclusive'
     """
     effect, low, high, rope = _check_effect(effect, interval, rope)
     probabilities = _check_posterior(posterior)
     if kind not in ("advantage", "equality"):
         raise ValueError(f"kind must be 'advantage' or 'equality'; got {kind!r}")
+    decisive = _check_decisive(decisive)
+    significant = _significant(p_adjusted, alpha)
     better, equivalent, worse = probabilities if probabilities else (None, None, None)
-    inside = (low >= -rope and high <= rope) or (equivalent is not None and equivalent >= DECISIVE)
+    inside = (low >= -rope and high <= rope) or (equivalent is not None and equivalent >= decisive)
     if kind == "equality":
         if inside:
             return "reproduced differently" if how else "reproduced"
-        outside = low > rope or high < -rope or (better is not None and max(better, worse) >= DECISIVE)
-        return "refuted" if outside else "inconclusive"
+        outside = low > rope or high < -rope or (better is not None and max(better, worse) >= decisive)
+        return "refuted" if outside and significant else "inconclusive"
     if inside:
         return "practically equivalent"
-    above = better >= DECISIVE if probabilities else low > 0
-    below = worse >= DECISIVE if probabilities else high < 0
+    above = (better >= decisive if probabilities else low > 0) and significant
+    below = (worse >= decisive if probabilities else high < 0) and significant
     if above:
         return "reproduced differently" if how else "reproduced"
     if below:
@@ -511,8 +524,25 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
     return "small, not significant" if effect <= rope else "inconclusive"
 
 
+def _check_decisive(decisive) -> float:
+    if isinstance(decisive, bool) or not isinstance(decisive, (int, float)) or not 0.5 < decisive < 1:
+        raise ValueError(f"decisive is the posterior share that decides, in (0.5, 1), e.g. 0.95; got {decisive!r}")
+    return float(decisive)
+
+
+def _significant(p_adjusted, alpha) -> bool:
+    """Whether a multiplicity-adjusted p allows a decision: always without ``alpha``; else p < alpha."""
+    if alpha is None:
+        return True
+    for name, value in (("alpha", alpha), ("p_adjusted", p_adjusted)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1 or value != value:
+            raise ValueError(f"{name} must be a probability in [0, 1] when alpha is given (a comparison in a "
+                             f"corrected family needs its adjusted p); got {name}={value!r}")
+    return p_adjusted < alpha
+
+
 def rope_sensitivity(effect: float, interval, rope: float, *, posterior=None, kind: str = "advantage",
-                     how: str | None = None) -> dict:
+                     how: str | None = None, **rule) -> dict:
     """The verdict of :func:`effect_verdict` at half and at double the ROPE.
 
     ``posterior`` is a function of the ROPE returning the three probabilities (the posterior
@@ -527,7 +557,7 @@ def rope_sensitivity(effect: float, interval, rope: float, *, posterior=None, ki
     for name, factor in (("half", 0.5), ("double", 2.0)):
         r = rope * factor
         out[name] = effect_verdict(effect, interval, r, posterior=posterior(r) if posterior else None, kind=kind,
-                                   how=how)
+                                   how=how, **rule)
     return out
 
 
@@ -558,13 +588,60 @@ def weakest(comparisons) -> str:
                          f"({exc})") from None
 
 
+#: what an effect dict may carry of the decision rule (:func:`effect_verdict`'s keywords)
+RULE_KEYS = ("decisive", "p_adjusted", "alpha")
+
+
+def _judge(answer: Mapping, rope: float, kind: str, how) -> str:
+    posterior = answer.get("posterior")
+    at = posterior(rope) if callable(posterior) else posterior
+    rule = {k: answer[k] for k in RULE_KEYS if answer.get(k) is not None}
+    return effect_verdict(answer["effect"], answer["interval"], rope, posterior=at, kind=kind, how=how, **rule)
+
+
+def intersection_union(comparisons: Mapping, rope: float, *, kind: str = "advantage",
+                       how: str | None = None) -> tuple[str, str]:
+    """The verdict of a claim that needs every one of several comparisons, and the comparison that decides it.
+
+    A claim such as "better than both kernels" holds only if each comparison does (an
+    intersection-union claim, Berger & Hsu 1996). Each comparison is judged by
+    :func:`effect_verdict` (with the rule keys its effect dict carries), then, in this order:
+    **refuted** if any comparison is; **practically equivalent** if any is (a claimed advantage
+    fails there already); **reproduced** if all are (named: the :func:`weakest`); otherwise the
+    undecided verdict of the weakest comparison that is not reproduced.
+
+    Returns
+    -------
+    (verdict, name of the deciding comparison)
+
+    Examples
+    --------
+    >>> intersection_union({"vs linear": {"effect": 0.0, "interval": (-0.004, 0.003)},
+    ...                     "vs RBF": {"effect": -0.001, "interval": (-0.02, 0.015)}}, 0.01)
+    ('practically equivalent', 'vs linear')
+    """
+    if not isinstance(comparisons, Mapping) or not comparisons:
+        raise ValueError(f"comparisons must be a non-empty dict {{name: effect dict}}, not {comparisons!r}")
+    verdicts = {name: _judge(c, rope, kind, how) for name, c in comparisons.items()}
+    for wanted in ("refuted", "practically equivalent"):
+        deciding = [name for name, v in verdicts.items() if v == wanted]
+        if deciding:
+            return wanted, weakest({n: comparisons[n] for n in deciding})
+    if all(v.startswith("reproduced") for v in verdicts.values()):
+        name = weakest(comparisons)
+        return verdicts[name], name
+    name = weakest({n: c for n, c in comparisons.items() if not verdicts[n].startswith("reproduced")})
+    return verdicts[name], name
+
+
 def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how: str | None = None) -> str:
-    """The verdict of an effect dict, or of ``{"comparisons": {name: effect dict}}`` judged by the weakest.
+    """The verdict of an effect dict, or of ``{"comparisons": {name: effect dict}}`` by :func:`intersection_union`.
 
     The rule :class:`~helpers.workbook.checks.SourceCheck.claim` applies to a ledger row, for the
     answers that have no row of their own (a claim's secondary readings, the claim without some
     data sets, with one data set left out): :func:`effect_verdict` at ``rope``, the posterior
-    taken at ``rope`` when it is a function of the ROPE.
+    taken at ``rope`` when it is a function of the ROPE, with the rule keys the dict carries
+    (``decisive``, ``p_adjusted``, ``alpha``).
 
     Examples
     --------
@@ -575,16 +652,16 @@ def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how
     'practically equivalent'
     """
     if "comparisons" in answer:
-        comparisons = answer["comparisons"]
-        answer = comparisons[weakest(comparisons)]
-    posterior = answer.get("posterior")
-    at = posterior(rope) if callable(posterior) else posterior
-    return effect_verdict(answer["effect"], answer["interval"], rope, posterior=at, kind=kind, how=how)
+        return intersection_union(answer["comparisons"], rope, kind=kind, how=how)[0]
+    return _judge(answer, rope, kind, how)
 
 
-def table_verdicts(table, rope: float, *, kind: str = "advantage") -> list[str]:
+def table_verdicts(table, rope: float, *, kind: str = "advantage", decisive: float = DECISIVE,
+                   alpha: float | None = None) -> list[str]:
     """The verdict of each row of a table of claim effects, by :func:`answer_verdict`: its ``effect``,
-    ``low`` and ``high`` (the 95% interval) and, if present, ``p_better``, ``p_equivalent``, ``p_worse``.
+    ``low`` and ``high`` (the 95% interval) and, if present, ``p_better``, ``p_equivalent``, ``p_worse``
+    (the argmax shares). With ``alpha``, a row whose ``family`` is ``"confirmatory"`` also needs its
+    ``p_holm`` below ``alpha`` to be decided (:func:`effect_verdict`).
 
     Examples
     --------
@@ -593,8 +670,16 @@ def table_verdicts(table, rope: float, *, kind: str = "advantage") -> list[str]:
     ...                       "p_better": [0.99, 0.01], "p_equivalent": [0.01, 0.98], "p_worse": [0.0, 0.01]})
     >>> table_verdicts(table, 0.01)
     ['reproduced', 'practically equivalent']
+    >>> table_verdicts(table.assign(family="confirmatory", p_holm=0.2), 0.01, alpha=0.05)
+    ['inconclusive', 'practically equivalent']
     """
     bayes = {"p_better", "p_equivalent", "p_worse"} <= set(table.columns)
-    return [answer_verdict({"effect": r.effect, "interval": (r.low, r.high), "posterior": {
-        "better": r.p_better, "equivalent": r.p_equivalent, "worse": r.p_worse} if bayes else None}, rope, kind=kind)
-            for r in table.itertuples()]
+    gated = alpha is not None and {"family", "p_holm"} <= set(table.columns)
+    out = []
+    for r in table.itertuples():
+        answer = {"effect": r.effect, "interval": (r.low, r.high), "decisive": decisive, "posterior": {
+            "better": r.p_better, "equivalent": r.p_equivalent, "worse": r.p_worse} if bayes else None}
+        if gated and r.family == "confirmatory":
+            answer |= {"p_adjusted": r.p_holm, "alpha": alpha}
+        out.append(answer_verdict(answer, rope, kind=kind))
+    return out

@@ -1,4 +1,6 @@
-"""The second edition's evidence layer, on made-up score tables with known advantages."""
+"""The evidence layer under the second and third editions' rules (one contrast per claim: the source's
+baselines), on made-up score tables with known advantages; the fourth edition's nested contrasts are tested in
+test_generalisation_fourth_edition.py."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from helpers.studies.generalisation.exploratory import (
     plot_pairwise_cd,
     property_association,
 )
-from helpers.studies.generalisation.preregistration import load_protocol
+from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
 from helpers.workbook.verdicts import effect_verdict, weakest
 
 N = 2000   # posterior draws: enough for the checks, fast
@@ -46,7 +48,7 @@ def datasets():
 
 @pytest.fixture(scope="module")
 def protocol():
-    return load_protocol()
+    return load_protocol(protocol_path(3))
 
 
 @pytest.fixture(scope="module")
@@ -167,9 +169,9 @@ def test_claim_effects_are_what_the_verdict_engine_takes(scores, protocol, table
     rope = protocol["decision"]["rope"]
     for answer in effects.values():
         chosen = answer["comparisons"][weakest(answer["comparisons"])]
-        assert set(chosen) == {"effect", "interval", "p", "method", "posterior"}
+        assert set(chosen) == {"effect", "interval", "p", "method", "posterior", "decisive"}
         at = chosen["posterior"](rope)
-        assert sum(at.values()) == pytest.approx(1)
+        assert at["better"] + at["equivalent"] + at["worse"] == pytest.approx(1)
         assert effect_verdict(chosen["effect"], chosen["interval"], rope, posterior=at) in {
             "reproduced", "practically equivalent", "refuted", "not supported", "inconclusive",
             "small, not significant"}
@@ -188,7 +190,7 @@ def test_claim_effects_with_a_secondary_reading_and_bad_readings(scores, protoco
     means = dataset_means(scores)
     d = means["expected_zca_cosine"] - means["cosine"]
     assert e["vac.expected-better"]["comparisons"]["cosine"]["effect"] == pytest.approx(_walsh_median(d), abs=1e-15)
-    assert "secondary readings" in e["vac.expected-better"]["comparisons"]["cosine"]["method"]
+    assert "within the claim's other comparisons" in e["vac.expected-better"]["comparisons"]["cosine"]["method"]
     with pytest.raises(ValueError, match="'cosine' is not a reading of vac.expected-better"):
         claim_effects(scores, protocol, reading={"vac.expected-better": "cosine"})
     with pytest.raises(ValueError, match="unknown claim 'vac'"):
@@ -367,7 +369,9 @@ def test_hierarchical_posterior_seeds_stan_and_baycomps_noise(scores, monkeypatc
 
     monkeypatch.setattr(baycomp.HierarchicalTest, "sample", staticmethod(sample))
     p = hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01, n_samples=100, random_state=7)
-    assert p == {"better": 1.0, "equivalent": 0.0, "worse": 0.0}   # a scalar ROPE: one posterior
+    assert p == {"better": 1.0, "equivalent": 0.0, "worse": 0.0,   # a scalar ROPE: one posterior
+                 "predictive_better": pytest.approx(0.7), "predictive_equivalent": pytest.approx(0.2),
+                 "predictive_worse": pytest.approx(0.1)}   # no Stan fit here: no diagnostics
     assert [kw["random_state"] for name, kw in calls if name == "sample"] == [7]
 
 
@@ -377,8 +381,11 @@ def test_hierarchical_posterior_favours_the_built_in_advantage(scores, tmp_path,
     monkeypatch.chdir(tmp_path)
     p = hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", [0.01, 0.05], n_samples=500)
     for r in p.values():
-        assert sum(r.values()) == pytest.approx(1)
+        assert r["better"] + r["equivalent"] + r["worse"] == pytest.approx(1)
+        assert r["predictive_better"] + r["predictive_equivalent"] + r["predictive_worse"] == pytest.approx(1)
     assert p[0.01]["better"] > 0.9 and p[0.05]["equivalent"] > 0.9
+    if "rhat" in p[0.01]:   # with arviz-stats: the convergence of the model's location, scale and df
+        assert p[0.01]["rhat"] < 1.05 and p[0.01]["ess_bulk"] > 100
     again = hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01, n_samples=500)
     assert again == p[0.01]                                   # seeded
     assert list(tmp_path.iterdir()) == []                     # baycomp's cache file left nowhere

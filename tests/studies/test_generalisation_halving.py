@@ -36,7 +36,7 @@ def test_the_schedule_ends_on_every_row_and_keeps_one_in_factor(n_candidates, n_
 
 def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
     v2, v3 = load_protocol(protocol_path(2)), load_protocol(protocol_path(3))
-    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 3, (2, 3))
+    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 4, (2, 3, 4))
     assert grids_from_protocol(v2).svc_search == "grid" and grids_from_protocol(v3).svc_search == "halving"
     assert (grids_from_protocol(v3).halving_factor, grids_from_protocol(v3).halving_min_rows_per_class) == (3, 10)
     assert v3["study"]["changes"][:-1] == v2["study"]["changes"]
@@ -46,12 +46,13 @@ def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
         return {k: v for k, v in p.items() if k not in ("study", "sha256")} | {"tuning": tuning}
 
     assert rest(v2) == rest(v3)
-    assert scores_path(2).parent.name == "generalisation_v2" and scores_path().parent.name == "generalisation_v3"
+    assert scores_path(2).parent.name == "generalisation_v2" and scores_path(3).parent.name == "generalisation_v3"
+    assert scores_path().parent.name == "generalisation_v4"
 
 
 @pytest.mark.parametrize("function", [protocol_path, scores_path])
 def test_an_edition_not_kept_is_refused(function):
-    with pytest.raises(ValueError, match=r"edition must be one of \(2, 3\) \(the editions kept\), not 1"):
+    with pytest.raises(ValueError, match=r"edition must be one of \(2, 3, 4\) \(the editions kept\), not 1"):
         function(1)
 
 
@@ -71,9 +72,9 @@ def test_halving_scores_every_point_on_subsamples_then_the_best_third_on_every_r
     fits = []
     fit = readings._fit_svc
 
-    def recording(kernel, C, gamma, X_tr, y_tr):
+    def recording(kernel, C, gamma, X_tr, y_tr, grids):
         fits.append((C, gamma, len(y_tr)))
-        return fit(kernel, C, gamma, X_tr, y_tr)
+        return fit(kernel, C, gamma, X_tr, y_tr, grids)
 
     monkeypatch.setattr(readings, "_fit_svc", recording)
     _, chosen, _ = fit_predict("rbf_svc", X[tr], y[tr], X[te], HALVING)
@@ -111,4 +112,4 @@ def test_the_command_line_takes_a_kept_edition_only(capsys):
 
     with pytest.raises(SystemExit) as stop:
         main(["verify", "--edition", "1"])
-    assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3)" in capsys.readouterr().err
+    assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3, 4)" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from helpers.studies.generalisation import load_protocol
+from helpers.studies.generalisation import load_protocol, protocol_path
 from helpers.studies.generalisation.datasets import apply_criteria, cap_rows, dataset_properties_v2
 from helpers.studies.generalisation.readings import (
     METHODS_V2,
@@ -163,10 +163,13 @@ def test_unknown_method_is_named():
 def test_the_protocols_grids():
     g = grids_from_protocol(load_protocol())
     assert g.shrinkage == (1.0, 0.9, 0.6, 0.3, 0.1, 0.0)
-    assert g.C == tuple(2.0 ** e for e in range(-5, 16, 2))
-    assert g.C_linear == tuple(2.0 ** e for e in range(-5, 8, 2))
-    assert g.gamma == tuple(2.0 ** e for e in range(-15, 4, 4))
+    assert g.C == tuple(2.0 ** e for e in range(-9, 18, 2))
+    assert g.C_linear == tuple(2.0 ** e for e in range(-13, 18, 2))
+    assert g.gamma == tuple(2.0 ** e for e in range(-19, 2, 4))
+    assert g.k == (1, 3, 5, 7, 9, 11, 15, 21, 31, 45, 63, 91, 127, 181)
     assert g.inner_folds >= 5
+    g3 = grids_from_protocol(load_protocol(protocol_path(3)))
+    assert g3.C_linear == tuple(2.0 ** e for e in range(-5, 8, 2)) and g3.k[-1] == 31 and not g3.nca_nested
 
 
 # --------------------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ def test_weakest_is_the_comparison_reaching_lowest():
         weakest({"a": {"effect": 0.1}})
 
 
-def test_answer_verdict_judges_the_weakest_comparison_at_the_rope():
+def test_answer_verdict_judges_several_comparisons_by_the_intersection_union_rule():
     from helpers.workbook.verdicts import answer_verdict
 
     strong = {"effect": 0.03, "interval": (0.01, 0.05)}

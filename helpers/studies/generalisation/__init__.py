@@ -1,14 +1,15 @@
-"""Does covariance-aware similarity help beyond the sources' data sets? The own study, third edition.
+"""Does the covariance each source credits help beyond its data set? The own study, fourth edition.
 
 Each source rests its claim on one data set: the variance-adjusted cosine and the
 expected-Cholesky SVC of Sahoo & Maiti on the Wisconsin data, Mahal-kNN of Srivastava & Rao
 on Reuters-21578. This study tests each claim, in every reading the sources support, over
 every data set that meets criteria written down before any result, with one protocol; the
-protocol (``data/protocols/generalisation_v3.toml``) fixes the claims, readings, criteria,
-grids, metric, ROPE and decision rule, and its SHA-256 is stored with every score.
-Edition 3 differs from edition 2 only in how the SVCs' grids are searched (successive halving
-instead of every point on every fold); edition 2's protocol and scores are kept beside it, to be
-compared with (:func:`edition_comparison`) and recomputed (``--edition 2``).
+protocol (``data/protocols/generalisation_v4.toml``) fixes the claims, the comparison that
+decides each (the reading against the method it nests: the same method with its covariance
+switched off), readings, criteria, grids, metric, ROPE and decision rule, and its SHA-256 is
+stored with every score. Editions 2 (the pre-registered record) and 3 are kept beside it with
+their protocols and scores, to be compared with (:func:`edition_comparison`) and recomputed
+(``--edition 2`` or ``3``).
 
 * :mod:`.preregistration`: :func:`load_protocol`, :func:`protocol_path` of each edition;
 * :mod:`.datasets`: :func:`study_datasets` (the collection's sets under the criteria, then
@@ -18,10 +19,14 @@ compared with (:func:`edition_comparison`) and recomputed (``--edition 2``).
 * :mod:`.scores`: the per-fold computation (resumable, parallel, on Dask given an address),
   stored under ``data/results/`` with the protocol's hash (:func:`stored_results`), and
   :func:`recompute_sample`, which recomputes stored folds and lists every difference;
-* :mod:`.evidence`: each claim's effects (Hodges-Lehmann with its interval, Wilcoxon with
-  Holm, the Bayesian signed-rank posterior at the ROPE), leave-one-out, the hierarchical
+* :mod:`.shrinkage`: every shrinkage of a covariance from one eigendecomposition;
+* :mod:`.evidence`: each claim's contrasts and effects (Hodges-Lehmann with its interval,
+  Wilcoxon with Holm, the Bayesian signed-rank posterior at the ROPE: argmax shares and
+  masses), leave-one-out, the hierarchical
   model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
   critical-difference diagram, ranks and Friedman, the pre-specified property, the ablation;
+* :mod:`.contrasts`: scaling alone against the covariance beyond it (:func:`decomposition`),
+  Reuters-21578 alone (:func:`reuters_rows`);
 * :mod:`.report`: the tables the notebook shows, :func:`edition_comparison` among them.
 
 The command line: ``python -m helpers.studies.generalisation {run,verify,hierarchical} [--edition N]``.
@@ -38,10 +43,12 @@ References
 .. [4] S. Holm (1979), A simple sequentially rejective multiple test procedure, Scand. J. Statist. 6, 65-70.
 """
 
+from .contrasts import claim_pairs, decomposition, reuters_rows
 from .datasets import REUTERS, study_datasets, study_names
 from .evidence import (
     claim_effects,
     claim_table,
+    contrasts,
     dataset_means,
     flags,
     grid_edges,
@@ -61,7 +68,6 @@ from .readings import METHODS_V2, ORDER_DEPENDENT, metric_learn_references
 from .report import (
     SHORT_V2,
     chosen_values,
-    claim_baselines,
     edition_comparison,
     effect_phrase,
     excluded_sets,
@@ -85,9 +91,11 @@ __all__ = [
     "SHORT_V2",
     "ablation",
     "chosen_values",
-    "claim_baselines",
+    "claim_pairs",
     "claim_effects",
     "claim_table",
+    "contrasts",
+    "decomposition",
     "dataset_means",
     "edition_comparison",
     "effect_phrase",
@@ -111,6 +119,7 @@ __all__ = [
     "protocol_path",
     "protocol_table",
     "recompute_sample",
+    "reuters_rows",
     "scores_path",
     "seconds_by_method",
     "stored_hierarchical",

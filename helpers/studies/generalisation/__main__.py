@@ -54,7 +54,8 @@ def main(argv=None) -> int:
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     hier = sub.add_parser("hierarchical", help="the hierarchical Bayesian model of every claim's readings "
                           "(needs pystan: pip install '.[hierarchical]'), stored beside the scores")
-    hier.add_argument("--samples", type=int, default=2000, help="posterior draws per chain")
+    hier.add_argument("--samples", type=int, default=None,
+                      help="posterior draws per chain (default: the protocol's [hierarchical] draws, else 2000)")
     hier.add_argument("--primary-only", action="store_true", help="the claims' primary readings only")
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
                              help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
     args = parser.parse_args(argv)
     for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
-                                 ("--samples", getattr(args, "samples", 100), 100)):
+                                 ("--samples", 100 if getattr(args, "samples", None) is None else args.samples, 100)):
         if value < least:
             parser.error(f"{option} must be at least {least}, not {value}")
     seed = getattr(args, "seed", None)

@@ -175,7 +175,7 @@ def study_datasets(protocol: dict, names=None, verbose: bool | None = None):
     out = {}
     for name in chosen:
         if name == REUTERS:
-            X, y = apply_criteria(*reuters_dataset(verbose=verbose), minimum)
+            X, y = apply_criteria(*reuters_dataset(int(crit.get("text_components", 100)), verbose=verbose), minimum)
         else:
             data = load_dataset(name, min_rows_per_class=minimum, drop_duplicates=True)
             X, y = data.X, data.y

@@ -64,6 +64,7 @@ from ._examples import example_datasets, example_scores  # noqa: F401 (the docte
 __all__ = [
     "claim_effects",
     "claim_table",
+    "contrasts",
     "dataset_means",
     "flags",
     "grid_edges",
@@ -162,12 +163,30 @@ def _wilcoxon(d: np.ndarray) -> float:
     return float(stats.wilcoxon(d, zero_method=ZERO_METHOD, alternative="two-sided").pvalue)
 
 
-def _posterior(a: np.ndarray, b: np.ndarray, n_samples: int):
-    """P(better), P(equivalent), P(worse) of ``a`` against ``b`` as a function of the ROPE (cached)."""
+#: the posterior's keys: the argmax shares (what the decision reads) and the masses
+POSTERIOR_KEYS = ("better", "equivalent", "worse", "mass_better", "mass_equivalent", "mass_worse")
+
+
+def _posterior_settings(protocol: Mapping, n_samples: int | None) -> dict:
+    """The signed-rank posterior's prior, draws and seed: the protocol's from edition 4 on.
+
+    The protocols of editions 2 and 3 state a prior of 1, but their results were computed with
+    0.5 (baycomp's default, which the code has always used); those editions keep 0.5.
+    """
+    decision = protocol["decision"]
+    fourth = protocol["study"].get("edition", 0) >= 4
+    draws = n_samples if n_samples is not None else int(decision.get("posterior_draws", 50_000)) if fourth else 50_000
+    return {"prior": float(decision["prior_pseudo_observation"]) if fourth else 0.5,
+            "n_samples": check_int(draws, "n_samples", 1000, "n_samples=50000"),
+            "random_state": int(decision.get("posterior_seed", 0)) if fourth else 0}
+
+
+def _posterior(a: np.ndarray, b: np.ndarray, settings: Mapping):
+    """The signed-rank posterior of ``a`` against ``b`` as a function of the ROPE (cached): argmax shares and masses."""
     @functools.cache
     def posterior(rope: float) -> dict:
-        r = bayesian_signed_rank(a, b, rope=rope, n_samples=n_samples)
-        return {k: r[k] for k in ("better", "equivalent", "worse")}
+        r = bayesian_signed_rank(a, b, rope=rope, **settings)
+        return {k: r[k] for k in POSTERIOR_KEYS}
     return posterior
 
 
@@ -183,16 +202,41 @@ def _claims(protocol: Mapping) -> dict:
             from None
 
 
-def _comparisons(means: pd.DataFrame, claim: Mapping, reading: str, n_samples: int) -> dict:
-    """Each baseline of a claim against one reading: the counts, HL, Wilcoxon p and the posterior function."""
+def contrasts(claim: Mapping) -> dict:
+    """A claim's contrasts: ``{name: comparators}``, the confirmatory one first.
+
+    From edition 4, a claim names the method its readings nest (``nested``: the reading with
+    its covariance switched off). Its confirmatory contrast, ``"covariance"``, is against that
+    method alone, and the source's own baselines are a second contrast, ``"source"``; where the
+    nested method is itself one of the source's baselines (the linear SVC), the claim against
+    all of them is the one contrast. Before edition 4 the only contrast was the source's.
+
+    Examples
+    --------
+    >>> contrasts({"nested": "scaled_cosine", "baselines": ["cosine"]})
+    {'covariance': ['scaled_cosine'], 'source': ['cosine']}
+    >>> contrasts({"nested": "linear_svc", "baselines": ["linear_svc", "rbf_svc"]})
+    {'covariance': ['linear_svc', 'rbf_svc']}
+    """
+    baselines = list(claim["baselines"])
+    nested = claim.get("nested")
+    if nested is None:
+        return {"source": baselines}
+    if nested in baselines:
+        return {"covariance": baselines}
+    return {"covariance": [nested], "source": baselines}
+
+
+def _comparisons(means: pd.DataFrame, comparators, reading: str, settings: Mapping) -> dict:
+    """Each comparator of a contrast against one reading: the counts, HL, Wilcoxon p and the posterior function."""
     out = {}
-    for baseline in claim["baselines"]:
+    for baseline in comparators:
         d = paired_differences(means, reading, baseline)
         values = d.to_numpy()
         hl = hodges_lehmann(values)
         out[baseline] = {"n_sets": int(values.size), "wins": int((values > 0).sum()), "ties": int((values == 0).sum()),
                          "losses": int((values < 0).sum()), "hl": hl, "p": _wilcoxon(values),
-                         "posterior": _posterior(means[reading].to_numpy(), means[baseline].to_numpy(), n_samples)}
+                         "posterior": _posterior(means[reading].to_numpy(), means[baseline].to_numpy(), settings)}
     return out
 
 
@@ -209,34 +253,47 @@ def _means(scores, metric, exclude) -> pd.DataFrame:
     return means
 
 
-def _holm(p_values: list) -> list:
-    """Holm's adjustment (statsmodels, through :func:`helpers.significance.holm`); one p is its own adjustment."""
-    return list(p_values) if len(p_values) == 1 else [float(p) for p in holm(p_values)]
+_CORRECTIONS = {"holm": "holm", "bonferroni": "bonferroni", "none": None}
 
 
-def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int, secondary_of=None) -> tuple[dict, float]:
-    """The claims' readings compared, with the Holm-adjusted claim p's: {(claim, reading): {...}}.
+def _adjust(p_values: list, correction: str) -> list:
+    """The protocol's multiplicity correction: Holm (:func:`helpers.significance.holm`), Bonferroni or none."""
+    if correction not in _CORRECTIONS:
+        raise ValueError(f"decision.correction must be one of {sorted(_CORRECTIONS)}, not {correction!r}")
+    if len(p_values) == 1 or correction == "none":
+        return list(p_values)
+    if correction == "holm":
+        return [float(p) for p in holm(p_values)]
+    return [min(1.0, float(p) * len(p_values)) for p in p_values]
 
-    Every claim's primary reading is compared (the confirmatory family needs them all); the
-    secondary readings of the claims in ``secondary_of`` (default: every claim).
+
+def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int | None, secondary_of=None) -> tuple[dict, float]:
+    """The claims' readings compared, contrast by contrast, with the adjusted claim p's.
+
+    Returns ``{(claim, reading, contrast): {...}}`` and the ROPE. The confirmatory family is
+    every claim's primary reading in its first contrast; the rest of a claim (its other
+    contrast, its secondary readings) is its secondary family. Only the claims in
+    ``secondary_of`` (default: every claim) have their secondary rows computed.
     """
-    n_samples = check_int(n_samples, "n_samples", 1000, "n_samples=50000")
+    settings = _posterior_settings(protocol, n_samples)
     rope = check_real(protocol["decision"]["rope"], "decision.rope", "0.01", low=0, closed="neither")
+    correction = protocol["decision"].get("correction", "holm")
     claims = _claims(protocol)
     secondary_of = claims if secondary_of is None else secondary_of
     results = {}
     for key, claim in claims.items():
         readings = [(r, primary) for r, primary in _readings(claim) if primary or key in secondary_of]
         for reading, primary in readings:
-            comparisons = _comparisons(means, claim, reading, n_samples)
-            results[key, reading] = {"primary": primary, "comparisons": comparisons,
-                                     "p_claim": _claim_p(comparisons)}
-        secondary = [(key, r) for r, primary in readings if not primary]
+            for i, (contrast, comparators) in enumerate(contrasts(claim).items()):
+                comparisons = _comparisons(means, comparators, reading, settings)
+                results[key, reading, contrast] = {"primary": primary, "confirmatory": primary and i == 0,
+                                                   "comparisons": comparisons, "p_claim": _claim_p(comparisons)}
+        secondary = [item for item in results if item[0] == key and not results[item]["confirmatory"]]
         if secondary:
-            for item, p in zip(secondary, _holm([results[s]["p_claim"] for s in secondary])):
+            for item, p in zip(secondary, _adjust([results[s]["p_claim"] for s in secondary], correction)):
                 results[item]["p_holm"], results[item]["family"] = p, "secondary"
-    confirmatory = [(key, c["primary"]) for key, c in claims.items()]
-    for item, p in zip(confirmatory, _holm([results[c]["p_claim"] for c in confirmatory])):
+    confirmatory = [item for item, r in results.items() if r["confirmatory"]]
+    for item, p in zip(confirmatory, _adjust([results[c]["p_claim"] for c in confirmatory], correction)):
         results[item]["p_holm"], results[item]["family"] = p, "confirmatory"
     return results, rope
 
@@ -246,98 +303,109 @@ def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int, secondary_
 
 
 def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
-                n_samples: int = 50_000) -> pd.DataFrame:
-    """One row per claim, reading and baseline: counts, the effect with its interval, p-values and the posterior.
+                n_samples: int | None = None) -> pd.DataFrame:
+    """One row per claim, reading, contrast and comparator: counts, the effect with its interval, p-values, posterior.
 
-    For each reading (the claim's primary and secondary methods) and each baseline, the
-    differences ``reading - baseline`` of the per-data-set means (:func:`dataset_means`) give
+    For each reading (the claim's primary and secondary methods), each contrast
+    (:func:`contrasts`: from edition 4 the method the reading nests, ``"covariance"``, then
+    the source's baselines, ``"source"``) and each comparator, the differences ``reading -
+    comparator`` of the per-data-set means (:func:`dataset_means`) give
 
     * ``wins``, ``ties``, ``losses``: data sets where the reading scores higher, the same, lower;
     * ``effect``, ``low``, ``high``: the Hodges-Lehmann estimate (the median of the Walsh
       averages) with its exact signed-rank 95% interval (:func:`helpers.effects.hodges_lehmann`);
     * ``p``: the two-sided Wilcoxon signed-rank test (:func:`scipy.stats.wilcoxon`,
       ``zero_method="zsplit"``: a tie counts half on each side instead of being dropped);
-    * ``p_claim``: the reading's p for the claim: ``p`` itself, or for a claim that must hold
-      against every baseline (``combine = "intersection-union"``) the largest ``p`` over its
-      baselines (Berger & Hsu 1996);
-    * ``p_holm``: ``p_claim`` adjusted by Holm (statsmodels ``multipletests(method="holm")``),
-      over the confirmatory family (the claims' primary readings, ``family =
-      "confirmatory"``) or, for a secondary reading, over the secondary readings of its claim
-      (``family = "secondary"``);
-    * ``p_better``, ``p_equivalent``, ``p_worse``: the Bayesian signed-rank test at the
-      protocol's ROPE (:func:`helpers.effects.bayesian_signed_rank`), summing to 1.
+    * ``p_claim``: the contrast's p: ``p`` itself, or for a contrast that must hold against
+      every comparator the largest ``p`` over them (Berger & Hsu 1996);
+    * ``p_holm``: ``p_claim`` adjusted by the protocol's correction (Holm), over the
+      confirmatory family (each claim's primary reading in its first contrast, ``family =
+      "confirmatory"``) or over the rest of its claim (``family = "secondary"``);
+    * ``p_better``, ``p_equivalent``, ``p_worse``: the Bayesian signed-rank test's argmax shares
+      at the protocol's ROPE (the share of posterior draws in which that region is the most
+      probable; what the decision reads), and ``mass_better``, ``mass_equivalent``,
+      ``mass_worse``: its posterior masses (:func:`helpers.effects.bayesian_signed_rank`).
 
     Parameters
     ----------
     scores : DataFrame
         The per-fold score table.
     protocol : dict
-        :func:`load_protocol`: its claims and ``decision.rope``.
+        :func:`load_protocol`: its claims and ``[decision]``.
     metric : {"accuracy", "balanced_accuracy"}
     exclude : sequence of str
         Data sets left out (e.g. the sources' own data, ``protocol["datasets"]["sources_own_data"]``).
-    n_samples : int
-        Draws of the Bayesian signed-rank posterior (baycomp's default 50000; 0.02-0.1 s each).
+    n_samples : int, optional
+        Draws of the Bayesian signed-rank posterior; default the protocol's (50000).
 
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
     >>> t = claim_table(example_scores(), load_protocol(), n_samples=2000)
     >>> row = t[t.primary & (t.claim == "vac.expected-better")].iloc[0]
-    >>> print(row.reading, row.wins, row.losses, f"{row.effect:+.3f} [{row.low:+.3f}, {row.high:+.3f}]")
-    expected_cholesky_cosine 12 0 +0.030 [+0.025, +0.033]
+    >>> print(row.reading, row.contrast, row.baseline, row.wins, row.losses, f"{row.effect:+.3f}")
+    expected_cholesky_cosine covariance scaled_cosine 12 0 +0.030
     """
     results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
     rows = []
-    for (key, reading), r in results.items():
+    for (key, reading, contrast), r in results.items():
         for baseline, c in r["comparisons"].items():
             post = c["posterior"](rope)
-            rows.append({"claim": key, "reading": reading, "primary": r["primary"], "baseline": baseline,
-                         "n_sets": c["n_sets"], "wins": c["wins"], "ties": c["ties"], "losses": c["losses"],
-                         "effect": c["hl"]["effect"], "low": c["hl"]["interval"][0], "high": c["hl"]["interval"][1],
-                         "p": c["p"], "p_claim": r["p_claim"], "p_holm": r["p_holm"], "family": r["family"],
-                         "p_better": post["better"], "p_equivalent": post["equivalent"], "p_worse": post["worse"],
-                         "rope": rope})
+            rows.append({"claim": key, "reading": reading, "primary": r["primary"], "contrast": contrast,
+                         "baseline": baseline, "n_sets": c["n_sets"], "wins": c["wins"], "ties": c["ties"],
+                         "losses": c["losses"], "effect": c["hl"]["effect"], "low": c["hl"]["interval"][0],
+                         "high": c["hl"]["interval"][1], "p": c["p"], "p_claim": r["p_claim"], "p_holm": r["p_holm"],
+                         "family": r["family"], **{f"p_{k}" if not k.startswith("mass") else k: post[k]
+                                                   for k in POSTERIOR_KEYS}, "rope": rope})
     return pd.DataFrame(rows)
 
 
-def _effect_dict(c: Mapping, r: Mapping, metric: str) -> dict:
+def _effect_dict(c: Mapping, r: Mapping, metric: str, protocol: Mapping) -> dict:
     hl = c["hl"]
-    family = "over the three claims" if r["family"] == "confirmatory" else "within the claim's secondary readings"
+    family = "over the three claims" if r["family"] == "confirmatory" else "within the claim's other comparisons"
     method = (f"{hl['method']} of the per-data-set mean {metric.replace('_', ' ')}; two-sided Wilcoxon "
               f"signed-rank p = {c['p']:.3g} ({c['wins']} wins, {c['ties']} ties, {c['losses']} losses), "
-              f"the claim's p Holm-adjusted {family}: {r['p_holm']:.3g}")
-    return {"effect": hl["effect"], "interval": hl["interval"], "p": c["p"], "method": method,
-            "posterior": c["posterior"]}
+              f"the claim's p {protocol['decision'].get('correction', 'holm').capitalize()}-adjusted {family}: "
+              f"{r['p_holm']:.3g}")
+    out = {"effect": hl["effect"], "interval": hl["interval"], "p": c["p"], "method": method,
+           "posterior": c["posterior"], "decisive": float(protocol["decision"]["decisive"])}
+    if protocol["study"].get("edition", 0) >= 4 and r["family"] == "confirmatory":
+        out |= {"p_adjusted": r["p_holm"], "alpha": float(protocol["decision"]["alpha"])}
+    return out
 
 
 def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
-                  reading: Mapping | None = None, n_samples: int = 50_000) -> dict:
+                  reading: Mapping | None = None, contrast: str | None = None, n_samples: int | None = None) -> dict:
     """Each claim's comparisons as the verdict engine takes them.
 
-    Returns ``{claim_key: {"comparisons": {baseline: effect dict}}}``, the argument of
-    ``SourceCheck.claim(key, comparisons=...)``; a claim with two baselines is judged there by
-    its weakest comparison. Each effect dict holds ``effect`` and ``interval`` (Hodges-Lehmann,
-    95%), ``p`` (the comparison's two-sided Wilcoxon p), ``method`` (what was computed, with
-    the counts and the Holm-adjusted p of the claim) and ``posterior``: a function of the ROPE
-    returning ``{"better", "equivalent", "worse"}`` (the Bayesian signed-rank test, cached per
-    ROPE), so that the verdicts at half and double the ROPE are recomputed from it.
+    Returns ``{claim_key: {"comparisons": {comparator: effect dict}}}``, the argument of
+    ``SourceCheck.claim(key, comparisons=...)``: the claim's first contrast (:func:`contrasts`;
+    from edition 4 the one that isolates the covariance), or ``contrast``. A contrast with
+    several comparators must hold against each (:func:`helpers.workbook.verdicts.intersection_union`).
+    Each effect dict holds ``effect`` and ``interval`` (Hodges-Lehmann, 95%), ``p`` (the
+    comparison's two-sided Wilcoxon p), ``method`` (what was computed, with the counts and the
+    adjusted p of the claim), ``posterior`` (a function of the ROPE returning the argmax shares
+    and the masses, cached per ROPE, so that the verdicts at half and double the ROPE are
+    recomputed from it) and the protocol's decision rule: ``decisive``, and in the confirmatory
+    family from edition 4 ``p_adjusted`` and ``alpha`` (a decision needs ``p_adjusted < alpha``).
 
     Parameters
     ----------
     reading : dict, optional
         ``{claim_key: method}``: a secondary reading instead of the primary one for those
         claims (the others keep their primary reading).
-    n_samples : int
-        Draws of the Bayesian signed-rank posterior, at each ROPE it is asked for.
+    contrast : {"covariance", "source"}, optional
+        The contrast to give; default each claim's first.
+    n_samples : int, optional
+        Draws of the Bayesian signed-rank posterior; default the protocol's.
 
     Examples
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
     >>> e = claim_effects(example_scores(), load_protocol(), n_samples=2000)
     >>> c = e["svm.better-than-kernels"]["comparisons"]
-    >>> sorted(c), round(c["rbf_svc"]["effect"], 3), c["rbf_svc"]["posterior"](0.01)["better"] > 0.95
-    (['linear_svc', 'rbf_svc'], 0.021, True)
+    >>> sorted(c), round(c["rbf_svc"]["effect"], 3), c["rbf_svc"]["alpha"]
+    (['linear_svc', 'rbf_svc'], 0.021, 0.05)
     """
     claims = _claims(protocol)
     chosen = {key: c["primary"] for key, c in claims.items()}
@@ -348,22 +416,28 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
         if method not in allowed:
             raise ValueError(f"{method!r} is not a reading of {key}; its readings are {allowed}")
         chosen[key] = method
-    return _effects(_means(scores, metric, exclude), protocol, chosen, metric, n_samples)
+    return _effects(_means(scores, metric, exclude), protocol, chosen, metric, n_samples, contrast=contrast)
 
 
-def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int,
-             keys=None) -> dict:
+def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int | None,
+             keys=None, contrast: str | None = None) -> dict:
     claims = _claims(protocol)
     keys = list(claims) if keys is None else keys
-    secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"]]
+    secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"] or contrast is not None]
     results, _ = _evidence(means, protocol, n_samples, secondary_of)
-    return {key: {"comparisons": {b: _effect_dict(c, results[key, chosen[key]], metric)
-                                  for b, c in results[key, chosen[key]]["comparisons"].items()}}
-            for key in keys}
+    out = {}
+    for key in keys:
+        names = list(contrasts(claims[key]))
+        name = names[0] if contrast is None else contrast
+        if name not in names:
+            raise ValueError(f"claim {key} has the contrasts {names}, not {name!r}")
+        r = results[key, chosen[key], name]
+        out[key] = {"comparisons": {b: _effect_dict(c, r, metric, protocol) for b, c in r["comparisons"].items()}}
+    return out
 
 
 def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: str | None = None,
-                  metric: str = "accuracy", exclude=(), n_samples: int = 50_000) -> dict:
+                  metric: str = "accuracy", exclude=(), n_samples: int | None = None) -> dict:
     """A claim's effect dicts with each data set left out in turn: ``{dropped set: {"comparisons": ...}}``.
 
     Each value is what :func:`claim_effects` gives for ``claim`` without that data set (and
@@ -374,7 +448,7 @@ def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: 
     --------
     >>> from helpers.studies.generalisation.preregistration import load_protocol
     >>> loo = leave_one_out(example_scores(), load_protocol(), "vac.expected-better")
-    >>> len(loo), min(v["comparisons"]["cosine"]["interval"][0] for v in loo.values()) > 0
+    >>> len(loo), min(v["comparisons"]["scaled_cosine"]["interval"][0] for v in loo.values()) > 0
     (12, True)
     """
     claims = _claims(protocol)
@@ -402,14 +476,19 @@ def _fold_matrix(scores: pd.DataFrame, method: str, metric: str) -> pd.DataFrame
 
 def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, rope, metric: str = "accuracy",
                            exclude=(), n_samples: int = 2000, chains: int = 4, random_state: int = 0):
-    """P(better), P(equivalent), P(worse) on a new data set, from the hierarchical model over the per-fold differences.
+    """The difference on a new data set, from the hierarchical model over the per-fold differences.
 
     The Bayesian hierarchical model of Corani et al. (2017) as ``baycomp.HierarchicalTest``
     fits it: each data set's per-fold differences ``reading - baseline`` are Student-t with the
     correlation ``1 / folds`` of cross-validation, their means drawn from a common Student-t
-    whose location, scale and degrees of freedom are sampled (Stan, NUTS). The probabilities
-    are baycomp's: the share of posterior draws in which the difference on a new data set is
-    most probably above ``rope`` (``better``), inside ``[-rope, rope]`` or below ``-rope``.
+    whose location, scale and degrees of freedom are sampled (Stan, NUTS). Each posterior draw
+    gives the probabilities that the difference on a new data set lies above ``rope``, inside
+    ``[-rope, rope]`` or below ``-rope``. Two summaries: ``predictive_better``,
+    ``predictive_equivalent``, ``predictive_worse``, their posterior means (the predictive
+    probabilities for a new data set), and ``better``, ``equivalent``, ``worse``, baycomp's
+    ``probs()``: the share of draws in which that region is the most probable. With arviz-stats
+    installed, ``rhat`` (the largest rank-normalised split R-hat) and ``ess_bulk`` (the smallest
+    bulk effective sample size) of the model's location, scale and degrees of freedom.
 
     baycomp does not seed Stan and caches its last sample in a file in the working directory;
     here Stan is seeded with ``random_state``, so is the noise baycomp adds to a data set whose
@@ -431,7 +510,8 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
     Returns
     -------
     dict
-        For one ROPE ``{"better", "equivalent", "worse"}``; for several, ``{rope: that dict}``.
+        For one ROPE the argmax shares, the predictive probabilities and the diagnostics; for
+        several, ``{rope: that dict}``.
 
     Raises
     ------
@@ -462,15 +542,56 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
     runs = scores["repeat"].nunique()
     if len(x) < 2:
         raise ValueError(f"the hierarchical model needs at least two data sets; {len(x)} left")
-    seeded = functools.partial(stan.build, random_seed=random_state + 1)   # Stan's seed must be positive
+    fits = []
+    build = stan.build
+
+    def seeded(*args, **kwargs):   # Stan's seed must be positive; the fit is kept for its diagnostics
+        model = build(*args, random_seed=random_state + 1, **kwargs)
+        sample = model.sample
+
+        def recording(**options):
+            fits.append(sample(**options))
+            return fits[-1]
+
+        model.sample = recording
+        return model
+
     out = {}
     with tempfile.TemporaryDirectory() as where, contextlib.chdir(where), mock.patch.object(stan, "build", seeded):
         for r in ropes:   # the second ROPE on reads baycomp's cached sample of the same differences
             sample = HierarchicalTest.sample(x.to_numpy(), y.to_numpy(), r, runs=runs, chains=chains,
                                              nsamples=n_samples, random_state=random_state)
             worse, equivalent, better = np.bincount(np.argmax(sample, axis=1), minlength=3) / len(sample)
-            out[r] = {"better": float(better), "equivalent": float(equivalent), "worse": float(worse)}
+            predictive = sample.mean(axis=0)
+            out[r] = {"better": float(better), "equivalent": float(equivalent), "worse": float(worse),
+                      "predictive_better": float(predictive[2]), "predictive_equivalent": float(predictive[1]),
+                      "predictive_worse": float(predictive[0]), **_diagnostics(fits[0] if fits else None, chains)}
     return out[ropes[0]] if np.isscalar(rope) else out
+
+
+#: the hierarchical model's parameters whose convergence is reported: the location, scale and
+#: degrees of freedom of the distribution of data-set means, on which the probabilities rest
+HIERARCHICAL_PARAMETERS = ("delta0", "std0", "nu")
+
+
+def _diagnostics(fit, chains: int) -> dict:
+    """The largest rank-normalised split R-hat and the smallest bulk ESS over :data:`HIERARCHICAL_PARAMETERS`.
+
+    Computed by arviz-stats from the fit's draws, chain by chain (pystan keeps each chain's
+    draws together); ``{}`` without a fit or without arviz-stats.
+    """
+    try:
+        from arviz_stats.base import array_stats
+    except ImportError:
+        return {}
+    if fit is None:
+        return {}
+    rhat, ess = [], []
+    for name in HIERARCHICAL_PARAMETERS:
+        draws = np.asarray(fit[name], dtype=float).reshape(chains, -1)
+        rhat.append(float(array_stats.rhat(draws, chain_axis=0, draw_axis=1)))
+        ess.append(float(array_stats.ess(draws, chain_axis=0, draw_axis=1, method="bulk")))
+    return {"rhat": max(rhat), "ess_bulk": min(ess)}
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from ...data.paths import DATA_DIR
 __all__ = ["EDITION", "EDITIONS", "PROTOCOL_PATH", "load_protocol", "protocol_path"]
 
 #: the edition the study computes and its notebook reads
-EDITION = 3
+EDITION = 4
 #: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
-EDITIONS = (2, 3)
+EDITIONS = (2, 3, 4)
 
 
 def protocol_path(edition: int = EDITION) -> Path:
@@ -104,16 +104,7 @@ def _problems(protocol: dict) -> list[str]:
     keys = [c.get("key") for c in claims]
     if len(set(keys)) != len(keys):
         problems.append(f"claims repeat a key: {keys}")
-    for claim in claims:
-        name = claim.get("key", "a claim")
-        if not claim.get("primary"):
-            problems.append(f"claim {name}: no primary reading")
-        if not claim.get("baselines"):
-            problems.append(f"claim {name}: no baseline to compare with")
-        if claim.get("combine") not in _COMBINE:
-            problems.append(f"claim {name}: combine must be one of {_COMBINE}, not {claim.get('combine')!r}")
-        elif claim["combine"] == "single" and len(claim.get("baselines", [])) != 1:
-            problems.append(f"claim {name}: a single comparison needs one baseline; got {claim.get('baselines')}")
+    problems += [p for claim in claims for p in _claim_problems(claim, protocol["study"].get("edition", 0))]
     problems += _tuning_problems(protocol["tuning"])
     data = protocol["datasets"]
     if data.get("min_wide_sets", 0) > data.get("min_sets", 0):
@@ -124,9 +115,35 @@ def _problems(protocol: dict) -> list[str]:
     return problems
 
 
+def _claim_problems(claim: dict, edition: int) -> list[str]:
+    problems = []
+    name = claim.get("key", "a claim")
+    if not claim.get("primary"):
+        problems.append(f"claim {name}: no primary reading")
+    if not claim.get("baselines"):
+        problems.append(f"claim {name}: no baseline to compare with")
+    if claim.get("combine") not in _COMBINE:
+        problems.append(f"claim {name}: combine must be one of {_COMBINE}, not {claim.get('combine')!r}")
+    elif claim["combine"] == "single" and len(claim.get("baselines", [])) != 1:
+        problems.append(f"claim {name}: a single comparison needs one baseline; got {claim.get('baselines')}")
+    if edition >= 4 and not isinstance(claim.get("nested"), str):
+        problems.append(f"claim {name}: no nested method (the reading with its covariance switched off), "
+                        "the confirmatory comparison since edition 4")
+    return problems
+
+
+#: the fourth edition's choices in [tuning] and the values each may take (absent: the earlier editions')
+_CHOICES = {"nca_nested": (True, False), "linear_solver": ("by-shape", "mixed"),
+            "svc_rows": ("standardised", "scaled"), "per_category_target": ("pooled", "own"),
+            "factorisation": ("eigen", "cholesky"), "edge_rule": ("open-decided", "chosen")}
+
+
 def _tuning_problems(tuning: dict) -> list[str]:
     """The SVC search: ``svc_search`` 'grid' or 'halving', and halving's factor and smallest first round."""
     problems = []
+    for field, allowed in _CHOICES.items():
+        if field in tuning and tuning[field] not in allowed:
+            problems.append(f"tuning.{field} must be one of {allowed}, not {tuning[field]!r}")
     if tuning.get("svc_search", "grid") not in ("grid", "halving"):
         problems.append(f"tuning.svc_search must be 'grid' or 'halving', not {tuning.get('svc_search')!r}")
     halving = tuning.get("svc_halving", {})

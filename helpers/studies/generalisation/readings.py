@@ -57,6 +57,7 @@ from ..._arrays import sq_euclidean, unit_rows
 from ...estimators import ExpectedWhitener, Whitener
 from ...neighbours import majority_votes, nearest_indices
 from ...whitening import estimate_covariance
+from .shrinkage import ShrinkagePath, class_paths, expected_zca_matrix, per_category_distances
 
 #: the methods of the second and third editions, in display order, with their labels
 METHODS_V2 = {
@@ -97,6 +98,17 @@ class Grids:
     nca_max_iter: int = 1000
     nca_tol: float = 1e-5
     random_state: int = 0
+    # the fourth edition's choices; the defaults are the second and third editions'
+    nca_nested: bool = False          #: NCA fitted inside every inner fold (else once on the outer training rows)
+    linear_solver: str = "mixed"      #: "liblinear" (one-vs-one on more than two classes) or "mixed" (libsvm there)
+    svc_rows: str = "scaled"          #: the rows the whitened SVCs whiten: "scaled" or "standardised"
+    per_category_target: str = "own"  #: per-category shrinkage towards each class's own variance or the "pooled" one
+    factorisation: str = "cholesky"   #: "eigen": one eigendecomposition per fit serves every shrinkage
+    edge_rule: str = "chosen"         #: "open-decided": only an open end, and only where no inner point ties with it
+    libsvm_min_features: int = 30     #: with linear_solver "by-shape": libsvm on multi-class sets this wide
+
+
+_V3 = Grids(k=(1,), shrinkage=(1.0,), C=(1.0,), gamma=(1.0,))
 
 
 def _log2_grid(spec) -> tuple:
@@ -112,7 +124,7 @@ def grids_from_protocol(protocol: dict) -> Grids:
     >>> from helpers.studies.generalisation import load_protocol
     >>> g = grids_from_protocol(load_protocol())
     >>> g.k[:3], g.shrinkage[0], g.C[0], g.C[-1], g.C_linear[-1], len(g.gamma), g.inner_folds
-    ((1, 3, 5), 1.0, 0.03125, 32768.0, 128.0, 5, 5)
+    ((1, 3, 5), 1.0, 0.001953125, 131072.0, 131072.0, 6, 5)
     """
     t, p = protocol["tuning"], protocol["protocol"]
     halving = t.get("svc_halving", {})
@@ -122,7 +134,13 @@ def grids_from_protocol(protocol: dict) -> Grids:
                  inner_folds=int(p["inner_folds"]), svc_search=str(t.get("svc_search", "grid")),
                  halving_factor=int(halving.get("factor", 3)),
                  halving_min_rows_per_class=int(halving.get("min_rows_per_class", 10)),
-                 random_state=int(p["random_state"]))
+                 random_state=int(p["random_state"]),
+                 **{field: type(getattr(_V3, field))(t[field]) for field in _EDITION_4 if field in t})
+
+
+#: the fields of ``[tuning]`` that edition 4 added; an older protocol leaves them at the default
+_EDITION_4 = ("nca_nested", "linear_solver", "svc_rows", "per_category_target", "factorisation", "edge_rule",
+              "libsvm_min_features")
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,7 +213,85 @@ def _per_category_distances(X_tr, y_tr, X_te, shrinkage):
     return D
 
 
-def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None):
+def _eigen_distances(spec, X_tr, y_tr, X_te, grids):
+    """Edition 4: ``a -> D`` for a covariance-aware kNN, one eigendecomposition for every shrinkage.
+
+    At ``a = 1`` the covariance is a multiple of the identity (per category: the same for every
+    class), so the rows are left as they are: the reading is then exactly its plain counterpart.
+    """
+    plain = _distances(spec.metric, X_te, X_tr)
+    if spec.whitening == "per_category":
+        paths, members = class_paths(X_tr, y_tr, pooled_target=grids.per_category_target == "pooled")
+        per_class = per_category_distances(paths, members, X_tr, X_te)
+        pooled = grids.per_category_target == "pooled"
+        return lambda a: plain if a == 1.0 and pooled else per_class(a)
+    if spec.whitening in ("total", "within"):
+        rows = X_tr
+        if spec.whitening == "within":
+            classes, codes = np.unique(y_tr, return_inverse=True)
+            means = np.vstack([X_tr[codes == i].mean(axis=0) for i in range(len(classes))])
+            rows = X_tr - means[codes]
+        path = ShrinkagePath(np.atleast_2d(np.cov(rows, rowvar=False, ddof=1)))
+        tr, te = X_tr @ path.vectors, X_te @ path.vectors
+
+        def whitened(a):
+            if a == 1.0:
+                return plain
+            w_tr, w_te = path.whitened(tr, a), path.whitened(te, a)
+            return None if w_tr is None else _distances(spec.metric, w_te, w_tr)
+
+        return whitened
+    if spec.whitening == "expected_zca":
+        paths, _ = class_paths(X_tr, y_tr, pooled_target=False)
+        priors = np.unique(y_tr, return_counts=True)[1] / len(y_tr)
+
+        def expected(a):
+            E = None if a == 1.0 else expected_zca_matrix(paths, priors, a)
+            return plain if a == 1.0 else None if E is None else _distances(spec.metric, X_te @ E, X_tr @ E)
+
+        return expected
+
+    def by_factor(a):  # expected_cholesky: a Cholesky factor per class and shrinkage
+        if a == 1.0:
+            return plain
+        try:
+            w_tr, w_te = _whiten(spec.whitening, X_tr, y_tr, X_te, a)
+        except (linalg.LinAlgError, ValueError):
+            return None
+        return _distances(spec.metric, w_te, w_tr)
+
+    return by_factor
+
+
+def neighbour_distances(method: str, X_tr, y_tr, X_te, grids: Grids | None = None):
+    """A function ``shrinkage -> distances`` (test rows by training rows) of ``method``; ``None`` where it fails.
+
+    Every scaling and covariance is estimated on ``X_tr`` only; the work that does not depend
+    on the shrinkage (scaling, and in the fourth edition the eigendecompositions) is done once.
+    """
+    spec = _NEIGHBOURS[method]
+    grids = grids or _V3
+    if spec.prep != "raw":
+        X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[spec.prep])
+    if spec.whitening is None:
+        D = _distances(spec.metric, X_te, X_tr)
+        return lambda a: D
+    if grids.factorisation == "eigen":
+        return _eigen_distances(spec, X_tr, y_tr, X_te, grids)
+
+    def by_shrinkage(a):
+        try:
+            if spec.whitening == "per_category":
+                return _per_category_distances(X_tr, y_tr, X_te, a)
+            w_tr, w_te = _whiten(spec.whitening, X_tr, y_tr, X_te, a)
+            return _distances(spec.metric, w_te, w_tr)
+        except (linalg.LinAlgError, ValueError):
+            return None
+
+    return by_shrinkage
+
+
+def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None, grids: Grids | None = None):
     """The ``k`` nearest training rows of each test row under ``method``, nearest first.
 
     Parameters
@@ -208,10 +304,17 @@ def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None):
     k : int
     shrinkage : float in [0, 1], optional
         The covariance shrinkage of a covariance-aware method.
+    grids : Grids, optional
+        The edition's choices (:func:`grids_from_protocol`); default the third edition's.
 
     Returns
     -------
     ndarray of int, shape (n_test, k)
+
+    Raises
+    ------
+    ValueError
+        The covariance at ``shrinkage`` cannot be factorised.
 
     Examples
     --------
@@ -220,15 +323,9 @@ def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None):
     >>> neighbour_order("euclidean", X, y, np.array([[2.5, 2.5]]), 2).tolist()
     [[4, 5]]
     """
-    spec = _NEIGHBOURS[method]
-    if spec.prep != "raw":
-        X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[spec.prep])
-    if spec.whitening == "per_category":
-        D = _per_category_distances(X_tr, y_tr, X_te, shrinkage)
-    else:
-        if spec.whitening is not None:
-            X_tr, X_te = _whiten(spec.whitening, X_tr, y_tr, X_te, shrinkage)
-        D = _distances(spec.metric, X_te, X_tr)
+    D = neighbour_distances(method, X_tr, y_tr, X_te, grids)(shrinkage)
+    if D is None:
+        raise ValueError(f"{method}: the covariance at shrinkage {shrinkage} cannot be factorised")
     return nearest_indices(D, k)
 
 
@@ -250,10 +347,42 @@ def _best(scores: dict):
     return next(point for point, s in feasible.items() if s == best)
 
 
-def _edges(chosen: dict, grid: dict) -> list:
-    """The hyper-parameters whose chosen value is the first or last of their (feasible) grid."""
-    return sorted(name for name, value in chosen.items() if len(grid[name]) > 1 and value in (grid[name][0],
-                                                                                               grid[name][-1]))
+def _point(names, values) -> tuple:
+    """A grid point as ``((name, value), ...)``, the parameters it does not have left out."""
+    return tuple((name, value) for name, value in zip(names, values) if value is not None)
+
+
+#: the ends of a grid that are a parameter's own bounds, not a limit the grid sets (edge_rule "open-decided")
+_CLOSED_ENDS = {"shrinkage": "both", "k": "low"}
+
+
+def _edges(chosen: dict, grid: dict, grids: Grids, scores: dict | None = None) -> list:
+    """The hyper-parameters whose chosen value is the first or last of their (feasible) grid.
+
+    Under the fourth edition's rule (``edge_rule = "open-decided"``) only an open end counts
+    (not ``k = 1`` nor a shrinkage of 0 or 1, which are the parameter's own bounds), and only
+    where no grid point with that parameter off the end reaches the same inner accuracy: an end
+    chosen by the tie rule among equal scores did not decide anything.
+    """
+    ends = [name for name, value in chosen.items() if len(grid[name]) > 1 and value in (grid[name][0],
+                                                                                         grid[name][-1])]
+    if grids.edge_rule != "open-decided":
+        return sorted(ends)
+    out = []
+    for name in ends:
+        value, low = chosen[name], chosen[name] == grid[name][0]
+        closed = _CLOSED_ENDS.get(name)
+        if closed == "both" or (closed == "low" and low):
+            continue
+        finite = [s for s in scores.values() if np.isfinite(s)]
+        best = max(finite)
+        if not any(s == best and point.get(name) != value for point, s in _items(scores)):
+            out.append(name)
+    return sorted(out)
+
+
+def _items(scores: dict):
+    return ((dict(point), s) for point, s in scores.items())
 
 
 def _tune_neighbours(method, X, y, grids: Grids):
@@ -264,90 +393,148 @@ def _tune_neighbours(method, X, y, grids: Grids):
     shrinkages = grids.shrinkage if _NEIGHBOURS[method].whitening else (None,)
     acc = {(a, k): 0.0 for a in shrinkages for k in ks}
     for tr, te in folds:
+        distances = neighbour_distances(method, X[tr], y[tr], X[te], grids)
         for a in shrinkages:
-            try:
-                idx = neighbour_order(method, X[tr], y[tr], X[te], max(ks), a)
-            except (linalg.LinAlgError, ValueError):
+            D = distances(a)
+            if D is None:
                 for k in ks:
                     acc[(a, k)] = -np.inf
                 continue
-            votes = majority_votes(idx, codes[tr], ks, len(classes))
+            votes = majority_votes(nearest_indices(D, max(ks)), codes[tr], ks, len(classes))
             for k in ks:
                 acc[(a, k)] += np.mean(votes[k] == codes[te]) / len(folds)
     a, k = _best(acc)
     chosen = {"k": k} if a is None else {"shrinkage": a, "k": k}
     grid = {"k": ks, "shrinkage": sorted({s for (s, _), v in acc.items() if np.isfinite(v) and s is not None})}
-    return chosen, _edges(chosen, grid)
+    return chosen, _edges(chosen, grid, grids, {_point(("shrinkage", "k"), p): v for p, v in acc.items()})
 
 
-def _knn_predict(method, X_tr, y_tr, X_te, chosen):
+def _knn_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
     classes, codes = np.unique(y_tr, return_inverse=True)
-    idx = neighbour_order(method, X_tr, y_tr, X_te, chosen["k"], chosen.get("shrinkage"))
+    idx = neighbour_order(method, X_tr, y_tr, X_te, chosen["k"], chosen.get("shrinkage"), grids)
     return classes[majority_votes(idx, codes, [chosen["k"]], len(classes))[chosen["k"]]]
 
 
-def _nca(X_tr, y_tr, X_te, grids: Grids):
-    """NCA fitted once on the (standardised) training rows, then k tuned on its output (the transform is not nested)."""
+def _nca_rows(X_tr, y_tr, X_te, grids: Grids):
+    """NCA fitted on the standardised training rows: both sets of rows in its space, and its iterations."""
     X_tr, X_te = _scaled(X_tr, X_te, centre=True)
     nca = NeighborhoodComponentsAnalysis(max_iter=grids.nca_max_iter, tol=grids.nca_tol,
                                          random_state=grids.random_state)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         nca.fit(X_tr, y_tr)
-    Z_tr, Z_te = nca.transform(X_tr), nca.transform(X_te)
-    chosen, edges = _tune_neighbours("euclidean", Z_tr, y_tr, grids)
-    chosen["nca_iterations"] = int(nca.n_iter_)
-    chosen["nca_converged"] = bool(nca.n_iter_ < grids.nca_max_iter)
-    return _knn_predict("euclidean", Z_tr, y_tr, Z_te, chosen), chosen, edges
+    return nca.transform(X_tr), nca.transform(X_te), int(nca.n_iter_)
 
 
-def _svc(kernel, C, gamma, n_classes):
-    """The SVC of one grid point.
+def _nca(X_tr, y_tr, X_te, grids: Grids):
+    """NCA + kNN with k tuned by inner CV.
 
-    A linear kernel on two classes: liblinear's primal solver (``LinearSVC(dual=False)``), which
-    stays fast at large ``C`` where libsvm slows down on overlapping classes; on more classes,
-    libsvm one-vs-one (``SVC(kernel="linear")``, the sources' solver), which stays fast on
-    separable classes where liblinear's one-vs-rest slows down. The RBF kernel: libsvm. libsvm stops
-    after a million iterations, a guard against a single fit running for minutes.
+    Fourth edition (``nca_nested``): NCA is fitted inside every inner fold, on its training rows
+    only, so the inner accuracy of each k is that of the whole method on rows NCA has not seen.
+    Earlier editions fitted NCA once on the outer training rows and tuned k on its output, where
+    every inner test row had shaped the transform (k = 1 won 79% of the third edition's tunings).
     """
-    if kernel == "linear" and n_classes == 2:
+    Z_tr, Z_te, iterations = _nca_rows(X_tr, y_tr, X_te, grids)
+    if not grids.nca_nested:
+        chosen, edges = _tune_neighbours("euclidean", Z_tr, y_tr, grids)
+    else:
+        classes, codes = np.unique(y_tr, return_inverse=True)
+        folds = _inner_folds(y_tr, grids)
+        ks = [k for k in grids.k if k <= min(len(tr) for tr, _ in folds)]
+        acc = dict.fromkeys(ks, 0.0)
+        for tr, te in folds:
+            inner_tr, inner_te, _ = _nca_rows(X_tr[tr], y_tr[tr], X_tr[te], grids)
+            votes = majority_votes(nearest_indices(sq_euclidean(inner_te, inner_tr), max(ks)), codes[tr], ks,
+                                   len(classes))
+            for k in ks:
+                acc[k] += np.mean(votes[k] == codes[te]) / len(folds)
+        chosen = {"k": _best(acc)}
+        edges = _edges(chosen, {"k": ks}, grids, {(("k", k),): v for k, v in acc.items()})
+    chosen["nca_iterations"] = iterations
+    chosen["nca_converged"] = bool(iterations < grids.nca_max_iter)
+    return _knn_predict("euclidean", Z_tr, y_tr, Z_te, chosen, grids), chosen, edges
+
+
+def _svc(kernel, C, gamma, shape, grids: Grids):
+    """The SVC of one grid point; ``shape`` is ``(classes, features)`` of the data set.
+
+    A linear kernel, in the fourth edition (``linear_solver = "by-shape"``): liblinear
+    (``LinearSVC(dual="auto")``, which picks the dual solver where there are more features than
+    rows; one-vs-rest on more than two classes, scikit-learn's default) on two classes and on
+    narrow sets, libsvm one-vs-one (``SVC(kernel="linear")``) on sets of more than two classes
+    and at least ``grids.libsvm_min_features`` features, where it is fast at every ``C`` and
+    liblinear's one-vs-rest is slow. The solver depends on the data set's shape only, so every
+    linear SVC of a data set has the same one. In the second and third editions: liblinear's
+    primal solver on two classes and libsvm one-vs-one on more, which slows down by orders of
+    magnitude at large ``C`` on overlapping classes. The RBF kernel: libsvm, which stops after a
+    million iterations, a guard against a single fit running for minutes.
+    """
+    n_classes, n_features = shape
+    if kernel == "linear" and grids.linear_solver == "by-shape":
+        if n_classes == 2 or n_features < grids.libsvm_min_features:
+            return LinearSVC(C=C, dual="auto", max_iter=10000, random_state=grids.random_state)
+    elif kernel == "linear" and n_classes == 2:
         return LinearSVC(C=C, dual=False, max_iter=10000)
     return SVC(kernel=kernel, C=C, gamma="scale" if gamma is None else gamma, max_iter=1_000_000)
 
 
-def _fit_svc(kernel, C, gamma, X_tr, y_tr):
+def _fit_svc(kernel, C, gamma, X_tr, y_tr, grids: Grids):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return _svc(kernel, C, gamma, len(np.unique(y_tr))).fit(X_tr, y_tr)
+        return _svc(kernel, C, gamma, (len(np.unique(y_tr)), X_tr.shape[1]), grids).fit(X_tr, y_tr)
 
 
-_SVCS = {  # method -> (prep, whitening, kernel)
+_SVCS = {  # method -> (prep, whitening, kernel); the whitened SVCs' rows are grids.svc_rows
     "linear_svc": ("standardised", None, "linear"),
     "rbf_svc": ("standardised", None, "rbf"),
-    "expected_cholesky_svc": ("scaled", "expected_cholesky", "linear"),
-    "expected_zca_svc": ("scaled", "expected_zca", "linear"),
+    "expected_cholesky_svc": (None, "expected_cholesky", "linear"),
+    "expected_zca_svc": (None, "expected_zca", "linear"),
 }
 
 
-def _svc_features(method, X_tr, y_tr, X_te, shrinkage):
-    """The SVC's input rows; whitened rows are brought back to the size of standardised ones.
+def _resize(Z_tr, Z_te):
+    size = np.sqrt(Z_tr.shape[1] / np.mean(np.einsum("ij,ij->i", Z_tr, Z_tr)))
+    return Z_tr * size, Z_te * size
 
-    Whitening by E(C^-1) can blow the rows up by orders of magnitude, which for a linear SVC is
-    the same as multiplying ``C``: it would move the C grid off the range it was chosen for and
-    slow libsvm down by a hundredfold. One scalar per training fold (the same classifier at a
-    rescaled ``C``) makes the training rows' mean squared norm equal the number of features, as
-    after standardising.
+
+def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
+    """A function ``shrinkage -> (training rows, test rows)``: the SVC's input (``None`` where whitening fails).
+
+    Whitened rows are brought back to the size of standardised ones: whitening by E(C^-1) can
+    blow the rows up by orders of magnitude, which for a linear SVC is the same as multiplying
+    ``C``: it would move the C grid off the range it was chosen for. One scalar per training
+    fold (the same classifier at a rescaled ``C``) makes the training rows' mean squared norm
+    equal the number of features, as after standardising. In the fourth edition the whitened
+    SVCs whiten standardised rows and leave them as they are at shrinkage 1 (where E(C^-1) is a
+    multiple of the identity), so that there they are exactly ``linear_svc``; the symmetric
+    factors come from one eigendecomposition per class for every shrinkage.
     """
+    grids = grids or _V3
     prep, whitening, _ = _SVCS[method]
-    X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep])
-    if whitening is not None:
-        X_tr, X_te = _whiten(whitening, X_tr, y_tr, X_te, shrinkage)
-        size = np.sqrt(X_tr.shape[1] / np.mean(np.einsum("ij,ij->i", X_tr, X_tr)))
-        X_tr, X_te = X_tr * size, X_te * size
-    return X_tr, X_te
+    X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep or grids.svc_rows])
+    if whitening is None:
+        return lambda a: (X_tr, X_te)
+    fourth = grids.svc_rows == "standardised"
+    paths = priors = None
+    if fourth and whitening == "expected_zca" and grids.factorisation == "eigen":
+        paths, _ = class_paths(X_tr, y_tr, pooled_target=False)
+        priors = np.unique(y_tr, return_counts=True)[1] / len(y_tr)
+
+    def features(a):
+        if fourth and a == 1.0:
+            return X_tr, X_te
+        if paths is not None:
+            E = expected_zca_matrix(paths, priors, a)
+            return None if E is None else _resize(X_tr @ E, X_te @ E)
+        try:
+            return _resize(*_whiten(whitening, X_tr, y_tr, X_te, a))
+        except (linalg.LinAlgError, ValueError):
+            return None
+
+    return features
 
 
-def _svc_scores(method, X, y, folds, points) -> dict:
+def _svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
     """The mean inner accuracy of each grid point ``(shrinkage, C, gamma)``; ``-inf`` where a transform fails.
 
     ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
@@ -359,16 +546,16 @@ def _svc_scores(method, X, y, folds, points) -> dict:
     for point in points:
         by_shrinkage.setdefault(point[0], []).append(point)
     for tr, te in folds:
+        features = svc_features(method, X[tr], y[tr], X[te], grids)
         for a, same in by_shrinkage.items():
-            try:
-                Z_tr, Z_te = _svc_features(method, X[tr], y[tr], X[te], a)
-            except (linalg.LinAlgError, ValueError):
+            Z = features(a)
+            if Z is None:
                 for point in same:
                     acc[point] = -np.inf
                 continue
             for point in same:
-                model = _fit_svc(kernel, point[1], point[2], Z_tr, y[tr])
-                acc[point] += np.mean(model.predict(Z_te) == y[te]) / len(folds)
+                model = _fit_svc(kernel, point[1], point[2], Z[0], y[tr], grids)
+                acc[point] += np.mean(model.predict(Z[1]) == y[te]) / len(folds)
     return acc
 
 
@@ -419,7 +606,7 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
                    for j, (tr, te) in enumerate(folds)]
         else:
             sub = folds
-        acc = _svc_scores(method, X, y, sub, alive)
+        acc = _svc_scores(method, X, y, sub, alive, grids)
         scores.update(acc)
         if i < len(schedule) - 1:
             keep = sorted(range(len(alive)), key=lambda t: (-acc[alive[t]], t))[:schedule[i + 1][1]]
@@ -438,7 +625,7 @@ def _tune_svc(method, X, y, grids: Grids):
     if grids.svc_search == "halving":
         acc, last = _halving_scores(method, X, y, folds, points, grids)
     else:
-        acc = last = _svc_scores(method, X, y, folds, points)
+        acc = last = _svc_scores(method, X, y, folds, points, grids)
     a, C, g = _best(acc)
     chosen = {"C": C}
     if a is not None:
@@ -447,13 +634,14 @@ def _tune_svc(method, X, y, grids: Grids):
         chosen["gamma"] = g
     grid = {"C": list(Cs), "gamma": list(grids.gamma),
             "shrinkage": sorted({p[0] for p, v in last.items() if np.isfinite(v) and p[0] is not None})}
-    return chosen, _edges(chosen, grid)
+    return chosen, _edges(chosen, grid, grids, {_point(("shrinkage", "C", "gamma"), p): v for p, v in acc.items()})
 
 
-def _svc_predict(method, X_tr, y_tr, X_te, chosen):
-    Z_tr, Z_te = _svc_features(method, X_tr, y_tr, X_te, chosen.get("shrinkage"))
-    model = _fit_svc(_SVCS[method][2], chosen["C"], chosen.get("gamma"), Z_tr, y_tr)
-    return model.predict(Z_te)
+def _svc_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
+    Z = svc_features(method, X_tr, y_tr, X_te, grids)(chosen.get("shrinkage"))
+    if Z is None:
+        raise ValueError(f"{method}: the whitening at shrinkage {chosen.get('shrinkage')} fails on the training rows")
+    return _fit_svc(_SVCS[method][2], chosen["C"], chosen.get("gamma"), Z[0], y_tr, grids).predict(Z[1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -517,9 +705,9 @@ def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
         views = [(X_tr, X_te)]
     chosen, edges = tune(method, views[0][0], y_tr, grids)
     if knn:
-        preds = [_knn_predict(method, a, y_tr, b, chosen) for a, b in views]
+        preds = [_knn_predict(method, a, y_tr, b, chosen, grids) for a, b in views]
     else:
-        preds = [_svc_predict(method, a, y_tr, b, chosen) for a, b in views]
+        preds = [_svc_predict(method, a, y_tr, b, chosen, grids) for a, b in views]
     return preds, chosen, edges
 
 

@@ -26,16 +26,11 @@ def protocol_table(protocol: dict) -> pd.DataFrame:
     'intersection-union'
     """
     rows = {c["key"]: {"statement": c["statement"], "source": c["source"], "primary": c["primary"],
-                       "secondary": ", ".join(c["secondary"]), "baselines": ", ".join(c["baselines"]),
-                       "combine": c["combine"]} for c in protocol["claims"]}
+                       "secondary": ", ".join(c["secondary"]), **({"nested": c["nested"]} if "nested" in c else {}),
+                       "baselines": ", ".join(c["baselines"]), "combine": c["combine"]} for c in protocol["claims"]}
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "claim"
     return table
-
-
-def claim_baselines(protocol: dict) -> dict:
-    """``{claim key: (primary reading, baselines)}`` of the protocol."""
-    return {c["key"]: (c["primary"], tuple(c["baselines"])) for c in protocol["claims"]}
 
 
 def inclusion_summary(protocol: dict) -> dict:
@@ -63,7 +58,7 @@ def methods_table(protocol: dict) -> pd.DataFrame:
     >>> from helpers.studies.generalisation import load_protocol
     >>> t = methods_table(load_protocol())
     >>> t.loc["mahalanobis_pooled_within", "tuned"]
-    'shrinkage (6 values) and k (9)'
+    'shrinkage (6 values) and k (14)'
     """
     g = grids_from_protocol(protocol)
     k = f"k ({len(g.k)})"
@@ -179,16 +174,25 @@ def identical_methods_ratio(comparison: pd.DataFrame) -> float:
 
 
 def effect_phrase(row) -> str:
-    """``+0.012 [-0.015, +0.055], P(better) 0.70, P(equivalent) 0.22`` for a row of ``claim_table``.
+    """The effect, its interval, the signed-rank argmax shares and (where given) masses of a ``claim_table`` row.
 
     Examples
     --------
     >>> effect_phrase({"effect": 0.012, "low": -0.015, "high": 0.055, "p_better": 0.7, "p_equivalent": 0.22,
     ...                "p_worse": 0.08})
-    '+0.012 [-0.015, +0.055]; P(better, equivalent, worse) = 0.70, 0.22, 0.08'
+    '+0.012 [-0.015, +0.055]; argmax shares (better, equivalent, worse) 0.70, 0.22, 0.08'
+    >>> print(effect_phrase({"effect": 0.01, "low": 0.0, "high": 0.02, "p_better": 0.6, "p_equivalent": 0.3,
+    ...                      "p_worse": 0.1, "mass_better": 0.5, "mass_equivalent": 0.3, "mass_worse": 0.2,
+    ...                      "p_holm": 0.04}).split("; ", 2)[2])
+    posterior masses 0.50, 0.30, 0.20; Holm-adjusted p 0.04
     """
-    return (f"{row['effect']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]; P(better, equivalent, worse) = "
+    text = (f"{row['effect']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]; argmax shares (better, equivalent, worse) "
             f"{row['p_better']:.2f}, {row['p_equivalent']:.2f}, {row['p_worse']:.2f}")
+    if "mass_better" in row:
+        text += f"; posterior masses {row['mass_better']:.2f}, {row['mass_equivalent']:.2f}, {row['mass_worse']:.2f}"
+    if "p_holm" in row:
+        text += f"; Holm-adjusted p {row['p_holm']:.2g}"
+    return text
 
 
 #: method -> the short column label of the wide tables and the diagram
@@ -238,7 +242,7 @@ def excluded_sets(exclude: str, names) -> list:
 
 
 def plot_claim_differences(means: pd.DataFrame, protocol: dict, rope: float, axes=None, labels=None):
-    """Each claim's primary reading minus each baseline, one dot per data set, sorted; the ROPE shaded.
+    """Each claim's primary reading minus each comparator (:func:`.contrasts.claim_pairs`), one dot per data set.
 
     Parameters
     ----------
@@ -248,7 +252,7 @@ def plot_claim_differences(means: pd.DataFrame, protocol: dict, rope: float, axe
     rope : float
         The half-width of the ROPE band drawn around zero.
     axes : sequence of Axes, optional
-        One per comparison (four for the protocol's claims); default: a new row of panels.
+        One per comparison (six for the fourth edition's claims); default: a new row of panels.
     labels : dict, optional
         Method name -> label for the panel titles.
 
@@ -258,17 +262,19 @@ def plot_claim_differences(means: pd.DataFrame, protocol: dict, rope: float, axe
     """
     import matplotlib.pyplot as plt
 
+    from .contrasts import claim_pairs
+
     labels = labels or {}
-    pairs = [(c["key"], c["primary"], b) for c in protocol["claims"] for b in c["baselines"]]
+    pairs = claim_pairs(protocol)
     if axes is None:
         _, axes = plt.subplots(1, len(pairs), figsize=(3.2 * len(pairs), 4.2), sharey=True)
-    for ax, (_, reading, baseline) in zip(axes, pairs):
+    for ax, (_, reading, contrast, baseline) in zip(axes, pairs):
         d = (means[reading] - means[baseline]).sort_values()
         colours = ["tab:green" if v > rope else "tab:red" if v < -rope else "tab:grey" for v in d]
         ax.axhspan(-rope, rope, color="0.9", zorder=0)
         ax.axhline(0, color="0.5", lw=0.8)
         ax.scatter(range(len(d)), d.to_numpy(), c=colours, s=14, zorder=2)
-        ax.set_title(f"{labels.get(reading, reading)}\nminus {labels.get(baseline, baseline)}\n"
+        ax.set_title(f"{labels.get(reading, reading)}\nminus {labels.get(baseline, baseline)} ({contrast})\n"
                      f"{int((d > rope).sum())} ahead, {int((d < -rope).sum())} behind by more than the ROPE",
                      fontsize=9)
         ax.set_xticks([])

@@ -415,43 +415,68 @@ def stored_results(protocol: dict, path=None) -> tuple[pd.DataFrame, pd.DataFram
     return scores, datasets, record
 
 
-def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_samples: int = 2000,
-                       chains: int = 4, random_state: int = 0, secondary: bool = True) -> dict:
-    """Fit the hierarchical model to the readings of every claim against each baseline, and store it.
+def _hierarchical_pairs(protocol: dict, secondary: bool) -> list[dict]:
+    """The comparisons the hierarchical model is fitted to: each claim's readings against every comparator."""
+    from .evidence import contrasts
+
+    pairs = []
+    for claim in protocol["claims"]:
+        for reading in [claim["primary"], *(claim["secondary"] if secondary else [])]:
+            for contrast, comparators in contrasts(claim).items():
+                pairs += [{"claim": claim["key"], "reading": reading, "contrast": contrast, "baseline": b,
+                           "primary": reading == claim["primary"]} for b in comparators]
+    return pairs
+
+
+def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_samples: int | None = None,
+                       chains: int | None = None, random_state: int | None = None, secondary: bool = True) -> dict:
+    """Fit the hierarchical model to the readings of every claim against each comparator, and store it.
 
     ``secondary=False``: the primary readings only (a quarter of an hour less on two cores).
+    The chains, draws and seed are the protocol's ``[hierarchical]`` ones from edition 4 on
+    (else 4 chains of 2000 draws, seed 0), unless given.
 
     The posteriors of :func:`.evidence.hierarchical_posterior` at the protocol's ROPE and its
-    sensitivity ROPEs, with the protocol's hash, the draws, the seed, the versions and the
-    seconds, as JSON (written atomically).
+    sensitivity ROPEs (argmax shares, predictive probabilities, R-hat and bulk ESS), with the
+    protocol's hash, the draws, the seed, the versions and the seconds, as JSON (written atomically).
     """
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
     from .evidence import hierarchical_posterior
 
+    settings = protocol.get("hierarchical", {})
+    chains = int(settings.get("chains", 4)) if chains is None else chains
+    n_samples = int(settings.get("draws", 2000)) if n_samples is None else n_samples
+    random_state = int(settings.get("seed", 0)) if random_state is None else random_state
     decision = protocol["decision"]
     ropes = [float(decision["rope"]), *map(float, decision["rope_sensitivity"])]
     start = time.perf_counter()
     out = []
-    for claim in protocol["claims"]:
-        for reading in [claim["primary"], *(claim["secondary"] if secondary else [])]:
-            for baseline in claim["baselines"]:
-                posterior = hierarchical_posterior(scores, reading, baseline, ropes, n_samples=n_samples,
-                                                   chains=chains, random_state=random_state)
-                out.append({"claim": claim["key"], "reading": reading, "baseline": baseline,
-                            "primary": reading == claim["primary"],
-                            "posterior": {str(r): p for r, p in posterior.items()}})
+    for pair in _hierarchical_pairs(protocol, secondary):
+        posterior = hierarchical_posterior(scores, pair["reading"], pair["baseline"], ropes, n_samples=n_samples,
+                                           chains=chains, random_state=random_state)
+        out.append({**pair, "posterior": {str(r): p for r, p in posterior.items()}})
+
+    def installed(name):
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
     record = {"protocol_sha256": protocol["sha256"], "n_samples": n_samples, "chains": chains,
               "random_state": random_state, "seconds": round(time.perf_counter() - start, 1),
-              "versions": {name: version(name) for name in ("baycomp", "pystan", "httpstan")}, "comparisons": out}
+              "versions": {name: installed(name) for name in ("baycomp", "pystan", "httpstan", "arviz-stats")},
+              "comparisons": out}
     with atomic_open(HIERARCHICAL_PATH if path is None else Path(path)) as fh:
         json.dump(record, fh, indent=1)
     return record
 
 
 def stored_hierarchical(protocol: dict, path=None) -> pd.DataFrame | None:
-    """The stored hierarchical posteriors as a table (one row per reading and baseline), or None if not computed.
+    """The stored hierarchical posteriors as a table (one row per reading and comparator), or None if not computed.
 
+    Columns ``P(better)``, ``P(equivalent)``, ``P(worse)`` (argmax shares) and, where stored,
+    ``predictive_better``, ``predictive_equivalent``, ``predictive_worse``, ``rhat`` and ``ess_bulk``.
     Raises ValueError when they were computed under another protocol.
     """
     path = HIERARCHICAL_PATH if path is None else Path(path)
@@ -462,10 +487,11 @@ def stored_hierarchical(protocol: dict, path=None) -> pd.DataFrame | None:
         raise ValueError(f"{path.name} was computed under another protocol; recompute it: "
                          "python -m helpers.studies.generalisation hierarchical")
     rope = str(float(protocol["decision"]["rope"]))
-    rows = [{"claim": c["claim"], "reading": c["reading"], "baseline": c["baseline"], "primary": c["primary"],
-             **{f"P({k})": v for k, v in c["posterior"][rope].items()}} for c in record["comparisons"]]
+    rows = [{**{k: c[k] for k in ("claim", "reading", "contrast", "baseline", "primary") if k in c},
+             **{(f"P({k})" if k in ("better", "equivalent", "worse") else k): v
+                for k, v in c["posterior"][rope].items()}} for c in record["comparisons"]]
     table = pd.DataFrame(rows)
-    table.attrs.update({k: record[k] for k in ("n_samples", "chains", "seconds", "versions")})
+    table.attrs.update({k: record.get(k) for k in ("n_samples", "chains", "seconds", "versions", "random_state")})
     return table
 
 

@@ -274,7 +274,8 @@ def sweep_comparisons(by_metric: Mapping, pairs: Sequence[tuple[str, str]], metr
 
     Each is :func:`helpers.effects.resampled_difference` (the Nadeau-Bengio corrected interval),
     with the resamples ``a`` wins and loses added; a claim that needs all of them to hold passes
-    the dict to ``check.claim(..., comparisons=...)``, which judges it by the weakest.
+    the dict to ``check.claim(..., comparisons=...)``, which judges it by the intersection-union rule
+    (:func:`helpers.workbook.verdicts.intersection_union`).
 
     Parameters
     ----------
@@ -441,8 +442,9 @@ def advantage_claim(comparisons: Mapping[str, dict], metric_names: Sequence[str]
                     words: str, n_splits: int, split_table=None) -> dict:
     """The answer to a claimed advantage that needs every pair on every metric: its comparisons and evidence.
 
-    For ``check.claim(key, **answer)``: the engine judges the claim by the weakest comparison
-    (an intersection-union test: the claim holds only if each comparison does).
+    For ``check.claim(key, **answer)``: the engine judges the claim by the intersection-union
+    rule (the claim holds only if each comparison does; any refuted or practically equivalent
+    comparison decides it).
 
     Examples
     --------

@@ -612,7 +612,7 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
     -------
     dict
         ``claim.macro-best`` (macro F1 against each of naive Bayes, Rocchio and Euclidean kNN:
-        ``comparisons``, the weakest decides), ``claim.f1-vs-conventional`` (macro and micro F1
+        ``comparisons``, decided by the intersection-union rule), ``claim.f1-vs-conventional`` (macro and micro F1
         against each of them), ``claim.accuracy-vs-nb`` and ``claim.accuracy-vs-euclidean``
         (accuracy, ``effect``), each with its ``evidence`` and the protocol (``how``).
 
