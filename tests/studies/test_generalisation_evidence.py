@@ -19,7 +19,6 @@ from helpers.studies.generalisation.evidence import (
     dataset_means,
     flags,
     grid_edges,
-    hierarchical_posterior,
     leave_one_out,
 )
 from helpers.studies.generalisation.exploratory import (
@@ -30,6 +29,7 @@ from helpers.studies.generalisation.exploratory import (
     plot_pairwise_cd,
     property_association,
 )
+from helpers.studies.generalisation.hierarchical import hierarchical_posterior
 from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
 from helpers.workbook.verdicts import effect_verdict, weakest
 

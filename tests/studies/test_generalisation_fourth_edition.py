@@ -22,13 +22,13 @@ from helpers.studies.generalisation.readings import (
     _V3,
     Grids,
     _edges,
-    _svc,
     fit_predict,
     grids_from_protocol,
     neighbour_distances,
     svc_features,
 )
 from helpers.studies.generalisation.shrinkage import ShrinkagePath, class_paths
+from helpers.studies.generalisation.svcs import _svc
 from helpers.workbook.verdicts import answer_verdict, effect_verdict, intersection_union, table_verdicts
 
 N = 2000

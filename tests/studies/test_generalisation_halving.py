@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_wine, make_classification
 from sklearn.model_selection import StratifiedKFold
 
-from helpers.studies.generalisation import readings
+from helpers.studies.generalisation import svcs
 from helpers.studies.generalisation.preregistration import EDITION, EDITIONS, load_protocol, protocol_path
 from helpers.studies.generalisation.readings import Grids, fit_predict, grids_from_protocol, halving_schedule
 from helpers.studies.generalisation.scores import scores_path
@@ -70,13 +70,13 @@ def test_halving_scores_every_point_on_subsamples_then_the_best_third_on_every_r
     X, y = make_classification(600, 6, n_informative=4, random_state=0)
     tr, te = next(StratifiedKFold(4, shuffle=True, random_state=0).split(X, y))
     fits = []
-    fit = readings._fit_svc
+    fit = svcs._fit_svc
 
     def recording(kernel, C, gamma, X_tr, y_tr, grids):
         fits.append((C, gamma, len(y_tr)))
         return fit(kernel, C, gamma, X_tr, y_tr, grids)
 
-    monkeypatch.setattr(readings, "_fit_svc", recording)
+    monkeypatch.setattr(svcs, "_fit_svc", recording)
     _, chosen, _ = fit_predict("rbf_svc", X[tr], y[tr], X[te], HALVING)
     # 450 outer training rows, inner folds of 300: 6 points on 100 rows, the best 2 on 300, then the final fit
     assert halving_schedule(6, 300, 2) == [(100, 6), (300, 2)]

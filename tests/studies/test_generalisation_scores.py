@@ -296,7 +296,8 @@ def test_methods_table_and_short_labels_cover_every_method():
 
     t = methods_table(load_protocol())
     assert list(t.index) == list(METHODS_V2) == list(SHORT_V2)
-    assert t.loc["rbf_svc", "tuned"] == "C (11) and gamma (5)"
+    assert t.loc["rbf_svc", "tuned"] == "C (14) and gamma (6)"
+    assert t.loc["nca", "tuned"] == "k (14), NCA fitted inside every inner fold"
     assert t.loc["expected_cholesky_svc", "column orders"] == "averaged"
 
 

@@ -52,7 +52,6 @@ from .evidence import (
     dataset_means,
     flags,
     grid_edges,
-    hierarchical_posterior,
     leave_one_out,
 )
 from .exploratory import (
@@ -63,6 +62,7 @@ from .exploratory import (
     plot_pairwise_cd,
     property_association,
 )
+from .hierarchical import hierarchical_posterior
 from .preregistration import EDITION, PROTOCOL_PATH, load_protocol, protocol_path
 from .readings import METHODS_V2, ORDER_DEPENDENT, metric_learn_references
 from .report import (

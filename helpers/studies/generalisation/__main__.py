@@ -39,7 +39,9 @@ from .scores import (
 
 def _parts_folder(protocol):
     """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of other protocols or method code never mix."""
-    code = hashlib.sha256(Path(readings.__file__).read_bytes()).hexdigest()[:12]
+    engine = ("readings.py", "tuning.py", "svcs.py", "shrinkage.py")   # the code that computes a score
+    folder = Path(readings.__file__).parent
+    code = hashlib.sha256(b"".join((folder / name).read_bytes() for name in engine)).hexdigest()[:12]
     return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
 

@@ -67,7 +67,8 @@ def methods_table(protocol: dict) -> pd.DataFrame:
         "euclidean": k, "standardised_euclidean": k, "cosine": k, "scaled_cosine": k,
         "mahalanobis_class_blind": shrink, "mahalanobis_pooled_within": shrink, "mahalanobis_per_category": shrink,
         "expected_cholesky_cosine": shrink, "expected_zca_cosine": shrink, "pooled_within_cosine": shrink,
-        "nca": f"{k}, after NCA fitted once per training fold",
+        "nca": f"{k}, NCA fitted inside every inner fold" if g.nca_nested
+        else f"{k}, after NCA fitted once per training fold",
         "linear_svc": f"C ({len(g.C_linear)})", "rbf_svc": f"C ({len(g.C)}) and gamma ({len(g.gamma)})",
         "expected_cholesky_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",
         "expected_zca_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",

@@ -442,7 +442,7 @@ def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_sample
     """
     from importlib.metadata import PackageNotFoundError, version
 
-    from .evidence import hierarchical_posterior
+    from .hierarchical import hierarchical_posterior
 
     settings = protocol.get("hierarchical", {})
     chains = int(settings.get("chains", 4)) if chains is None else chains

@@ -1,0 +1,208 @@
+"""The study's SVCs: their input rows, their solvers, and their tuning (every grid point, or successive halving).
+
+The linear SVC and the RBF SVC on standardised rows, and the linear SVC after the expected
+whitening E(C^-1) (Cholesky or ZCA factors); :func:`halving_schedule` gives the rounds of the
+successive halving the third and fourth editions search their grids by.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy import linalg
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
+from sklearn.svm import SVC, LinearSVC
+
+from .shrinkage import class_paths, expected_zca_matrix
+from .tuning import _PREP, _V3, Grids, _best, _edges, _inner_folds, _point, _scaled, _whiten
+
+
+def _svc(kernel, C, gamma, shape, grids: Grids):
+    """The SVC of one grid point; ``shape`` is ``(classes, features)`` of the data set.
+
+    A linear kernel, in the fourth edition (``linear_solver = "by-shape"``): liblinear
+    (``LinearSVC(dual="auto")``, which picks the dual solver where there are more features than
+    rows; one-vs-rest on more than two classes, scikit-learn's default) on two classes and on
+    narrow sets, libsvm one-vs-one (``SVC(kernel="linear")``) on sets of more than two classes
+    and at least ``grids.libsvm_min_features`` features, where it is fast at every ``C`` and
+    liblinear's one-vs-rest is slow. The solver depends on the data set's shape only, so every
+    linear SVC of a data set has the same one. In the second and third editions: liblinear's
+    primal solver on two classes and libsvm one-vs-one on more, which slows down by orders of
+    magnitude at large ``C`` on overlapping classes. The RBF kernel: libsvm, which stops after a
+    million iterations, a guard against a single fit running for minutes.
+    """
+    n_classes, n_features = shape
+    if kernel == "linear" and grids.linear_solver == "by-shape":
+        if n_classes == 2 or n_features < grids.libsvm_min_features:
+            return LinearSVC(C=C, dual="auto", max_iter=10000, random_state=grids.random_state)
+    elif kernel == "linear" and n_classes == 2:
+        return LinearSVC(C=C, dual=False, max_iter=10000)
+    return SVC(kernel=kernel, C=C, gamma="scale" if gamma is None else gamma, max_iter=1_000_000)
+
+
+def _fit_svc(kernel, C, gamma, X_tr, y_tr, grids: Grids):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return _svc(kernel, C, gamma, (len(np.unique(y_tr)), X_tr.shape[1]), grids).fit(X_tr, y_tr)
+
+
+_SVCS = {  # method -> (prep, whitening, kernel); the whitened SVCs' rows are grids.svc_rows
+    "linear_svc": ("standardised", None, "linear"),
+    "rbf_svc": ("standardised", None, "rbf"),
+    "expected_cholesky_svc": (None, "expected_cholesky", "linear"),
+    "expected_zca_svc": (None, "expected_zca", "linear"),
+}
+
+
+def _resize(Z_tr, Z_te):
+    size = np.sqrt(Z_tr.shape[1] / np.mean(np.einsum("ij,ij->i", Z_tr, Z_tr)))
+    return Z_tr * size, Z_te * size
+
+
+def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
+    """A function ``shrinkage -> (training rows, test rows)``: the SVC's input (``None`` where whitening fails).
+
+    Whitened rows are brought back to the size of standardised ones: whitening by E(C^-1) can
+    blow the rows up by orders of magnitude, which for a linear SVC is the same as multiplying
+    ``C``: it would move the C grid off the range it was chosen for. One scalar per training
+    fold (the same classifier at a rescaled ``C``) makes the training rows' mean squared norm
+    equal the number of features, as after standardising. In the fourth edition the whitened
+    SVCs whiten standardised rows and leave them as they are at shrinkage 1 (where E(C^-1) is a
+    multiple of the identity), so that there they are exactly ``linear_svc``; the symmetric
+    factors come from one eigendecomposition per class for every shrinkage.
+    """
+    grids = grids or _V3
+    prep, whitening, _ = _SVCS[method]
+    X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep or grids.svc_rows])
+    if whitening is None:
+        return lambda a: (X_tr, X_te)
+    fourth = grids.svc_rows == "standardised"
+    paths = priors = None
+    if fourth and whitening == "expected_zca" and grids.factorisation == "eigen":
+        paths, _ = class_paths(X_tr, y_tr, pooled_target=False)
+        priors = np.unique(y_tr, return_counts=True)[1] / len(y_tr)
+
+    def features(a):
+        if fourth and a == 1.0:
+            return X_tr, X_te
+        if paths is not None:
+            E = expected_zca_matrix(paths, priors, a)
+            return None if E is None else _resize(X_tr @ E, X_te @ E)
+        try:
+            return _resize(*_whiten(whitening, X_tr, y_tr, X_te, a))
+        except (linalg.LinAlgError, ValueError):
+            return None
+
+    return features
+
+
+def _svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
+    """The mean inner accuracy of each grid point ``(shrinkage, C, gamma)``; ``-inf`` where a transform fails.
+
+    ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
+    and shrinkage, and serves every ``C`` and ``gamma`` of that shrinkage.
+    """
+    kernel = _SVCS[method][2]
+    acc = dict.fromkeys(points, 0.0)
+    by_shrinkage = {}
+    for point in points:
+        by_shrinkage.setdefault(point[0], []).append(point)
+    for tr, te in folds:
+        features = svc_features(method, X[tr], y[tr], X[te], grids)
+        for a, same in by_shrinkage.items():
+            Z = features(a)
+            if Z is None:
+                for point in same:
+                    acc[point] = -np.inf
+                continue
+            for point in same:
+                model = _fit_svc(kernel, point[1], point[2], Z[0], y[tr], grids)
+                acc[point] += np.mean(model.predict(Z[1]) == y[te]) / len(folds)
+    return acc
+
+
+def halving_schedule(n_candidates: int, n_rows: int, n_classes: int, factor: int = 3,
+                     min_rows_per_class: int = 10) -> list:
+    """The rounds of successive halving: ``[(rows per inner training fold, candidates scored), ...]``.
+
+    Each round scores its candidates on stratified subsamples of the inner training folds and
+    keeps the best ``ceil(candidates / factor)``; the rows grow ``factor``-fold per round, and
+    the last round uses every row. There are as many rounds as it takes to get down to one
+    candidate, or fewer where the first round would have fewer than ``min_rows_per_class``
+    rows per class on average (and 30 in all): then the last round scores several.
+
+    Examples
+    --------
+    >>> halving_schedule(42, 648, 5)   # 42 grid points, 648 inner training rows, five classes
+    [(72, 42), (216, 14), (648, 5)]
+    >>> halving_schedule(55, 8100, 2)
+    [(300, 55), (900, 19), (2700, 7), (8100, 3)]
+    >>> halving_schedule(7, 50, 2)     # too few rows to halve: the full grid
+    [(50, 7)]
+    """
+    counts = [int(n_candidates)]
+    while counts[-1] > 1:
+        counts.append(-(-counts[-1] // factor))
+    rounds = max(len(counts) - 1, 1)  # the last count is the one chosen: it needs no round
+    smallest = max(min_rows_per_class * n_classes, 30)
+    rounds = min(rounds, 1 + max((j for j in range(rounds) if n_rows / factor ** j >= smallest), default=0))
+    return [(int(round(n_rows / factor ** (rounds - 1 - i))), counts[i]) for i in range(rounds)]
+
+
+def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, dict]:
+    """Successive halving over ``points``: ``(final, last)`` mean inner accuracies.
+
+    ``final`` holds the last round's accuracies of its candidates and ``-inf`` for the points
+    dropped before (what :func:`_best` chooses from); ``last`` each point's accuracy in the last
+    round it was scored (what tells a feasible grid point). Among equal scores the earliest grid
+    point survives a round, as in :func:`_best`.
+    """
+    n_rows = min(len(tr) for tr, _ in folds)
+    schedule = halving_schedule(len(points), n_rows, len(np.unique(y)), grids.halving_factor,
+                                grids.halving_min_rows_per_class)
+    scores, alive = {}, list(points)
+    for i, (rows, _) in enumerate(schedule):
+        if i < len(schedule) - 1:
+            sub = [(np.sort(train_test_split(tr, train_size=rows, stratify=y[tr],
+                                             random_state=grids.random_state + j)[0]), te)
+                   for j, (tr, te) in enumerate(folds)]
+        else:
+            sub = folds
+        acc = _svc_scores(method, X, y, sub, alive, grids)
+        scores.update(acc)
+        if i < len(schedule) - 1:
+            keep = sorted(range(len(alive)), key=lambda t: (-acc[alive[t]], t))[:schedule[i + 1][1]]
+            alive = [alive[t] for t in sorted(keep)]
+    return {point: scores[point] if point in alive else -np.inf for point in points}, scores
+
+
+def _tune_svc(method, X, y, grids: Grids):
+    """Choose (shrinkage, C, gamma) by inner CV over the whole grid, or by successive halving (``grids.svc_search``)."""
+    _, whitening, kernel = _SVCS[method]
+    shrinkages = grids.shrinkage if whitening else (None,)
+    gammas = grids.gamma if kernel == "rbf" else (None,)
+    Cs = grids.C if kernel == "rbf" else grids.C_linear
+    points = [(a, C, g) for a in shrinkages for C in Cs for g in gammas]
+    folds = _inner_folds(y, grids)
+    if grids.svc_search == "halving":
+        acc, last = _halving_scores(method, X, y, folds, points, grids)
+    else:
+        acc = last = _svc_scores(method, X, y, folds, points, grids)
+    a, C, g = _best(acc)
+    chosen = {"C": C}
+    if a is not None:
+        chosen["shrinkage"] = a
+    if g is not None:
+        chosen["gamma"] = g
+    grid = {"C": list(Cs), "gamma": list(grids.gamma),
+            "shrinkage": sorted({p[0] for p, v in last.items() if np.isfinite(v) and p[0] is not None})}
+    return chosen, _edges(chosen, grid, grids, {_point(("shrinkage", "C", "gamma"), p): v for p, v in acc.items()})
+
+
+def _svc_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
+    Z = svc_features(method, X_tr, y_tr, X_te, grids)(chosen.get("shrinkage"))
+    if Z is None:
+        raise ValueError(f"{method}: the whitening at shrinkage {chosen.get('shrinkage')} fails on the training rows")
+    return _fit_svc(_SVCS[method][2], chosen["C"], chosen.get("gamma"), Z[0], y_tr, grids).predict(Z[1])
