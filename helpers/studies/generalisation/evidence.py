@@ -426,6 +426,9 @@ def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: st
     for key in keys:
         names = list(contrasts(claims[key]))
         name = names[0] if contrast is None else contrast
+        if name == "source" and name not in names and set(claims[key]["baselines"]) == set(
+                results[key, chosen[key], names[0]]["comparisons"]):
+            name = names[0]   # the nested method is a source baseline: one contrast is both
         if name not in names:
             raise ValueError(f"claim {key} has the contrasts {names}, not {name!r}")
         r = results[key, chosen[key], name]
@@ -503,7 +506,8 @@ def grid_edges(scores: pd.DataFrame) -> pd.DataFrame:
 
     Read from the ``params`` (the chosen values, JSON) and ``edges`` (the names on an edge,
     JSON) columns: ``fits`` (outer folds where the method chose the parameter), ``on_edge``
-    and ``share``, and ``values``: how often each value was chosen. A parameter often on an
+    and ``share``, ``low_end`` and ``high_end`` (which end), and ``values``: how often each
+    value was chosen. A parameter often on an
     edge says its grid may be too narrow.
 
     Examples
@@ -527,14 +531,20 @@ def grid_edges(scores: pd.DataFrame) -> pd.DataFrame:
             raise ValueError(f"row {position} ({method}): edges names {sorted(unknown)}, not among its chosen "
                              f"parameters {sorted(params)}")
         for name, value in params.items():
-            row = rows.setdefault((method, name), {"fits": 0, "on_edge": 0, "values": {}})
+            row = rows.setdefault((method, name), {"fits": 0, "on_edge": 0, "values": {}, "edge_values": []})
             row["fits"] += 1
             row["on_edge"] += name in edges
             row["values"][value] = row["values"].get(value, 0) + 1
+            if name in edges:
+                row["edge_values"].append(value)
     table = pd.DataFrame.from_dict(rows, orient="index")
+    columns = ["fits", "on_edge", "share", "low_end", "high_end", "values"]
     if table.empty:
-        return pd.DataFrame(columns=["fits", "on_edge", "share", "values"])
+        return pd.DataFrame(columns=columns)
     table.index = table.index.set_names(["method", "parameter"])
     table["share"] = table["on_edge"] / table["fits"]
+    # an edge value is the grid's first or last, so the smallest or largest value chosen at all
+    table["low_end"] = [sum(v == min(r["values"]) for v in r["edge_values"]) for _, r in table.iterrows()]
+    table["high_end"] = table["on_edge"] - table["low_end"]
     table["values"] = [dict(sorted(v.items())) for v in table["values"]]
-    return table[["fits", "on_edge", "share", "values"]].sort_index()
+    return table[columns].sort_index()
