@@ -243,7 +243,8 @@ def test_grid_edges_counts_from_params_and_edges():
                          "params": ['{"k": 1}', '{"k": 5}', '{"k": 31}', '{"C": 0.03125, "gamma": 1.0}'],
                          "edges": ['["k"]', "[]", '["k"]', '["C"]']})
     g = grid_edges(rows)
-    assert g.loc[("nca", "k")].to_dict() == {"fits": 3, "on_edge": 2, "share": 2 / 3, "values": {1: 1, 5: 1, 31: 1}}
+    assert g.loc[("nca", "k")].to_dict() == {"fits": 3, "on_edge": 2, "share": 2 / 3, "low_end": 1, "high_end": 1,
+                                             "values": {1: 1, 5: 1, 31: 1}}
     assert g.loc[("rbf_svc", "C"), "on_edge"] == 1 and g.loc[("rbf_svc", "gamma"), "on_edge"] == 0
     with pytest.raises(ValueError, match=r"edges names \['gamma'\], not among its chosen parameters \['k'\]"):
         grid_edges(rows.assign(edges=['["gamma"]', "[]", "[]", "[]"]))

@@ -19,9 +19,9 @@ from helpers.studies.generalisation.contrasts import claim_pairs, decomposition,
 from helpers.studies.generalisation.evidence import claim_effects, claim_table, contrasts, dataset_means
 from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
 from helpers.studies.generalisation.readings import (
-    _V3,
+    EARLIER_GRIDS,
     Grids,
-    _edges,
+    edges_of,
     fit_predict,
     grids_from_protocol,
     neighbour_distances,
@@ -78,10 +78,10 @@ def test_one_eigendecomposition_gives_the_cholesky_readings_distances(method, a,
     """Whitened distances and cosines depend on the covariance only: eigen and Cholesky factors agree."""
     X_tr, y_tr, X_te = wine
     target = "pooled" if method == "mahalanobis_per_category" else "own"
-    eigen, cholesky = (replace(_V3, factorisation=f, per_category_target=target) for f in ("eigen", "cholesky"))
+    eigen, cholesky = (replace(EARLIER_GRIDS, factorisation=f, per_category_target=target)
+                       for f in ("eigen", "cholesky"))
     if method == "mahalanobis_per_category":   # the Cholesky path shrinks each class to its own variance
-        paths, members = class_paths(X_tr, y_tr, pooled_target=False)
-        own = replace(_V3, factorisation="eigen")
+        own = replace(EARLIER_GRIDS, factorisation="eigen")
         np.testing.assert_allclose(neighbour_distances(method, X_tr, y_tr, X_te, own)(a),
                                    neighbour_distances(method, X_tr, y_tr, X_te, cholesky)(a), rtol=1e-10)
         return
@@ -125,7 +125,7 @@ def test_the_linear_solver_depends_on_the_data_sets_shape(grids):
     assert isinstance(_svc("linear", 1.0, None, (10, 61), grids), SVC)            # wide, several classes: libsvm
     assert _svc("linear", 1.0, None, (2, 5), grids).dual == "auto"
     assert isinstance(_svc("rbf", 1.0, 0.1, (2, 5), grids), SVC)
-    assert isinstance(_svc("linear", 1.0, None, (5, 13), _V3), SVC)              # the earlier editions
+    assert isinstance(_svc("linear", 1.0, None, (5, 13), EARLIER_GRIDS), SVC)              # the earlier editions
 
 
 def test_nca_is_fitted_inside_every_inner_fold(grids, monkeypatch):
@@ -150,13 +150,13 @@ def test_nca_is_fitted_inside_every_inner_fold(grids, monkeypatch):
 def test_an_edge_counts_only_at_an_open_end_that_decided(grids):
     grid = {"k": [1, 3, 5], "C": [0.1, 1.0, 10.0], "shrinkage": [0.0, 0.5, 1.0]}
     tied = {(("C", 10.0),): 0.9, (("C", 1.0),): 0.9, (("C", 0.1),): 0.8}
-    assert _edges({"C": 10.0}, grid, grids, tied) == []                    # an inner point scores as well
-    assert _edges({"C": 10.0}, grid, grids, {**tied, (("C", 1.0),): 0.85}) == ["C"]
-    assert _edges({"C": 0.1}, grid, grids, {(("C", 0.1),): 0.9, (("C", 1.0),): 0.8}) == ["C"]
-    assert _edges({"k": 1}, grid, grids, {(("k", 1),): 0.9, (("k", 3),): 0.8}) == []   # k = 1 is k's own bound
-    assert _edges({"k": 5}, grid, grids, {(("k", 5),): 0.9, (("k", 3),): 0.8}) == ["k"]
-    assert _edges({"shrinkage": 1.0, "k": 3}, grid, grids, {(("shrinkage", 1.0), ("k", 3)): 0.9}) == []
-    assert _edges({"k": 1}, grid, _V3) == ["k"]                              # the earlier editions' rule
+    assert edges_of({"C": 10.0}, grid, grids, tied) == []                    # an inner point scores as well
+    assert edges_of({"C": 10.0}, grid, grids, {**tied, (("C", 1.0),): 0.85}) == ["C"]
+    assert edges_of({"C": 0.1}, grid, grids, {(("C", 0.1),): 0.9, (("C", 1.0),): 0.8}) == ["C"]
+    assert edges_of({"k": 1}, grid, grids, {(("k", 1),): 0.9, (("k", 3),): 0.8}) == []   # k = 1 is k's own bound
+    assert edges_of({"k": 5}, grid, grids, {(("k", 5),): 0.9, (("k", 3),): 0.8}) == ["k"]
+    assert edges_of({"shrinkage": 1.0, "k": 3}, grid, grids, {(("shrinkage", 1.0), ("k", 3)): 0.9}) == []
+    assert edges_of({"k": 1}, grid, EARLIER_GRIDS) == ["k"]                              # the earlier editions' rule
 
 
 # -- the evidence ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ...effects import bayesian_signed_rank, hodges_lehmann, resampled_difference
 from ._examples import example_scores  # noqa: F401 (the doctests' tables)
-from .evidence import _claims, _exclude, _posterior_settings, check_scores, contrasts, dataset_means
+from .evidence import check_scores, claims_of, contrasts, dataset_means, drop_sets, posterior_settings
 
 __all__ = ["claim_pairs", "decomposition", "reuters_rows"]
 
@@ -35,7 +35,7 @@ def claim_pairs(protocol: Mapping) -> list[tuple[str, str, str, str]]:
     [('vac.expected-better', 'expected_cholesky_cosine', 'covariance', 'scaled_cosine'), \
 ('vac.expected-better', 'expected_cholesky_cosine', 'source', 'cosine')]
     """
-    return [(key, claim["primary"], contrast, comparator) for key, claim in _claims(protocol).items()
+    return [(key, claim["primary"], contrast, comparator) for key, claim in claims_of(protocol).items()
             for contrast, comparators in contrasts(claim).items() for comparator in comparators]
 
 
@@ -68,12 +68,12 @@ def decomposition(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
     >>> t.groupby("part").size().to_dict()
     {'covariance beyond scaling': 9, 'scaling alone': 2, "the source's comparison": 9}
     """
-    means = dataset_means(_exclude(check_scores(scores, metric), exclude), metric)
+    means = dataset_means(drop_sets(check_scores(scores, metric), exclude), metric)
     rope = float(protocol["decision"]["rope"])
-    settings = _posterior_settings(protocol, n_samples)
+    settings = posterior_settings(protocol, n_samples)
     rows = [_row(means, "scaling alone", a, b, rope, settings)
             for a, b in protocol.get("decomposition", {}).get("scaling", [])]
-    for claim in _claims(protocol).values():
+    for claim in claims_of(protocol).values():
         groups = contrasts(claim)
         for reading in [claim["primary"], *claim.get("secondary", [])]:
             for contrast, comparators in groups.items():

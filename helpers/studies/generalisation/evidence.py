@@ -109,7 +109,7 @@ def check_scores(scores, metric: str = "accuracy", methods: Sequence | None = No
     return scores
 
 
-def _exclude(scores: pd.DataFrame, exclude) -> pd.DataFrame:
+def drop_sets(scores: pd.DataFrame, exclude) -> pd.DataFrame:
     exclude = [exclude] if isinstance(exclude, str) else list(exclude)
     unknown = sorted(set(exclude) - set(scores["dataset"]))
     if unknown:
@@ -164,7 +164,7 @@ def _wilcoxon(d: np.ndarray) -> float:
 POSTERIOR_KEYS = ("better", "equivalent", "worse", "mass_better", "mass_equivalent", "mass_worse")
 
 
-def _posterior_settings(protocol: Mapping, n_samples: int | None) -> dict:
+def posterior_settings(protocol: Mapping, n_samples: int | None) -> dict:
     """The signed-rank posterior's prior, draws and seed: the protocol's from edition 4 on.
 
     The protocols of editions 2 and 3 state a prior of 1, but their results were computed with
@@ -191,7 +191,7 @@ def _readings(claim: Mapping) -> list[tuple[str, bool]]:
     return [(claim["primary"], True)] + [(r, False) for r in claim.get("secondary", [])]
 
 
-def _claims(protocol: Mapping) -> dict:
+def claims_of(protocol: Mapping) -> dict:
     try:
         return {c["key"]: c for c in protocol["claims"]}
     except (KeyError, TypeError):
@@ -243,7 +243,7 @@ def _claim_p(comparisons: Mapping) -> float:
 
 
 def _means(scores, metric, exclude) -> pd.DataFrame:
-    means = dataset_means(_exclude(check_scores(scores, metric), exclude), metric)
+    means = dataset_means(drop_sets(check_scores(scores, metric), exclude), metric)
     if len(means) < 2:
         raise ValueError(f"{len(means)} data set(s) left after exclude={list(exclude)}: comparisons over data sets "
                          "need at least two")
@@ -272,10 +272,10 @@ def _evidence(means: pd.DataFrame, protocol: Mapping, n_samples: int | None, sec
     contrast, its secondary readings) is its secondary family. Only the claims in
     ``secondary_of`` (default: every claim) have their secondary rows computed.
     """
-    settings = _posterior_settings(protocol, n_samples)
+    settings = posterior_settings(protocol, n_samples)
     rope = check_real(protocol["decision"]["rope"], "decision.rope", "0.01", low=0, closed="neither")
     correction = protocol["decision"].get("correction", "holm")
-    claims = _claims(protocol)
+    claims = claims_of(protocol)
     secondary_of = claims if secondary_of is None else secondary_of
     results = {}
     for key, claim in claims.items():
@@ -404,7 +404,7 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
     >>> sorted(c), round(c["rbf_svc"]["effect"], 3), c["rbf_svc"]["alpha"]
     (['linear_svc', 'rbf_svc'], 0.021, 0.05)
     """
-    claims = _claims(protocol)
+    claims = claims_of(protocol)
     chosen = {key: c["primary"] for key, c in claims.items()}
     for key, method in dict(reading or {}).items():
         if key not in claims:
@@ -418,7 +418,7 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
 
 def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int | None,
              keys=None, contrast: str | None = None) -> dict:
-    claims = _claims(protocol)
+    claims = claims_of(protocol)
     keys = list(claims) if keys is None else keys
     secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"] or contrast is not None]
     results, _ = _evidence(means, protocol, n_samples, secondary_of)
@@ -451,7 +451,7 @@ def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: 
     >>> len(loo), min(v["comparisons"]["scaled_cosine"]["interval"][0] for v in loo.values()) > 0
     (12, True)
     """
-    claims = _claims(protocol)
+    claims = claims_of(protocol)
     if claim not in claims:
         raise ValueError(f"unknown claim {claim!r}; the claims are {sorted(claims)}")
     if reading is not None and reading not in [r for r, _ in _readings(claims[claim])]:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..._validation import check_int, check_real
 from ._examples import example_scores  # noqa: F401 (the doctests' tables)
-from .evidence import _exclude, check_scores, dataset_means
+from .evidence import check_scores, dataset_means, drop_sets
 
 __all__ = ["hierarchical_posterior"]
 
@@ -89,7 +89,7 @@ def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, ro
     n_samples = check_int(n_samples, "n_samples", 100, "n_samples=2000")
     chains = check_int(chains, "chains", 1, "chains=4")
     random_state = check_int(random_state, "random_state", 0, "random_state=0")
-    scores = _exclude(check_scores(scores, metric, methods=(reading, baseline)), exclude)
+    scores = drop_sets(check_scores(scores, metric, methods=(reading, baseline)), exclude)
     dataset_means(scores, metric)  # every method on every fold
     x, y = _fold_matrix(scores, baseline, metric), _fold_matrix(scores, reading, metric)
     runs = scores["repeat"].nunique()

@@ -55,19 +55,19 @@ from ..._arrays import sq_euclidean, unit_rows
 from ...neighbours import majority_votes, nearest_indices
 from ...whitening import estimate_covariance
 from .shrinkage import ShrinkagePath, class_paths, expected_zca_matrix, per_category_distances
-from .svcs import _SVCS, _svc_predict, _tune_svc, halving_schedule, svc_features  # noqa: F401 (the readings' SVCs)
+from .svcs import SVCS, halving_schedule, svc_features, svc_predict, tune_svc  # noqa: F401 (the readings' SVCs)
 from .tuning import (  # noqa: F401 (the tuning the readings share, named here as before)
-    _PREP,
-    _V3,
+    EARLIER_GRIDS,
+    PREP,
     Grids,
-    _best,
-    _cholesky_whitener,
-    _edges,
-    _inner_folds,
-    _point,
-    _scaled,
-    _whiten,
+    best_point,
+    cholesky_whitener,
+    edges_of,
+    grid_point,
     grids_from_protocol,
+    inner_folds,
+    scaled_rows,
+    whiten_rows,
 )
 
 #: the methods of the second and third editions, in display order, with their labels
@@ -129,7 +129,7 @@ def _per_category_distances(X_tr, y_tr, X_te, shrinkage):
     D = np.empty((len(X_te), len(X_tr)))
     for c in np.unique(y_tr):
         members = np.flatnonzero(y_tr == c)
-        W = _cholesky_whitener(estimate_covariance(X_tr[members], shrinkage))
+        W = cholesky_whitener(estimate_covariance(X_tr[members], shrinkage))
         D[:, members] = sq_euclidean(X_te @ W.T, X_tr[members] @ W.T)
     return D
 
@@ -176,7 +176,7 @@ def _eigen_distances(spec, X_tr, y_tr, X_te, grids):
         if a == 1.0:
             return plain
         try:
-            w_tr, w_te = _whiten(spec.whitening, X_tr, y_tr, X_te, a)
+            w_tr, w_te = whiten_rows(spec.whitening, X_tr, y_tr, X_te, a)
         except (linalg.LinAlgError, ValueError):
             return None
         return _distances(spec.metric, w_te, w_tr)
@@ -191,9 +191,9 @@ def neighbour_distances(method: str, X_tr, y_tr, X_te, grids: Grids | None = Non
     on the shrinkage (scaling, and in the fourth edition the eigendecompositions) is done once.
     """
     spec = _NEIGHBOURS[method]
-    grids = grids or _V3
+    grids = grids or EARLIER_GRIDS
     if spec.prep != "raw":
-        X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[spec.prep])
+        X_tr, X_te = scaled_rows(X_tr, X_te, centre=PREP[spec.prep])
     if spec.whitening is None:
         D = _distances(spec.metric, X_te, X_tr)
         return lambda a: D
@@ -204,7 +204,7 @@ def neighbour_distances(method: str, X_tr, y_tr, X_te, grids: Grids | None = Non
         try:
             if spec.whitening == "per_category":
                 return _per_category_distances(X_tr, y_tr, X_te, a)
-            w_tr, w_te = _whiten(spec.whitening, X_tr, y_tr, X_te, a)
+            w_tr, w_te = whiten_rows(spec.whitening, X_tr, y_tr, X_te, a)
             return _distances(spec.metric, w_te, w_tr)
         except (linalg.LinAlgError, ValueError):
             return None
@@ -253,7 +253,7 @@ def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None, grids
 def _tune_neighbours(method, X, y, grids: Grids):
     """Choose (shrinkage, k) by inner CV: one neighbour search per inner fold and shrinkage serves every k."""
     classes, codes = np.unique(y, return_inverse=True)
-    folds = _inner_folds(y, grids)
+    folds = inner_folds(y, grids)
     ks = [k for k in grids.k if k <= min(len(tr) for tr, _ in folds)]
     shrinkages = grids.shrinkage if _NEIGHBOURS[method].whitening else (None,)
     acc = {(a, k): 0.0 for a in shrinkages for k in ks}
@@ -268,10 +268,10 @@ def _tune_neighbours(method, X, y, grids: Grids):
             votes = majority_votes(nearest_indices(D, max(ks)), codes[tr], ks, len(classes))
             for k in ks:
                 acc[(a, k)] += np.mean(votes[k] == codes[te]) / len(folds)
-    a, k = _best(acc)
+    a, k = best_point(acc)
     chosen = {"k": k} if a is None else {"shrinkage": a, "k": k}
     grid = {"k": ks, "shrinkage": sorted({s for (s, _), v in acc.items() if np.isfinite(v) and s is not None})}
-    return chosen, _edges(chosen, grid, grids, {_point(("shrinkage", "k"), p): v for p, v in acc.items()})
+    return chosen, edges_of(chosen, grid, grids, {grid_point(("shrinkage", "k"), p): v for p, v in acc.items()})
 
 
 def _knn_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
@@ -282,7 +282,7 @@ def _knn_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
 
 def _nca_rows(X_tr, y_tr, X_te, grids: Grids):
     """NCA fitted on the standardised training rows: both sets of rows in its space, and its iterations."""
-    X_tr, X_te = _scaled(X_tr, X_te, centre=True)
+    X_tr, X_te = scaled_rows(X_tr, X_te, centre=True)
     nca = NeighborhoodComponentsAnalysis(max_iter=grids.nca_max_iter, tol=grids.nca_tol,
                                          random_state=grids.random_state)
     with warnings.catch_warnings():
@@ -304,7 +304,7 @@ def _nca(X_tr, y_tr, X_te, grids: Grids):
         chosen, edges = _tune_neighbours("euclidean", Z_tr, y_tr, grids)
     else:
         classes, codes = np.unique(y_tr, return_inverse=True)
-        folds = _inner_folds(y_tr, grids)
+        folds = inner_folds(y_tr, grids)
         ks = [k for k in grids.k if k <= min(len(tr) for tr, _ in folds)]
         acc = dict.fromkeys(ks, 0.0)
         for tr, te in folds:
@@ -313,8 +313,8 @@ def _nca(X_tr, y_tr, X_te, grids: Grids):
                                    len(classes))
             for k in ks:
                 acc[k] += np.mean(votes[k] == codes[te]) / len(folds)
-        chosen = {"k": _best(acc)}
-        edges = _edges(chosen, {"k": ks}, grids, {(("k", k),): v for k, v in acc.items()})
+        chosen = {"k": best_point(acc)}
+        edges = edges_of(chosen, {"k": ks}, grids, {(("k", k),): v for k, v in acc.items()})
     chosen["nca_iterations"] = iterations
     chosen["nca_converged"] = bool(iterations < grids.nca_max_iter)
     return _knn_predict("euclidean", Z_tr, y_tr, Z_te, chosen, grids), chosen, edges
@@ -374,7 +374,7 @@ def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
         pred, chosen, edges = _nca(X_tr, y_tr, X_te, grids)
         return [pred], chosen, edges
     knn = method in _NEIGHBOURS
-    tune = _tune_neighbours if knn else _tune_svc
+    tune = _tune_neighbours if knn else tune_svc
     if method in ORDER_DEPENDENT and orders is not None:
         views = [(X_tr[:, o], X_te[:, o]) for o in orders]
     else:
@@ -383,7 +383,7 @@ def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
     if knn:
         preds = [_knn_predict(method, a, y_tr, b, chosen, grids) for a, b in views]
     else:
-        preds = [_svc_predict(method, a, y_tr, b, chosen, grids) for a, b in views]
+        preds = [svc_predict(method, a, y_tr, b, chosen, grids) for a, b in views]
     return preds, chosen, edges
 
 

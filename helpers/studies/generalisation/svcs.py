@@ -16,7 +16,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, LinearSVC
 
 from .shrinkage import class_paths, expected_zca_matrix
-from .tuning import _PREP, _V3, Grids, _best, _edges, _inner_folds, _point, _scaled, _whiten
+from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 
 
 def _svc(kernel, C, gamma, shape, grids: Grids):
@@ -48,7 +48,7 @@ def _fit_svc(kernel, C, gamma, X_tr, y_tr, grids: Grids):
         return _svc(kernel, C, gamma, (len(np.unique(y_tr)), X_tr.shape[1]), grids).fit(X_tr, y_tr)
 
 
-_SVCS = {  # method -> (prep, whitening, kernel); the whitened SVCs' rows are grids.svc_rows
+SVCS = {  # method -> (prep, whitening, kernel); the whitened SVCs' rows are grids.svc_rows
     "linear_svc": ("standardised", None, "linear"),
     "rbf_svc": ("standardised", None, "rbf"),
     "expected_cholesky_svc": (None, "expected_cholesky", "linear"),
@@ -73,9 +73,9 @@ def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
     multiple of the identity), so that there they are exactly ``linear_svc``; the symmetric
     factors come from one eigendecomposition per class for every shrinkage.
     """
-    grids = grids or _V3
-    prep, whitening, _ = _SVCS[method]
-    X_tr, X_te = _scaled(X_tr, X_te, centre=_PREP[prep or grids.svc_rows])
+    grids = grids or EARLIER_GRIDS
+    prep, whitening, _ = SVCS[method]
+    X_tr, X_te = scaled_rows(X_tr, X_te, centre=PREP[prep or grids.svc_rows])
     if whitening is None:
         return lambda a: (X_tr, X_te)
     fourth = grids.svc_rows == "standardised"
@@ -91,7 +91,7 @@ def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
             E = expected_zca_matrix(paths, priors, a)
             return None if E is None else _resize(X_tr @ E, X_te @ E)
         try:
-            return _resize(*_whiten(whitening, X_tr, y_tr, X_te, a))
+            return _resize(*whiten_rows(whitening, X_tr, y_tr, X_te, a))
         except (linalg.LinAlgError, ValueError):
             return None
 
@@ -104,7 +104,7 @@ def _svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
     ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
     and shrinkage, and serves every ``C`` and ``gamma`` of that shrinkage.
     """
-    kernel = _SVCS[method][2]
+    kernel = SVCS[method][2]
     acc = dict.fromkeys(points, 0.0)
     by_shrinkage = {}
     for point in points:
@@ -155,9 +155,9 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
     """Successive halving over ``points``: ``(final, last)`` mean inner accuracies.
 
     ``final`` holds the last round's accuracies of its candidates and ``-inf`` for the points
-    dropped before (what :func:`_best` chooses from); ``last`` each point's accuracy in the last
+    dropped before (what :func:`best_point` chooses from); ``last`` each point's accuracy in the last
     round it was scored (what tells a feasible grid point). Among equal scores the earliest grid
-    point survives a round, as in :func:`_best`.
+    point survives a round, as in :func:`best_point`.
     """
     n_rows = min(len(tr) for tr, _ in folds)
     schedule = halving_schedule(len(points), n_rows, len(np.unique(y)), grids.halving_factor,
@@ -178,19 +178,19 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
     return {point: scores[point] if point in alive else -np.inf for point in points}, scores
 
 
-def _tune_svc(method, X, y, grids: Grids):
+def tune_svc(method, X, y, grids: Grids):
     """Choose (shrinkage, C, gamma) by inner CV over the whole grid, or by successive halving (``grids.svc_search``)."""
-    _, whitening, kernel = _SVCS[method]
+    _, whitening, kernel = SVCS[method]
     shrinkages = grids.shrinkage if whitening else (None,)
     gammas = grids.gamma if kernel == "rbf" else (None,)
     Cs = grids.C if kernel == "rbf" else grids.C_linear
     points = [(a, C, g) for a in shrinkages for C in Cs for g in gammas]
-    folds = _inner_folds(y, grids)
+    folds = inner_folds(y, grids)
     if grids.svc_search == "halving":
         acc, last = _halving_scores(method, X, y, folds, points, grids)
     else:
         acc = last = _svc_scores(method, X, y, folds, points, grids)
-    a, C, g = _best(acc)
+    a, C, g = best_point(acc)
     chosen = {"C": C}
     if a is not None:
         chosen["shrinkage"] = a
@@ -198,11 +198,12 @@ def _tune_svc(method, X, y, grids: Grids):
         chosen["gamma"] = g
     grid = {"C": list(Cs), "gamma": list(grids.gamma),
             "shrinkage": sorted({p[0] for p, v in last.items() if np.isfinite(v) and p[0] is not None})}
-    return chosen, _edges(chosen, grid, grids, {_point(("shrinkage", "C", "gamma"), p): v for p, v in acc.items()})
+    scores = {grid_point(("shrinkage", "C", "gamma"), p): v for p, v in acc.items()}
+    return chosen, edges_of(chosen, grid, grids, scores)
 
 
-def _svc_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
+def svc_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
     Z = svc_features(method, X_tr, y_tr, X_te, grids)(chosen.get("shrinkage"))
     if Z is None:
         raise ValueError(f"{method}: the whitening at shrinkage {chosen.get('shrinkage')} fails on the training rows")
-    return _fit_svc(_SVCS[method][2], chosen["C"], chosen.get("gamma"), Z[0], y_tr, grids).predict(Z[1])
+    return _fit_svc(SVCS[method][2], chosen["C"], chosen.get("gamma"), Z[0], y_tr, grids).predict(Z[1])

@@ -1,9 +1,9 @@
 """The study's tuning: the protocol's grids, the rows each method sees, and the choice by inner cross-validation.
 
 :class:`Grids` holds the protocol's ``[tuning]`` table (:func:`grids_from_protocol`), with the
-fourth edition's choices as fields whose defaults are the earlier editions'. ``_scaled`` gives
-the standardised or scaled rows, ``_whiten`` the rows after a whitening fitted on training rows,
-``_best`` the grid point of the highest inner accuracy (ties to the earliest) and ``_edges`` the
+fourth edition's choices as fields whose defaults are the earlier editions'. ``scaled_rows`` gives
+the standardised or scaled rows, ``whiten_rows`` the rows after a whitening fitted on training rows,
+``best_point`` the grid point of the highest inner accuracy (ties to the earliest) and ``edges_of`` the
 chosen values on an edge of their grid.
 """
 
@@ -45,7 +45,7 @@ class Grids:
     libsvm_min_features: int = 30     #: with linear_solver "by-shape": libsvm on multi-class sets this wide
 
 
-_V3 = Grids(k=(1,), shrinkage=(1.0,), C=(1.0,), gamma=(1.0,))
+EARLIER_GRIDS = Grids(k=(1,), shrinkage=(1.0,), C=(1.0,), gamma=(1.0,))
 
 
 def _log2_grid(spec) -> tuple:
@@ -72,7 +72,7 @@ def grids_from_protocol(protocol: dict) -> Grids:
                  halving_factor=int(halving.get("factor", 3)),
                  halving_min_rows_per_class=int(halving.get("min_rows_per_class", 10)),
                  random_state=int(p["random_state"]),
-                 **{field: type(getattr(_V3, field))(t[field]) for field in _EDITION_4 if field in t})
+                 **{field: type(getattr(EARLIER_GRIDS, field))(t[field]) for field in _EDITION_4 if field in t})
 
 
 #: the fields of ``[tuning]`` that edition 4 added; an older protocol leaves them at the default
@@ -84,7 +84,7 @@ _EDITION_4 = ("nca_nested", "linear_solver", "svc_rows", "per_category_target", 
 # features and whitening, fitted on training rows
 
 
-def _scaled(X_tr, X_te, centre: bool):
+def scaled_rows(X_tr, X_te, centre: bool):
     """Divide by the training standard deviations (a constant column keeps scale 1), centring first if asked."""
     mean = X_tr.mean(axis=0) if centre else 0.0
     sd = X_tr.std(axis=0)
@@ -92,19 +92,19 @@ def _scaled(X_tr, X_te, centre: bool):
     return (X_tr - mean) / sd, (X_te - mean) / sd
 
 
-_PREP = {"raw": None, "standardised": True, "scaled": False}
+PREP = {"raw": None, "standardised": True, "scaled": False}
 
 
-def _cholesky_whitener(S):
+def cholesky_whitener(S):
     """``W`` with ``W S W' = I`` (lower-triangular inverse Cholesky factor); LinAlgError if S is singular."""
     L = linalg.cholesky(S, lower=True)
     return linalg.solve_triangular(L, np.eye(len(S)), lower=True)
 
 
-def _whiten(kind, X_tr, y_tr, X_te, shrinkage):
+def whiten_rows(kind, X_tr, y_tr, X_te, shrinkage):
     """The training and test rows after the whitening ``kind`` with covariance shrinkage ``shrinkage``."""
     if kind == "total":
-        W = _cholesky_whitener(estimate_covariance(X_tr, shrinkage))
+        W = cholesky_whitener(estimate_covariance(X_tr, shrinkage))
         return X_tr @ W.T, X_te @ W.T
     if kind == "within":
         model = Whitener(covariance=shrinkage, scatter="within").fit(X_tr, y_tr)
@@ -117,12 +117,12 @@ def _whiten(kind, X_tr, y_tr, X_te, shrinkage):
 # the choice by inner cross-validation
 
 
-def _inner_folds(y, grids: Grids):
+def inner_folds(y, grids: Grids):
     return list(StratifiedKFold(grids.inner_folds, shuffle=True, random_state=grids.random_state)
                 .split(np.zeros((len(y), 1)), y))
 
 
-def _best(scores: dict):
+def best_point(scores: dict):
     """The grid point of the highest mean inner accuracy; ties to the earliest (grids are ordered for that)."""
     feasible = {point: s for point, s in scores.items() if np.isfinite(s)}
     if not feasible:
@@ -131,7 +131,7 @@ def _best(scores: dict):
     return next(point for point, s in feasible.items() if s == best)
 
 
-def _point(names, values) -> tuple:
+def grid_point(names, values) -> tuple:
     """A grid point as ``((name, value), ...)``, the parameters it does not have left out."""
     return tuple((name, value) for name, value in zip(names, values) if value is not None)
 
@@ -140,7 +140,7 @@ def _point(names, values) -> tuple:
 _CLOSED_ENDS = {"shrinkage": "both", "k": "low"}
 
 
-def _edges(chosen: dict, grid: dict, grids: Grids, scores: dict | None = None) -> list:
+def edges_of(chosen: dict, grid: dict, grids: Grids, scores: dict | None = None) -> list:
     """The hyper-parameters whose chosen value is the first or last of their (feasible) grid.
 
     Under the fourth edition's rule (``edge_rule = "open-decided"``) only an open end counts
