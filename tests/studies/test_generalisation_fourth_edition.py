@@ -315,3 +315,18 @@ def test_grids_read_the_fourth_editions_choices(protocol):
     assert g.k[-1] == 181 and g.C_linear[0] == 2.0**-13 and g.C_linear[-1] == 2.0**17
     assert isinstance(Grids(k=(1,), shrinkage=(1.0,), C=(1.0,), gamma=(1.0,)), Grids)
     assert pd.Series(g.gamma).is_monotonic_increasing
+
+
+def test_the_evidence_computed_once_is_what_the_separate_calls_give(scores, protocol):
+    from helpers.studies.generalisation.evidence import claim_evidence
+
+    table, effects = claim_evidence(scores, protocol, n_samples=N)
+    pd.testing.assert_frame_equal(table, claim_table(scores, protocol, n_samples=N))
+    for contrast in ("covariance", "source"):
+        separate = claim_effects(scores, protocol, contrast=contrast, n_samples=N)
+        for key, answer in separate.items():
+            for name, c in answer["comparisons"].items():
+                once = effects[contrast][key]["comparisons"][name]
+                assert (once["effect"], once["interval"], once["p"], once["method"]) == (
+                    c["effect"], c["interval"], c["p"], c["method"])
+                assert once["posterior"](0.01) == c["posterior"](0.01)

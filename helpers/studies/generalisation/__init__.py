@@ -47,6 +47,7 @@ from .contrasts import claim_pairs, decomposition, reuters_rows
 from .datasets import REUTERS, study_datasets, study_names
 from .evidence import (
     claim_effects,
+    claim_evidence,
     claim_table,
     contrasts,
     dataset_means,
@@ -93,6 +94,7 @@ __all__ = [
     "chosen_values",
     "claim_pairs",
     "claim_effects",
+    "claim_evidence",
     "claim_table",
     "contrasts",
     "decomposition",

@@ -61,6 +61,7 @@ from ._examples import example_datasets, example_scores  # noqa: F401 (the docte
 
 __all__ = [
     "claim_effects",
+    "claim_evidence",
     "claim_table",
     "contrasts",
     "dataset_means",
@@ -344,6 +345,10 @@ def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy
     expected_cholesky_cosine covariance scaled_cosine 12 0 +0.030
     """
     results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
+    return _table(results, rope)
+
+
+def _table(results: Mapping, rope: float) -> pd.DataFrame:
     rows = []
     for (key, reading, contrast), r in results.items():
         for baseline, c in r["comparisons"].items():
@@ -422,6 +427,11 @@ def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: st
     keys = list(claims) if keys is None else keys
     secondary_of = [k for k in keys if chosen[k] != claims[k]["primary"] or contrast is not None]
     results, _ = _evidence(means, protocol, n_samples, secondary_of)
+    return _effects_of(results, protocol, chosen, metric, keys, contrast)
+
+
+def _effects_of(results: Mapping, protocol: Mapping, chosen: Mapping, metric: str, keys, contrast) -> dict:
+    claims = claims_of(protocol)
     out = {}
     for key in keys:
         names = list(contrasts(claims[key]))
@@ -434,6 +444,31 @@ def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: st
         r = results[key, chosen[key], name]
         out[key] = {"comparisons": {b: _effect_dict(c, r, metric, protocol) for b, c in r["comparisons"].items()}}
     return out
+
+
+def claim_evidence(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
+                   n_samples: int | None = None) -> tuple[pd.DataFrame, dict]:
+    """The claims' evidence computed once: :func:`claim_table`'s table, and the primary readings' effect dicts.
+
+    Returns ``(table, effects)`` with ``effects[contrast][claim]`` what :func:`claim_effects`
+    gives for that contrast (``"covariance"``, and ``"source"``: for a claim whose nested method
+    is a source baseline, its one contrast), from the same posteriors and p-values as the table.
+
+    Examples
+    --------
+    >>> from helpers.studies.generalisation.preregistration import load_protocol
+    >>> table, effects = claim_evidence(example_scores(), load_protocol(), n_samples=2000)
+    >>> c = effects["covariance"]["vac.expected-better"]["comparisons"]["scaled_cosine"]
+    >>> row = table[(table.claim == "vac.expected-better") & table.primary & (table.baseline == "scaled_cosine")]
+    >>> c["effect"] == row.effect.item(), sorted(effects)
+    (True, ['covariance', 'source'])
+    """
+    claims = claims_of(protocol)
+    results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
+    chosen = {key: c["primary"] for key, c in claims.items()}
+    contrasts_used = sorted({name for c in claims.values() for name in contrasts(c)} | {"source"})
+    return _table(results, rope), {name: _effects_of(results, protocol, chosen, metric, list(claims), name)
+                                   for name in contrasts_used}
 
 
 def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: str | None = None,
