@@ -330,3 +330,12 @@ def test_the_evidence_computed_once_is_what_the_separate_calls_give(scores, prot
                 assert (once["effect"], once["interval"], once["p"], once["method"]) == (
                     c["effect"], c["interval"], c["p"], c["method"])
                 assert once["posterior"](0.01) == c["posterior"](0.01)
+
+
+def test_the_decomposition_takes_the_readings_rows_from_the_claim_table(scores, protocol):
+    table = claim_table(scores, protocol, n_samples=N)
+    given = decomposition(scores, protocol, n_samples=N, table=table)
+    pd.testing.assert_frame_equal(given, decomposition(scores, protocol, n_samples=N))
+    row = given[(given.reading == "expected_cholesky_cosine") & (given.comparator == "cosine")].iloc[0]
+    same = table[(table.reading == "expected_cholesky_cosine") & (table.baseline == "cosine")].iloc[0]
+    assert (row.part, row.effect, row.mass_better) == ("the source's comparison", same.effect, same.mass_better)

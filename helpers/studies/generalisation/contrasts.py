@@ -20,7 +20,7 @@ import pandas as pd
 
 from ...effects import bayesian_signed_rank, hodges_lehmann, resampled_difference
 from ._examples import example_scores  # noqa: F401 (the doctests' tables)
-from .evidence import check_scores, claims_of, contrasts, dataset_means, drop_sets, posterior_settings
+from .evidence import check_scores, claim_table, claims_of, contrasts, dataset_means, drop_sets, posterior_settings
 
 __all__ = ["claim_pairs", "decomposition", "reuters_rows"]
 
@@ -39,27 +39,30 @@ def claim_pairs(protocol: Mapping) -> list[tuple[str, str, str, str]]:
             for contrast, comparators in contrasts(claim).items() for comparator in comparators]
 
 
-def _row(means: pd.DataFrame, part: str, reading: str, comparator: str, rope: float, settings: Mapping) -> dict:
+def _row(means: pd.DataFrame, reading: str, comparator: str, rope: float, settings: Mapping) -> dict:
     d = (means[reading] - means[comparator]).to_numpy()
     hl = hodges_lehmann(d)
     post = bayesian_signed_rank(means[reading].to_numpy(), means[comparator].to_numpy(), rope=rope, **settings)
-    return {"part": part, "reading": reading, "comparator": comparator, "wins": int((d > 0).sum()),
+    return {"part": "scaling alone", "reading": reading, "comparator": comparator, "wins": int((d > 0).sum()),
             "losses": int((d < 0).sum()), "effect": hl["effect"], "low": hl["interval"][0], "high": hl["interval"][1],
-            "mass_worse": post["mass_worse"], "mass_equivalent": post["mass_equivalent"],
-            "mass_better": post["mass_better"]}
+            **{k: post[k] for k in MASSES}}
+
+
+MASSES = ("mass_worse", "mass_equivalent", "mass_better")
 
 
 def decomposition(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy", exclude=(),
-                  n_samples: int | None = None) -> pd.DataFrame:
+                  n_samples: int | None = None, table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Scaling alone, the covariance beyond scaling, and the source's comparison, reading by reading.
 
     Rows: ``part`` is ``"scaling alone"`` (each pair of the protocol's ``[decomposition]``),
     ``"covariance beyond scaling"`` (every reading of a claim against the method it nests) or
-    ``"the source's comparison"`` (every reading against the source's baselines); then the
+    ``"the source's comparison"`` (every reading against the source's other baselines); then the
     Hodges-Lehmann effect of the per-data-set differences with its 95% interval, the wins and
     losses, and the Bayesian signed-rank posterior masses at the protocol's ROPE. Where the
-    nested method is the source's baseline (the linear SVC), the two parts coincide and the row
-    appears once, as the covariance's.
+    nested method is the source's baseline (the linear SVC), the row appears once, as the
+    covariance's. The readings' rows are those of ``table`` (:func:`.evidence.claim_table` of the
+    same scores, metric and exclusions), computed here when not given; only the scaling rows are new.
 
     Examples
     --------
@@ -71,19 +74,15 @@ def decomposition(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
     means = dataset_means(drop_sets(check_scores(scores, metric), exclude), metric)
     rope = float(protocol["decision"]["rope"])
     settings = posterior_settings(protocol, n_samples)
-    rows = [_row(means, "scaling alone", a, b, rope, settings)
-            for a, b in protocol.get("decomposition", {}).get("scaling", [])]
-    for claim in claims_of(protocol).values():
-        groups = contrasts(claim)
-        for reading in [claim["primary"], *claim.get("secondary", [])]:
-            for contrast, comparators in groups.items():
-                part = "covariance beyond scaling" if contrast == "covariance" else "the source's comparison"
-                rows += [_row(means, part, reading, c, rope, settings) for c in comparators
-                         if not (contrast == "covariance" and c != claim["nested"])]
-            if "source" not in groups:   # the nested method is a source baseline: its other baselines
-                rows += [_row(means, "the source's comparison", reading, c, rope, settings)
-                         for c in claim["baselines"] if c != claim["nested"]]
-    return pd.DataFrame(rows)
+    scaling = pd.DataFrame([_row(means, a, b, rope, settings)
+                            for a, b in protocol.get("decomposition", {}).get("scaling", [])])
+    table = claim_table(scores, protocol, metric, exclude, n_samples) if table is None else table
+    nested = {key: c["nested"] for key, c in claims_of(protocol).items()}
+    readings = table.copy()   # one row per claim, reading and comparator, in the claims' order
+    readings["part"] = np.where(readings["baseline"] == readings["claim"].map(nested), "covariance beyond scaling",
+                                "the source's comparison")
+    readings = readings.rename(columns={"baseline": "comparator"})[list(scaling.columns)]
+    return pd.concat([scaling, readings], ignore_index=True)
 
 
 def reuters_rows(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy") -> pd.DataFrame:

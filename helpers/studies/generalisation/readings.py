@@ -54,7 +54,7 @@ from sklearn.neighbors import NeighborhoodComponentsAnalysis
 from ..._arrays import sq_euclidean, unit_rows
 from ...neighbours import majority_votes, nearest_indices
 from ...whitening import estimate_covariance
-from .shrinkage import ShrinkagePath, class_paths, expected_zca_matrix, per_category_distances
+from .shrinkage import ShrinkagePath, class_paths, expected_zca_path, per_category_distances
 from .svcs import SVCS, halving_schedule, svc_features, svc_predict, tune_svc  # noqa: F401 (the readings' SVCs)
 from .tuning import (  # noqa: F401 (the tuning the readings share, named here as before)
     EARLIER_GRIDS,
@@ -163,12 +163,13 @@ def _eigen_distances(spec, X_tr, y_tr, X_te, grids):
 
         return whitened
     if spec.whitening == "expected_zca":
-        paths, _ = class_paths(X_tr, y_tr, pooled_target=False)
-        priors = np.unique(y_tr, return_counts=True)[1] / len(y_tr)
+        factor = expected_zca_path(X_tr, y_tr)
 
         def expected(a):
-            E = None if a == 1.0 else expected_zca_matrix(paths, priors, a)
-            return plain if a == 1.0 else None if E is None else _distances(spec.metric, X_te @ E, X_tr @ E)
+            if a == 1.0:
+                return plain
+            E = factor(a)
+            return None if E is None else _distances(spec.metric, X_te @ E, X_tr @ E)
 
         return expected
 

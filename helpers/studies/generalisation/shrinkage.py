@@ -21,7 +21,7 @@ from scipy import linalg
 from ..._arrays import sq_euclidean
 from ...whitening import MAX_CONDITION
 
-__all__ = ["ShrinkagePath", "class_paths", "expected_zca_matrix", "per_category_distances"]
+__all__ = ["ShrinkagePath", "class_paths", "expected_zca_matrix", "expected_zca_path", "per_category_distances"]
 
 
 class ShrinkagePath:
@@ -126,3 +126,11 @@ def expected_zca_matrix(paths, priors, a: float):
             return None
         E = E + p * (path.vectors / np.sqrt(values)) @ path.vectors.T
     return E
+
+
+def expected_zca_path(X, y):
+    """A function ``a -> E(W^-1)`` at shrinkage ``a`` (each class towards its own variance), from one
+    eigendecomposition per class; ``None`` where a class covariance is not usable (:func:`expected_zca_matrix`)."""
+    paths, members = class_paths(X, y, pooled_target=False)
+    priors = np.array([len(m) for m in members]) / len(y)
+    return lambda a: expected_zca_matrix(paths, priors, a)

@@ -15,7 +15,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, LinearSVC
 
-from .shrinkage import class_paths, expected_zca_matrix
+from .shrinkage import expected_zca_path
 from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 
 
@@ -79,16 +79,15 @@ def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
     if whitening is None:
         return lambda a: (X_tr, X_te)
     fourth = grids.svc_rows == "standardised"
-    paths = priors = None
+    factor = None
     if fourth and whitening == "expected_zca" and grids.factorisation == "eigen":
-        paths, _ = class_paths(X_tr, y_tr, pooled_target=False)
-        priors = np.unique(y_tr, return_counts=True)[1] / len(y_tr)
+        factor = expected_zca_path(X_tr, y_tr)
 
     def features(a):
         if fourth and a == 1.0:
             return X_tr, X_te
-        if paths is not None:
-            E = expected_zca_matrix(paths, priors, a)
+        if factor is not None:
+            E = factor(a)
             return None if E is None else _resize(X_tr @ E, X_te @ E)
         try:
             return _resize(*whiten_rows(whitening, X_tr, y_tr, X_te, a))
