@@ -88,8 +88,9 @@ run: $(STAMP) ## recompute the own study's scores (compared with the stored ones
 	@$(PY) -m helpers.studies.generalisation run --jobs 2 $(if $(filter --no-progress,$(RUN_FLAGS)),--no-progress)
 	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
 
-study: $(STAMP) ## recompute the own study's scores only (resumable; about 55 minutes on two cores) and compare
+study: $(STAMP) ## recompute the own study's scores (resumable; about 55 minutes on two cores), compare, then probe its grid edges (3 minutes)
 	@$(PY) -m helpers.studies.generalisation run --jobs 2
+	@$(PY) -m helpers.studies.generalisation edges
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
 	@$(PY) -m helpers.workbook book --out build

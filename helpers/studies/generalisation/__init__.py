@@ -25,11 +25,13 @@ their protocols and scores, to be compared with (:func:`edition_comparison`) and
   masses), leave-one-out, the hierarchical
   model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
   critical-difference diagram, ranks and Friedman, the pre-specified property, the ablation;
+* :mod:`.edge_probe`: one grid step beyond every SVC tuning on an edge of its grid, and
+  whether the end bound it (:func:`stored_probe`, :func:`edge_summary`);
 * :mod:`.contrasts`: scaling alone against the covariance beyond it (:func:`decomposition`),
   Reuters-21578 alone (:func:`reuters_rows`);
 * :mod:`.report`: the tables the notebook shows, :func:`edition_comparison` among them.
 
-The command line: ``python -m helpers.studies.generalisation {run,verify,hierarchical} [--edition N]``.
+The command line: ``python -m helpers.studies.generalisation {run,verify,hierarchical,edges} [--edition N]``.
 The first edition (twenty data sets, twelve methods, a class-blind Mahalanobis reading) is in
 the repository's history.
 
@@ -45,6 +47,7 @@ References
 
 from .contrasts import claim_pairs, decomposition, reuters_rows
 from .datasets import REUTERS, study_datasets, study_names
+from .edge_probe import edge_summary, stored_probe
 from .evidence import (
     claim_effects,
     claim_evidence,
@@ -99,6 +102,7 @@ __all__ = [
     "contrasts",
     "decomposition",
     "dataset_means",
+    "edge_summary",
     "edition_comparison",
     "effect_phrase",
     "excluded_sets",
@@ -125,6 +129,7 @@ __all__ = [
     "scores_path",
     "seconds_by_method",
     "stored_hierarchical",
+    "stored_probe",
     "stored_results",
     "study_datasets",
     "study_names",

@@ -6,6 +6,8 @@ identical to the stored one in ``data/results/`` (``--write`` stores it).
 ``python -m helpers.studies.generalisation verify``: recompute a random sample of stored folds
 (the seed is printed) and fail on any difference. ``--edition 2`` does either for the earlier
 edition, whose protocol and scores are kept.
+``python -m helpers.studies.generalisation edges``: score one grid step beyond every SVC tuning
+on an edge of its grid (did the end of the grid limit it?), stored beside the scores.
 """
 
 from __future__ import annotations
@@ -59,10 +61,13 @@ def main(argv=None) -> int:
     hier.add_argument("--samples", type=int, default=None,
                       help="posterior draws per chain (default: the protocol's [hierarchical] draws, else 2000)")
     hier.add_argument("--primary-only", action="store_true", help="the claims' primary readings only")
+    edges = sub.add_parser("edges", help="score one grid step beyond every SVC tuning on an edge of its grid and "
+                           "compare with the stored probe (edge_probe.csv beside the scores)")
+    edges.add_argument("--write", action="store_true", help="store the fresh probe in data/results/")
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
-    for command in (run, hier, verify):
+    for command in (run, hier, verify, edges):
         command.add_argument("--edition", type=int, choices=EDITIONS, default=EDITION,
                              help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
     args = parser.parse_args(argv)
@@ -130,11 +135,42 @@ def _command(args) -> int:
                            secondary=not args.primary_only)
         print(f"stored in {hierarchical_path.relative_to(ROOT)}")
         return 0
+    if args.command == "edges":
+        return _edges(stored, protocol, stored_path, args.write)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, args.cells, seed)})
     seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=seed)
     print(f"recomputed {cells} (seed {seed}): " + ("identical" if diff.empty else f"{len(diff)} differences"))
     return 0 if diff.empty else 1
+
+
+def _edges(stored, protocol, stored_path, write: bool) -> int:
+    """Probe every SVC tuning on an edge; compare with the stored probe, store it where none is or with --write."""
+    import pandas as pd
+
+    from .edge_probe import edge_tunings, probe_edges, probe_path, read_probe, write_probe
+
+    names = set(edge_tunings(stored)["dataset"])
+    datasets, _ = study_datasets(protocol, names=names)
+    start = time.perf_counter()
+    probe = probe_edges(stored, datasets, protocol)
+    seconds = time.perf_counter() - start
+    print(f"{len(probe)} tunings on an edge probed in {seconds:.0f} s, {int(probe['bound'].sum())} bound by the end of "
+          "their grid")
+    path = probe_path(stored_path)
+    same = True
+    if path.exists() and not write:
+        old = read_probe(path, protocol)
+        try:
+            pd.testing.assert_frame_equal(probe.reset_index(drop=True), old, check_dtype=False, rtol=0, atol=1e-9)
+            print("identical to the stored probe")
+        except AssertionError as exc:
+            same = False
+            print(f"the probe differs from the stored one ({path.relative_to(ROOT)}):\n{exc}")
+    if write or not path.exists():
+        write_probe(probe, path, protocol, seconds)
+        print(f"stored in {path.relative_to(ROOT)}")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
     return features
 
 
-def _svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
+def svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
     """The mean inner accuracy of each grid point ``(shrinkage, C, gamma)``; ``-inf`` where a transform fails.
 
     ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
@@ -169,7 +169,7 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
                    for j, (tr, te) in enumerate(folds)]
         else:
             sub = folds
-        acc = _svc_scores(method, X, y, sub, alive, grids)
+        acc = svc_scores(method, X, y, sub, alive, grids)
         scores.update(acc)
         if i < len(schedule) - 1:
             keep = sorted(range(len(alive)), key=lambda t: (-acc[alive[t]], t))[:schedule[i + 1][1]]
@@ -188,7 +188,7 @@ def tune_svc(method, X, y, grids: Grids):
     if grids.svc_search == "halving":
         acc, last = _halving_scores(method, X, y, folds, points, grids)
     else:
-        acc = last = _svc_scores(method, X, y, folds, points, grids)
+        acc = last = svc_scores(method, X, y, folds, points, grids)
     a, C, g = best_point(acc)
     chosen = {"C": C}
     if a is not None:
