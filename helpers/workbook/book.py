@@ -265,9 +265,10 @@ for full citations):
 
 Each item they print (a number, a table row, a worked example, an equation, a claim) is a row of
 the [source ledger](ledger.md), and the notebooks compute a verdict for every row in scope:
-*reproduced*, *reproduced differently*, *practically equivalent*, *source typo*, *extraction
-error*, *source slip*, *small, not significant*, *inconclusive*, *not supported*, *not
-reproduced*, *refuted* or *not testable*. A claimed advantage is judged from its effect, the
+*reproduced*, *reproduced differently*, *practically equivalent*, *small but real*, *source
+typo*, *extraction error*, *source slip*, *small, not significant*, *inconclusive*, *not
+supported*, *depends on the unstated setting*, *not reproduced*, *refuted*, *our finding* or
+*not testable*. A claimed advantage is judged from its effect, the
 effect's 95% interval and the region of practical equivalence (ROPE) the ledger states for it;
 the chapters' comparison tables and the ledger page show all three. Chapters 00-07
 follow the sources' sections; the chapters after them are the workbook's own studies, testing

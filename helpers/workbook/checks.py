@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .ledger import OPTIONAL, load_ledger
+from .ledger import OPTIONAL, UNSTATED, load_ledger
 from .verdicts import (
     RULE_KEYS,
     VERDICTS,
@@ -27,6 +27,7 @@ from .verdicts import (
     holds_verdict,
     intersection_union,
     number_verdict,
+    over_settings,
     parse_printed,
     rope_sensitivity,
 )
@@ -38,9 +39,12 @@ MIME = "application/vnd.covsim.comparison+json"
 
 _NOTEBOOK = re.compile(r"\d\d")
 _NUMBER_OPTIONS = ("how", "tol", "percent", "exact", "note")
-_CLAIM_OPTIONS = ("holds", "evidence", "effect", "interval", "posterior", "comparisons", "kind", "how")
+_CLAIM_OPTIONS = ("holds", "evidence", "effect", "interval", "posterior", "comparisons", "kind", "how", "settings",
+                  "at")
 #: the fields of a claim judged from an effect, stored with its row in the results JSON
 EFFECT_FIELDS = ("effect", "interval", "rope", "posterior", "p", "rope_sensitivity", "method", "comparison")
+#: the fields of a claim judged over the plausible range of a setting the source leaves unstated
+SETTING_FIELDS = ("unstated", "settings", "plausible")
 
 
 def _round_json(value):
@@ -172,6 +176,9 @@ class SourceCheck:
         }
         if fields:
             record |= fields
+        if row.get("same_as"):  # one comparison, several ledger rows: the coverage counts it once
+            record["same_as"] = row["same_as"]
+            record["note"] = "; ".join(filter(None, [note, f"the same comparison as {row['same_as']}"]))
         self.rows = [r for r in self.rows if r["key"] != key]  # a re-run cell replaces its row
         self.rows.append(record)
         return Row(record)
@@ -217,7 +224,7 @@ class SourceCheck:
 
     def claim(self, key: str, holds: bool | None = None, *, evidence: str, effect=None, interval=None,
               posterior=None, comparisons: Mapping | None = None, kind: str = "advantage",
-              how: str | None = None) -> Row:
+              how: str | None = None, settings: Mapping | None = None, at=None) -> Row:
         """Answer a claim with evidence: whether it holds, or an effect with its interval against the ROPE.
 
         Parameters
@@ -246,6 +253,13 @@ class SourceCheck:
             What the source claims.
         how : str, optional
             A protocol other than the source's, for a claim that holds only that way.
+        settings : dict, optional
+            A claim whose result depends on a setting the source leaves unstated, judged at
+            several of its values: ``{value: effect dict or holds}``. The ledger row's
+            ``unstated`` column gives the setting's plausible range; the verdict is
+            :func:`~.verdicts.over_settings` over the values inside it, and the row records every
+            value's verdict. ``at`` names the value whose effect the row shows (the workbook's
+            own reconstruction, inside the range or not).
 
         Examples
         --------
@@ -259,8 +273,17 @@ class SourceCheck:
         ('practically equivalent', {'half': 'small, not significant', 'double': 'practically equivalent'})
         """
         row = self.item(key)
-        if sum(x is not None for x in (holds, effect, comparisons)) != 1:
-            raise ValueError(f"{key}: give one of holds=True/False, effect= (with interval=) or comparisons=")
+        if sum(x is not None for x in (holds, effect, comparisons, settings)) != 1:
+            raise ValueError(f"{key}: give one of holds=True/False, effect= (with interval=), comparisons= or "
+                             "settings=")
+        if settings is not None:
+            try:
+                fields = self._settings_fields(row, settings, at, kind, how)
+            except ValueError as exc:
+                raise ValueError(f"{key} ({row['id']}): {exc}") from None
+            verdict, ours = fields.pop("verdict"), fields.pop("ours")
+            note = "; ".join(([f"by {how}"] if how else []) + [evidence, fields.pop("summary")])
+            return self._add(key, ours, verdict, None, note, row["printed"], fields)
         if holds is not None:
             if not isinstance(holds, (bool, np.bool_)):
                 raise TypeError(f"{key}: holds must be True or False, not {holds!r}")
@@ -318,6 +341,70 @@ class SourceCheck:
                                             if at is not None else None),
                 "p": _round_json(p) if p is not None else None, "rope_sensitivity": sensitivity,
                 "method": str(method or ""), "comparison": chosen}
+
+    def plausible(self, key: str) -> dict | None:
+        """The setting the ledger row of ``key`` says the source leaves unstated, with its plausible range.
+
+        ``{"setting", "low", "high", "why"}`` from the row's ``unstated`` column, or ``None`` when
+        it reads ``none: ...`` or is empty.
+        """
+        m = UNSTATED.fullmatch(self.item(key).get("unstated", ""))
+        return None if m is None else {"setting": m["setting"], "low": float(m["low"]), "high": float(m["high"]),
+                                       "why": m["why"]}
+
+    def _settings_fields(self, row, settings, at, kind, how) -> dict:
+        unstated = self.plausible(row["key"])
+        if unstated is None:
+            raise ValueError("settings= needs the setting the source leaves unstated and its plausible range in the "
+                             "ledger row's unstated column ('<setting>: <low>-<high>; <why>')")
+        if not isinstance(settings, Mapping) or not settings:
+            raise ValueError(f"settings must be a non-empty dict {{value: effect dict or holds}}, not {settings!r}")
+        per = {}
+        for value, answer in settings.items():
+            if isinstance(answer, (bool, np.bool_)):
+                per[value] = {"verdict": holds_verdict(bool(answer), how), "holds": bool(answer)}
+            else:
+                per[value] = self._effect_fields(row, answer, None, None, None, kind, how)
+        low, high = unstated["low"], unstated["high"]
+        inside = [v for v in settings if low <= float(v) <= high]
+        verdict, judged = over_settings({v: f["verdict"] for v, f in per.items()}, inside)
+        sensitivity = {}
+        if all(f.get("rope_sensitivity") for f in per.values()):
+            sensitivity = {name: over_settings({v: f["rope_sensitivity"][name] for v, f in per.items()}, inside)[0]
+                           for name in ("half", "double")}
+        if at is not None and at not in per:
+            raise ValueError(f"at={at!r} is not one of the settings judged ({list(settings)})")
+        shown = per[at] if at is not None else per[judged[0]]
+        by_verdict: dict = {}
+        for v in judged:
+            by_verdict.setdefault(per[v]["verdict"], []).append(_setting_text(v))
+        summary = (f"over the plausible {unstated['setting']} {_setting_text(low)}-{_setting_text(high)} "
+                   f"({unstated['why']}): " + "; ".join(f"{k} at {', '.join(vs)}" for k, vs in by_verdict.items()))
+        fields = {"verdict": verdict, "summary": summary,
+                  "unstated": {"setting": unstated["setting"], "range": [low, high]},
+                  "plausible": [_round_json(v) for v in judged],
+                  "settings": {str(v): {k: f[k] for k in ("verdict", "effect", "interval", "holds") if k in f}
+                               for v, f in per.items()}}
+        if "effect" in shown:
+            fields |= {k: shown[k] for k in EFFECT_FIELDS} | {"rope_sensitivity": sensitivity}
+            fields["ours"] = (f"{effect_text(shown)} at {unstated['setting']} = "
+                              f"{_setting_text(at if at is not None else judged[0])}")
+        else:
+            fields["ours"] = "; ".join(f"{'holds' if per[v]['holds'] else 'does not hold'} at {_setting_text(v)}"
+                                       for v in settings)
+        return fields
+
+    def finding(self, key: str, ours, *, evidence: str) -> Row:
+        """Record what the workbook finds about an item the source does not address: "our finding".
+
+        For a property of a source's method that the source neither claims nor denies (that a
+        transform depends on the column order, say): the source is not wrong about it, and the
+        row is not counted among its refuted claims.
+        """
+        if not evidence:
+            raise ValueError(f"{key}: say what was measured")
+        row = self.item(key)
+        return self._add(key, _round_json(ours), "our finding", None, evidence, row["printed"])
 
     def not_testable(self, key: str, why: str) -> Row:
         """Record that nothing here can test the item, and why."""
@@ -452,7 +539,14 @@ class SourceCheck:
 
 
 def _json_rows(rows: list[dict]) -> list[dict]:
-    return [{k: r[k] for k in ("id", "key", "notebook", "ours", "verdict", *EFFECT_FIELDS) if k in r} for r in rows]
+    keep = ("id", "key", "notebook", "ours", "verdict", "same_as", *EFFECT_FIELDS, *SETTING_FIELDS)
+    return [{k: r[k] for k in keep if k in r} for r in rows]
+
+
+def _setting_text(value) -> str:
+    """A setting's value as the notes print it: ``300``, ``0.5``, ``1,000``."""
+    value = float(value)
+    return f"{value:,.0f}" if value == int(value) else f"{value:g}"
 
 
 def effect_text(fields: dict) -> str:

@@ -101,7 +101,8 @@ def coverage(ledger: pd.DataFrame, rows: list[dict]) -> pd.DataFrame:
     -------
     DataFrame
         One row per source and a last row ``all sources``; columns ``rows``, ``out of scope``,
-        each verdict, ``unanswered``.
+        ``distinct results`` (the rows in scope, a row that is the same comparison as another
+        counted once), each verdict, ``unanswered``.
 
     Examples
     --------
@@ -119,7 +120,9 @@ def coverage(ledger: pd.DataFrame, rows: list[dict]) -> pd.DataFrame:
         part = ledger[ledger["source"] == source]
         in_scope = part[part["key"] != ""]
         verdicts = pd.Series([verdict_by_id.get(i, "unanswered") for i in in_scope["id"]], dtype=object)
-        rec = {"source": f"{prefix}: {name}", "rows": len(part), "out of scope": int((part["key"] == "").sum())}
+        rec = {"source": f"{prefix}: {name}", "rows": len(part), "out of scope": int((part["key"] == "").sum()),
+               # rows that are the same comparison as another (``same_as``) count once
+               "distinct results": int((in_scope["same_as"] == "").sum()) if "same_as" in in_scope else len(in_scope)}
         for v in VERDICTS:
             rec[v] = int((verdicts == v).sum())
         rec["unanswered"] = int((verdicts == "unanswered").sum())
@@ -140,7 +143,7 @@ def coverage_markdown(table: pd.DataFrame) -> str:
     |---|---:|---:|---:|
     | VAC: x | 3 | 1 | 2 |
     """
-    keep = [c for c in table.columns if c in ("rows", "out of scope") or table[c].sum() > 0]
+    keep = [c for c in table.columns if c in ("rows", "out of scope", "distinct results") or table[c].sum() > 0]
     t = table[keep]
     head = "| source | " + " | ".join(keep) + " |"
     sep = "|---|" + "---:|" * len(keep)

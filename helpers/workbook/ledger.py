@@ -32,9 +32,14 @@ __all__ = ["COLUMNS", "LEDGER_PATH", "SOURCES", "load_ledger"]
 LEDGER_PATH = DATA_DIR / "source_ledger.csv"
 
 COLUMNS = ["id", "source", "lines", "item", "printed", "reading", "correction", "notebook", "key", "scope", "rope",
-           "printing"]
-#: the columns a ledger written before ``rope`` and ``printing`` existed lacks; read as empty
-OPTIONAL = ("rope", "printing")
+           "printing", "unstated", "same_as"]
+#: the columns a ledger written before they existed lacks; read as empty
+OPTIONAL = ("rope", "printing", "unstated", "same_as")
+
+#: ``unstated``: "none: <why no unstated setting changes the result>", or the setting the source leaves
+#: unstated with its plausible range, "<setting>: <low>-<high>; <why that range>"
+UNSTATED = re.compile(r"(?P<setting>[a-z][a-z0-9 _\-]*): (?P<low>\d+(?:\.\d+)?)-(?P<high>\d+(?:\.\d+)?); (?P<why>.{10,})",
+                      re.DOTALL)
 
 #: source file -> (id prefix, short name used in tables), from the manifest (helpers.studies.SOURCES)
 SOURCES = {file: (source.prefix, source.name) for file, source in STUDY_SOURCES.items()}
@@ -116,6 +121,9 @@ def load_ledger(path=None) -> pd.DataFrame:
     keyed = table[table["key"] != ""]
     dup_keys = keyed[keyed.duplicated(["notebook", "key"], keep=False)]
     problems += [f"{r.id}: key {r.key!r} is used twice in notebook {r.notebook}" for r in dup_keys.itertuples()]
+    known = set(table["id"])
+    problems += [f"{r.id}: same_as {r.same_as!r} is not an id of the ledger" for r in table.itertuples()
+                 if r.same_as and r.same_as not in known]
     if problems:
         raise ValueError(f"{path} has {len(problems)} problem(s):\n  " + "\n  ".join(problems))
     return table.reset_index(drop=True)
@@ -152,6 +160,16 @@ def _row_problems(row) -> list[str]:
     if row.rope and not _positive(row.rope):
         problems.append(f"{row.id}: rope {row.rope!r} must be a positive number, the half-width of the region of "
                         "practical equivalence in the effect's units (0.01 is one accuracy point)")
+    plausible = UNSTATED.fullmatch(row.unstated) if row.unstated else None
+    if row.unstated and not (plausible or (row.unstated.startswith("none: ") and len(row.unstated) > 16)):
+        problems.append(f"{row.id}: unstated {row.unstated[:50]!r} must read 'none: <why no setting the source leaves "
+                        "unstated changes the result>' or '<setting>: <low>-<high>; <why that range is plausible>', "
+                        "e.g. 'components: 168-948; 250 to 2,000 keywords'")
+    elif plausible and float(plausible["low"]) > float(plausible["high"]):
+        problems.append(f"{row.id}: the plausible range {plausible['low']}-{plausible['high']} of "
+                        f"{plausible['setting']!r} is reversed: write it low-high")
+    if row.same_as and row.same_as == row.id:
+        problems.append(f"{row.id}: same_as names the row itself; it names another row whose evidence this one shares")
     if row.printing and not (row.printing.startswith("truncated: ") and len(row.printing) > 20):
         problems.append(f"{row.id}: printing {row.printing!r} must read 'truncated: <the evidence in the source "
                         "that it cuts digits instead of rounding them>'")

@@ -15,13 +15,21 @@ only looks up the ledger row and records what they return.
 ``source slip``             a slip that is not a false claim: a citation or cross-reference, a
                             misspelling, two equations that disagree, a loose phrase whose meaning
                             the source states elsewhere (the ledger's correction says which)
+``small but real``          a claimed advantage above zero (its interval, and a multiplicity-adjusted
+                            p where there is one) whose estimate lies inside the ROPE: a real
+                            difference, too small to be the advantage claimed
 ``small, not significant``  a claimed advantage, undecided, whose estimate lies inside the ROPE
 ``inconclusive``            a claimed advantage, undecided, whose estimate lies beyond the ROPE:
                             large but uncertain
 ``not supported``           a claimed advantage, undecided, whose estimate is not in its direction
+``depends on the unstated   a claim that holds at some and fails at other values of a setting the
+setting``                   source leaves unstated, over the plausible range the ledger states
 ``not reproduced``          ours differs beyond the rounding and no reading explains it
 ``refuted``                 the claim does not hold on the evidence (a claimed advantage: its
-                            interval lies below zero)
+                            interval lies below zero), at every plausible value of any setting
+                            the source leaves unstated
+``our finding``             what the workbook finds about an item the source does not address (a
+                            property the source never claims or denies): ours, not the source's
 ``not testable``            nothing here can test it (the row says why)
 ==========================  ==============================================================
 
@@ -55,6 +63,7 @@ __all__ = [
     "answer_verdict",
     "table_verdicts",
     "VERDICTS",
+    "FAVOURABLE",
     "Comparison",
     "NumberVerdict",
     "Printed",
@@ -67,6 +76,7 @@ __all__ = [
     "intersection_union",
     "match_verdict",
     "number_verdict",
+    "over_settings",
     "parse_printed",
     "rope_sensitivity",
     "weakest",
@@ -76,16 +86,23 @@ VERDICTS = (
     "reproduced",
     "reproduced differently",
     "practically equivalent",
+    "small but real",
     "source typo",
     "extraction error",
     "source slip",
     "small, not significant",
     "inconclusive",
     "not supported",
+    "depends on the unstated setting",
     "not reproduced",
     "refuted",
+    "our finding",
     "not testable",
 )
+
+#: the verdicts of a claimed advantage, most favourable to the claim first (:func:`over_settings`)
+FAVOURABLE = ("reproduced", "reproduced differently", "small but real", "inconclusive", "small, not significant",
+              "not supported", "practically equivalent", "not reproduced", "refuted")
 
 #: the posterior probability at which the Bayesian signed-rank test decides (Benavoli et al. 2017)
 DECISIVE = 0.95
@@ -468,16 +485,18 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
     1. **practically equivalent**: the interval lies inside ``[-rope, rope]``, or
        P(equivalent) >= ``decisive``;
     2. **reproduced** (``"reproduced differently"`` with ``how``): with a posterior, P(better)
-       >= ``decisive``; without, the interval lies above zero;
+       >= ``decisive``; without, the interval lies above zero and the estimate beyond ``rope``;
     3. **refuted**: with a posterior, P(worse) >= ``decisive``; without, the interval lies
        below zero;
-    4. undecided: **small, not significant** when the estimate lies in ``(0, rope]``,
+    4. **small but real**: the interval lies above zero but the estimate inside ``(0, rope]``
+       (a real difference, too small to be the advantage claimed);
+    5. undecided: **small, not significant** when the estimate lies in ``(0, rope]``,
        **inconclusive** when it lies beyond ``rope`` (large but uncertain), **not supported**
        when it is not in the claimed direction (``<= 0``).
 
-    In a family with a multiplicity correction (``alpha`` given), rules 2 and 3 also need the
+    In a family with a multiplicity correction (``alpha`` given), rules 2, 3 and 4 also need the
     adjusted p-value ``p_adjusted`` below ``alpha``; where it is not, the verdict is the undecided
-    one of rule 4.
+    one of rule 5.
 
     For a claimed equality (``kind="equality"``): reproduced when practically equivalent (rule 1),
     refuted when the interval lies wholly outside the ROPE (or P(better) or P(worse) >=
@@ -497,6 +516,8 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
     'reproduced'
     >>> effect_verdict(0.02, (0.01, 0.03), 0.01, p_adjusted=0.08, alpha=0.05)
     'inconclusive'
+    >>> effect_verdict(0.006, (0.002, 0.011), 0.01), effect_verdict(0.006, (0.002, 0.011), 0.01, p_adjusted=0.2, alpha=0.05)
+    ('small but real', 'small, not significant')
     """
     effect, low, high, rope = _check_effect(effect, interval, rope)
     probabilities = _check_posterior(posterior)
@@ -515,13 +536,15 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
         return "practically equivalent"
     above = (better >= decisive if probabilities else low > 0) and significant
     below = (worse >= decisive if probabilities else high < 0) and significant
-    if above:
+    if above and (probabilities or effect > rope):
         return "reproduced differently" if how else "reproduced"
     if below:
         return "refuted"
     if effect <= 0:
         return "not supported"
-    return "small, not significant" if effect <= rope else "inconclusive"
+    if effect <= rope:
+        return "small but real" if low > 0 and significant else "small, not significant"
+    return "inconclusive"
 
 
 def _check_decisive(decisive) -> float:
@@ -632,6 +655,50 @@ def intersection_union(comparisons: Mapping, rope: float, *, kind: str = "advant
         return verdicts[name], name
     name = weakest({n: c for n, c in comparisons.items() if not verdicts[n].startswith("reproduced")})
     return verdicts[name], name
+
+
+def over_settings(verdicts: Mapping, plausible=None) -> tuple[str, list]:
+    """The verdict of a claim over the plausible values of a setting the source leaves unstated.
+
+    ``verdicts`` maps each value of the setting at which the claim was judged to its verdict
+    there (:func:`effect_verdict` or :func:`holds_verdict`); ``plausible`` the values the ledger's
+    range admits (default: all of them). Over the plausible values, in this order:
+
+    1. every one gives the same verdict: that verdict (a claim is **refuted** only when it is
+       refuted at every plausible value);
+    2. the claim holds (reproduced) at some and not at others: **depends on the unstated setting**;
+    3. otherwise the verdict most favourable to the claim (:data:`FAVOURABLE`): the evidence
+       cannot say more against the source than its most favourable plausible setting allows.
+
+    Returns
+    -------
+    (verdict, the plausible values judged, in the order given)
+
+    Examples
+    --------
+    >>> over_settings({168: "reproduced", 300: "reproduced", 948: "refuted", 3059: "refuted"}, [168, 300, 948])
+    ('depends on the unstated setting', [168, 300, 948])
+    >>> over_settings({168: "refuted", 948: "refuted", 3059: "refuted"}, [168, 948])[0]
+    'refuted'
+    >>> over_settings({168: "not supported", 948: "refuted"})[0]
+    'not supported'
+    """
+    if not isinstance(verdicts, Mapping) or not verdicts:
+        raise ValueError(f"verdicts must be a non-empty dict {{setting: verdict}}, not {verdicts!r}")
+    unknown = {k: v for k, v in verdicts.items() if v not in FAVOURABLE}
+    if unknown:
+        raise ValueError(f"a verdict over settings combines the verdicts of a claim ({', '.join(FAVOURABLE)}); "
+                         f"got {unknown}")
+    judged = list(verdicts) if plausible is None else [v for v in verdicts if v in set(plausible)]
+    if not judged:
+        raise ValueError(f"none of the settings judged ({list(verdicts)}) lies in the plausible range "
+                         f"{list(plausible)}: judge the claim at a plausible value of the setting")
+    found = [verdicts[v] for v in judged]
+    if len(set(found)) == 1:
+        return found[0], judged
+    if any(v.startswith("reproduced") for v in found):
+        return "depends on the unstated setting", judged
+    return min(found, key=FAVOURABLE.index), judged
 
 
 def answer_verdict(answer: Mapping, rope: float, *, kind: str = "advantage", how: str | None = None) -> str:

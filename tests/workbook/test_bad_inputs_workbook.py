@@ -60,7 +60,7 @@ def small_ledger() -> pd.DataFrame:
         dict(id="MDS-901", source=MDS, lines="12-14", item="the R prompt", printed="", notebook="", key="",
              scope="software output, not a result"),
     ]
-    base = dict(reading="", correction="", notebook="00", scope="", rope="0.01", printing="")
+    base = dict(reading="", correction="", notebook="00", scope="", rope="0.01", printing="", unstated="", same_as="")
     return pd.DataFrame([{**base, **r} for r in rows])[L.COLUMNS]
 
 
@@ -517,7 +517,7 @@ LEDGER_ERRORS = [
     ("ledger-latin-1", load(lambda: small_csv(item=(0, "café au lait")).encode("latin-1")), ValueError,
      r"ledger\.csv is not UTF-8 text \(.*codec.*\); save it as UTF-8 \(a spreadsheet's \"CSV UTF-8\"\)"),
     ("ledger-utf-16", load(lambda: small_csv().encode("utf-16")), ValueError, r"is not UTF-8 text"),
-    ("ledger-row-with-extra-fields", load(lambda: small_csv() + f"VAC-999,{VAC},1,a,b,,,00,k9,,,,surplus\n"),
+    ("ledger-row-with-extra-fields", load(lambda: small_csv() + f"VAC-999,{VAC},1,a,b,,,00,k9,,,,,,surplus\n"),
      ValueError,
      r"ledger\.csv: VAC-999 has more fields than the header: quote a field that holds a comma"),
     ("ledger-row-without-id", load(lambda: small_csv(id=(0, ""))), ValueError,
@@ -532,6 +532,20 @@ LEDGER_ERRORS = [
     ("ledger-rope-text", load(lambda: small_csv(rope=(0, "one point"))), ValueError,
      r"rope 'one point' must be a positive number"),
     ("ledger-rope-percent", load(lambda: small_csv(rope=(0, "1%"))), ValueError, r"rope '1%' must be a positive"),
+    ("ledger-unstated-free-text", load(lambda: small_csv(unstated=(0, "the keyword threshold"))), ValueError,
+     r"VAC-901: unstated 'the keyword threshold' must read 'none: <why"),
+    ("ledger-unstated-none-without-why", load(lambda: small_csv(unstated=(0, "none: "))), ValueError,
+     r"VAC-901: unstated 'none:' must read"),
+    ("ledger-unstated-no-range", load(lambda: small_csv(unstated=(0, "components: many; a threshold not given"))),
+     ValueError, r"must read .*'<setting>: <low>-<high>; <why"),
+    ("ledger-unstated-reversed", load(lambda: small_csv(unstated=(0, "components: 948-168; 250 to 2,000 keywords"))),
+     ValueError, r"VAC-901: the plausible range 948-168 of 'components' is reversed: write it low-high"),
+    ("ledger-unstated-no-why", load(lambda: small_csv(unstated=(0, "components: 168-948; "))), ValueError,
+     r"VAC-901: unstated .* must read"),
+    ("ledger-same-as-unknown", load(lambda: small_csv(same_as=(0, "VAC-999"))), ValueError,
+     r"VAC-901: same_as 'VAC-999' is not an id of the ledger"),
+    ("ledger-same-as-itself", load(lambda: small_csv(same_as=(0, "VAC-901"))), ValueError,
+     r"VAC-901: same_as names the row itself"),
     ("ledger-missing-file", lambda t: L.load_ledger(t / "absent.csv"), ValueError,
      r"no ledger at .*absent\.csv: it is committed with the workbook"),
 ]

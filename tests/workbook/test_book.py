@@ -117,8 +117,9 @@ def test_ledger_page_has_every_row_with_its_verdict(build):
     assert rows[1][2] == r"accuracy of \$E\(W\^\{\-1\}\)\$ \| whitened"
     assert rows[1][4] == "[00](notebooks/00_primer.ipynb)"
     coverage = {r[0]: r[1:] for r in _table_rows(page, "coverage")}
-    assert coverage["VAC"] == ["3", "0", "1", "1", "1"]  # rows, out of scope, reproduced, not reproduced, unanswered
-    assert coverage[r"all sources"] == ["4", "1", "1", "1", "1"]
+    # rows, out of scope, distinct results, reproduced, not reproduced, unanswered
+    assert coverage["VAC"] == ["3", "0", "3", "1", "1", "1"]
+    assert coverage[r"all sources"] == ["4", "1", "3", "1", "1", "1"]
 
 
 def test_ledger_page_shows_a_claims_effect_interval_rope_and_posterior(build):

@@ -296,3 +296,77 @@ def test_a_table_with_an_effect_shows_its_interval_rope_posterior_and_sensitivit
     assert frame.iloc[0]["effect"] == "" and frame.iloc[0]["ours"] == "0.938596"
     plain = ComparisonTable([check.rows[0]]).frame()
     assert list(plain.columns) == ComparisonTable.COLUMNS
+
+
+# -- a claim over the plausible range of a setting the source leaves unstated ---------------------
+
+MKN = "003_9c226eb02e43f5a5.txt"
+RANGE = "components: 168-948; 250 to 2,000 keywords give these"
+
+
+def settings_check(unstated=RANGE, same_as=""):
+    base = dict(source=MKN, lines="19", reading="", correction="", notebook="99", scope="", rope="0.01", printing="")
+    led = pd.DataFrame([
+        {**base, "id": "MKN-901", "item": "claim", "printed": "better", "key": "acc", "unstated": unstated,
+         "same_as": ""},
+        {**base, "id": "MKN-902", "item": "micro precision", "printed": "better", "key": "micro",
+         "unstated": unstated, "same_as": same_as or ""},
+        {**base, "id": "MKN-903", "item": "an order", "printed": "the expected value", "key": "order",
+         "unstated": "", "same_as": ""},
+    ])
+    return SourceCheck("99", ledger=led)
+
+
+EFFECTS = {25: {"effect": -0.05, "interval": (-0.07, -0.03)}, 168: {"effect": 0.02, "interval": (0.005, 0.03)},
+           300: {"effect": 0.014, "interval": (0.004, 0.026)}, 948: {"effect": -0.03, "interval": (-0.05, -0.01)},
+           3059: {"effect": -0.139, "interval": (-0.162, -0.116)}}
+
+
+def test_a_claim_is_judged_over_the_plausible_range_the_ledger_states():
+    r = settings_check().claim("acc", settings=EFFECTS, at=3059, evidence="the most accurate reading").record
+    assert r["verdict"] == "depends on the unstated setting"
+    assert r["plausible"] == [168, 300, 948] and r["unstated"] == {"setting": "components", "range": [168.0, 948.0]}
+    assert r["settings"]["3059"]["verdict"] == "refuted" and r["settings"]["300"]["verdict"] == "reproduced"
+    assert r["effect"] == -0.139 and r["ours"].endswith("at components = 3,059")   # the reconstruction is shown
+    assert "reproduced at 168, 300; refuted at 948" in r["note"]
+
+
+def test_refuted_only_when_refuted_at_every_plausible_setting():
+    refuted = {k: EFFECTS[k] for k in (25, 948, 3059)} | {168: EFFECTS[948]}
+    assert settings_check().claim("acc", settings=refuted, evidence="x").verdict == "refuted"
+    mixed = {168: {"effect": -0.002, "interval": (-0.02, 0.015)}, 948: EFFECTS[948]}
+    assert settings_check().claim("acc", settings=mixed, evidence="x").verdict == "not supported"
+
+
+def test_a_claim_that_holds_or_not_at_each_setting():
+    r = settings_check().claim("acc", settings={100: False, 168: True, 948: False}, evidence="invertible").record
+    assert r["verdict"] == "depends on the unstated setting"
+    assert r["ours"] == "does not hold at 100; holds at 168; does not hold at 948"
+
+
+@pytest.mark.parametrize("unstated, settings, at, message", [
+    ("", EFFECTS, None, "needs the setting the source leaves unstated"),
+    ("none: an identity holds whatever the data", EFFECTS, None, "needs the setting"),
+    (RANGE, {25: EFFECTS[25], 3059: EFFECTS[3059]}, None, "none of the settings judged"),
+    (RANGE, EFFECTS, 500, "at=500 is not one of the settings judged"),
+    (RANGE, {}, None, "non-empty dict"),
+    (RANGE, {168: {"effect": 0.02}}, None, "interval"),
+])
+def test_a_claim_over_settings_refuses_what_it_cannot_judge(unstated, settings, at, message):
+    with pytest.raises(ValueError, match=message):
+        settings_check(unstated).claim("acc", settings=settings, at=at, evidence="x")
+
+
+def test_one_comparison_answering_several_rows_is_named_once():
+    check = settings_check(same_as="MKN-901")
+    r = check.claim("micro", settings=EFFECTS, evidence="micro precision is accuracy with one label").record
+    assert r["same_as"] == "MKN-901" and r["note"].endswith("the same comparison as MKN-901")
+    stored = check.table(all=True)._repr_mimebundle_()[MIME]["rows"][-1]    # what the coverage reads back
+    assert stored["same_as"] == "MKN-901" and stored["settings"]["300"]["verdict"] == "reproduced"
+
+
+def test_our_finding_is_not_a_verdict_on_the_source():
+    r = settings_check().finding("order", "0.939-0.965 over 50 column orders", evidence="Option B on the split").record
+    assert r["verdict"] == "our finding"
+    with pytest.raises(ValueError, match="say what was measured"):
+        settings_check().finding("order", 1, evidence="")

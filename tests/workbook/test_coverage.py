@@ -50,7 +50,7 @@ def test_coverage_counts_each_verdict_per_source():
     ledger = ledger_rows()
     rows = [{"id": "VAC-1", "verdict": "reproduced"}, {"id": "VAC-4", "verdict": "refuted"}]
     table = C.coverage(ledger, rows)
-    assert list(table.columns) == ["rows", "out of scope", *VERDICTS, "unanswered"]
+    assert list(table.columns) == ["rows", "out of scope", "distinct results", *VERDICTS, "unanswered"]
     vac = table.loc[f"VAC: {SOURCES[VAC][1]}"]
     assert (vac["rows"], vac["out of scope"], vac["reproduced"], vac["refuted"], vac["unanswered"]) == (4, 1, 1, 1, 1)
     assert table.loc[f"SVM: {SOURCES[SVM][1]}", "rows"] == 0 and table.loc["all sources"].equals(vac)

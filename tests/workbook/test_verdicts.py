@@ -13,6 +13,7 @@ from helpers.workbook.verdicts import (
     holds_verdict,
     match_verdict,
     number_verdict,
+    over_settings,
     parse_printed,
     rope_sensitivity,
     table_verdicts,
@@ -164,6 +165,9 @@ def test_holds_verdict(holds, how, correction, verdict):
     (0.005, (0.001, 0.009), "advantage", None, "practically equivalent"),    # above 0, but too small to matter
     (0.004, (-0.02, 0.03), "advantage", None, "small, not significant"),     # undecided, estimate inside the ROPE
     (0.01, (-0.02, 0.04), "advantage", None, "small, not significant"),      # on the ROPE's edge
+    (0.008, (0.002, 0.016), "advantage", None, "small but real"),            # above 0, the estimate inside the ROPE
+    (0.01, (0.001, 0.03), "advantage", None, "small but real"),              # on the ROPE's edge, above 0
+    (0.0101, (0.001, 0.03), "advantage", None, "reproduced"),                # just beyond it
     (0.03, (-0.01, 0.07), "advantage", None, "inconclusive"),                # large but uncertain: not "small"
     (-0.004, (-0.03, 0.02), "advantage", None, "not supported"),
     (0.0, (-0.03, 0.03), "advantage", None, "not supported"),                # no effect is not the claimed direction
@@ -279,3 +283,39 @@ def test_table_verdicts_judge_each_row_as_effect_verdict_does():
     # without a Bayesian test the interval alone decides
     plain = table[["effect", "low", "high"]]
     assert table_verdicts(plain, 0.01) == [effect_verdict(e, (lo, hi), 0.01) for e, lo, hi, *_ in rows]
+
+
+def test_small_but_real_needs_the_adjusted_p_where_there_is_one_and_the_posterior_not_to_decide():
+    assert effect_verdict(0.008, (0.002, 0.016), 0.01, p_adjusted=0.001, alpha=0.05) == "small but real"
+    assert effect_verdict(0.008, (0.002, 0.016), 0.01, p_adjusted=0.2, alpha=0.05) == "small, not significant"
+    undecided = {"better": 0.5, "equivalent": 0.5, "worse": 0.0}
+    assert effect_verdict(0.0099, (0.003, 0.016), 0.01, posterior=undecided) == "small but real"
+    assert effect_verdict(0.011, (0.006, 0.015), 0.01, posterior=undecided) == "inconclusive"
+    decided = {"better": 0.96, "equivalent": 0.04, "worse": 0.0}
+    assert effect_verdict(0.009, (0.004, 0.02), 0.01, posterior=decided) == "reproduced"   # the posterior decides
+
+
+@pytest.mark.parametrize("verdicts, plausible, verdict", [
+    ({168: "refuted", 300: "refuted", 948: "refuted"}, None, "refuted"),
+    ({25: "reproduced", 168: "refuted", 948: "refuted", 3059: "refuted"}, [168, 948], "refuted"),  # 25 lies outside
+    ({168: "reproduced", 300: "reproduced", 948: "refuted"}, None, "depends on the unstated setting"),
+    ({168: "small but real", 948: "reproduced"}, None, "depends on the unstated setting"),
+    ({168: "not supported", 948: "refuted"}, None, "not supported"),            # never refuted at every setting
+    ({168: "inconclusive", 948: "practically equivalent"}, None, "inconclusive"),
+    ({168: "reproduced", 948: "reproduced differently"}, None, "depends on the unstated setting"),
+    ({168: "reproduced", 948: "reproduced"}, None, "reproduced"),
+])
+def test_a_claim_over_the_plausible_settings(verdicts, plausible, verdict):
+    assert over_settings(verdicts, plausible)[0] == verdict
+    assert verdict in VERDICTS
+
+
+@pytest.mark.parametrize("verdicts, plausible, message", [
+    ({}, None, "non-empty dict"), ([("a", "refuted")], None, "non-empty dict"),
+    ({168: "source typo"}, None, "combines the verdicts of a claim"),
+    ({168: "Refuted"}, None, "combines the verdicts of a claim"),
+    ({25: "refuted", 3059: "refuted"}, [168, 948], "none of the settings judged"),
+])
+def test_over_settings_refuses_what_it_cannot_combine(verdicts, plausible, message):
+    with pytest.raises(ValueError, match=message):
+        over_settings(verdicts, plausible)
