@@ -255,7 +255,7 @@ class SourceCheck:
             A protocol other than the source's, for a claim that holds only that way.
         settings : dict, optional
             A claim whose result depends on a setting the source leaves unstated, judged at
-            several of its values: ``{value: effect dict or holds}``. The ledger row's
+            several of its values: ``{value: effect dict, {"comparisons": {...}} or holds}``. The ledger row's
             ``unstated`` column gives the setting's plausible range; the verdict is
             :func:`~.verdicts.over_settings` over the values inside it, and the row records every
             value's verdict. ``at`` names the value whose effect the row shows (the workbook's
@@ -363,6 +363,8 @@ class SourceCheck:
         for value, answer in settings.items():
             if isinstance(answer, (bool, np.bool_)):
                 per[value] = {"verdict": holds_verdict(bool(answer), how), "holds": bool(answer)}
+            elif isinstance(answer, Mapping) and "comparisons" in answer:   # several must hold at this value
+                per[value] = self._effect_fields(row, None, None, None, answer["comparisons"], kind, how)
             else:
                 per[value] = self._effect_fields(row, answer, None, None, None, kind, how)
         low, high = unstated["low"], unstated["high"]

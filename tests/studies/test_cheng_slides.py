@@ -319,10 +319,13 @@ def test_eigenvalue_answers_note_only_a_print_that_truncation_alone_gives():
     assert round(value, 4) == 1626.5264
     assert "rounds lambda_2 = 128.9861 to 128.99 (truncated: 128.98), and lambda_3 = 7.0975" in note["note"]
     assert note["note"].endswith("at most 0.015 (Weyl), so unrounded data could also give the print")
+    assert note["tol"] == pytest.approx(0.015)          # the print is judged within its inputs' rounding
+    from helpers.workbook.verdicts import compare_value, parse_printed
+    assert compare_value(parse_printed("1626.52")[0], value, tol=note["tol"])[0]
     far = S.eigenvalue_answers([1626.5264, 128.9861], ["1626.50", "128.99"])["lambda1"]   # neither rounds nor truncates
     assert far == 1626.5264
-    assert S.eigenvalue_answers([1626.5264], ["1626.52"], matrix_decimals=4)["lambda1"][1]["note"].endswith(
-        "could not give the print")
+    tight = S.eigenvalue_answers([1626.5264], ["1626.52"], matrix_decimals=4)["lambda1"][1]
+    assert tight["note"].endswith("could not give the print") and "tol" not in tight
     with pytest.raises(ValueError, match="2 eigenvalues for 3 printed"):
         S.eigenvalue_answers([1.0, 2.0], ["1.0", "2.0", "3.0"])
 

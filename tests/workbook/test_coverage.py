@@ -136,3 +136,37 @@ def test_claims_over_data_sets_store_the_three_posterior_probabilities():
         post = r["posterior"]
         assert set(post) == {"better", "equivalent", "worse"}, r["id"]
         assert sum(post.values()) == pytest.approx(1.0, abs=1e-3), r["id"]
+
+
+def test_no_refuted_row_rests_on_one_reconstruction_of_an_unstated_setting():
+    """Every "refuted" either depends on no setting the source leaves unstated (the ledger says why) or was judged
+    over the whole plausible range the ledger states, ends included, and refuted at every value of it."""
+    ledger = load_ledger().set_index("id")
+    refuted = [r for r in C.committed_rows() if r["verdict"] == "refuted"]
+    assert refuted, "no refuted row at all: the committed notebooks were not read"
+    for r in refuted:
+        unstated = ledger.loc[r["id"], "unstated"]
+        assert unstated, f"{r['id']} is refuted but its ledger row does not say whether an unstated setting matters"
+        if unstated.startswith("none: "):
+            continue
+        low, high = r["unstated"]["range"]
+        assert min(r["plausible"]) == low and max(r["plausible"]) == high and len(r["plausible"]) >= 2, r["id"]
+        assert all(r["settings"][str(v)]["verdict"] == "refuted" for v in r["plausible"]), r["id"]
+
+
+def test_a_row_judged_over_settings_names_the_ledgers_range_and_every_value():
+    ledger = load_ledger().set_index("id")
+    over = [r for r in C.committed_rows() if "settings" in r]
+    assert len(over) >= 20   # the Mahal-kNN paper's claims over its unstated keyword threshold
+    for r in over:
+        assert ledger.loc[r["id"], "unstated"].startswith(f"{r['unstated']['setting']}: "), r["id"]
+        assert set(map(str, r["plausible"])) <= set(r["settings"]), r["id"]
+
+
+def test_rows_that_are_one_comparison_are_counted_once():
+    ledger = load_ledger()
+    table = C.coverage(ledger, C.committed_rows())
+    same = int((ledger.loc[ledger["key"] != "", "same_as"] != "").sum())
+    assert same >= 3
+    in_scope = int((ledger["key"] != "").sum())
+    assert table.loc["all sources", "distinct results"] == in_scope - same

@@ -569,7 +569,8 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
 
     A value that does not round to its print but would truncate to it comes as ``(value,
     {"note": ...})``: a :func:`~.tables.truncation_note` with the other eigenvalues as the evidence
-    of how the line prints, and what the matrix's own rounding allows. Entries printed to
+    of how the line prints, and what the matrix's own rounding allows; where that rounding could
+    give the print, the answer carries it as the comparison's tolerance (``"tol"``). Entries printed to
     ``matrix_decimals`` digits are off by at most half a unit, so an ``n x n`` symmetric error
     ``E`` has ``||E||_2 <= n`` half-units and, by Weyl's inequality, moves each eigenvalue by at
     most that much.
@@ -584,6 +585,8 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
     rounds lambda_2 = 128.9861 to 128.99 (truncated: 128.98), and lambda_3 = 7.0975 to 7.10 (truncated: 7.09); the
     matrix printed to 2 decimals moves each eigenvalue by at most 0.015 (Weyl), so unrounded data could also give
     the print
+    >>> answers["lambda1"][1]["tol"]
+    0.015
     """
     lam = [float(v) for v in lam]
     if len(lam) != len(printed):
@@ -599,10 +602,11 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
         same = {f"lambda_{j + 1}": (v, t) for j, (v, t) in enumerate(zip(lam, printed)) if j != i}
         half = 0.5 * 10.0 ** -digits
         within = abs(value - float(text)) < reach + half
-        out[f"lambda{i + 1}"] = (value, {"note": (
-            f"{truncation_note(value, text, same)}; the matrix printed to {matrix_decimals} decimals moves each "
-            f"eigenvalue by at most {reach:g} (Weyl), so unrounded data {'could also' if within else 'could not'} "
-            "give the print")})
+        note = (f"{truncation_note(value, text, same)}; the matrix printed to {matrix_decimals} decimals moves each "
+                f"eigenvalue by at most {reach:g} (Weyl), so unrounded data {'could also' if within else 'could not'} "
+                "give the print")
+        # within the reach of the inputs' own rounding, the print is compared with that tolerance
+        out[f"lambda{i + 1}"] = (value, {"note": note, **({"tol": reach} if within else {})})
     return out
 
 

@@ -248,6 +248,11 @@ def trend_effect(y_true, predictions, sizes, reference=None, n_resamples: int = 
         rhos.append(_spearman(sizes, values(idx)))
     rhos = np.concatenate(rhos)
     rhos = rhos[np.isfinite(rhos)]  # a resample with every value tied has no rank correlation
+    if not rhos.size or not np.isfinite(rho):
+        raise ValueError(f"the {'error reduction' if ref is not None else 'accuracy'} is the same at every one of the "
+                         f"{sizes.size} training sizes ({[round(float(v), 4) for v in observed]}), so it has no rank "
+                         "correlation with them: a trend needs values that differ (more test documents, or sizes "
+                         "further apart)")
     tail = (1 - confidence) / 2
     low, high = (float(v) for v in np.quantile(rhos, [tail, 1 - tail]))
     what = "error reduction against the reference" if ref is not None else "accuracy"
