@@ -139,8 +139,9 @@ NOTEBOOKS: dict[str, Notebook] = {nb.number: nb for nb in (
         "categories": Integer(2), "variance_retained": Real(0, 1, closed="right"), "k_min": COUNT, "k_max": COUNT,
         "covariance": COVARIANCE, "tfidf": OneOf(["paper", "sklearn"]), "sweep_components": ListOf(COUNT),
         "train_fractions": ListOf(Real(0, 1, closed="right")), "reading_components": ListOf(COUNT),
-        "n_resamples": COUNT, "random_state": SEED, "verbose": Boolean(), "results_path": RESULTS_PATH,
-    }, seconds=200, relations=(("k_min <= k_max", ("k_min", "k_max"), lambda p: p["k_min"] <= p["k_max"]),)),
+        "keyword_counts": ListOf(COUNT), "n_resamples": COUNT, "random_state": SEED, "verbose": Boolean(),
+        "results_path": RESULTS_PATH,
+    }, seconds=270, relations=(("k_min <= k_max", ("k_min", "k_max"), lambda p: p["k_min"] <= p["k_max"]),)),
     Notebook("07", "07_mds_similarity", "Classical MDS from similarity matrices", ("MDS",), ("lecture_notes_6_2",), {
         "n_images": Integer(2, 10_000), "threshold": Real(0, 1, closed="left"), "n_resamples": COUNT,
         "random_state": SEED, "results_path": RESULTS_PATH,

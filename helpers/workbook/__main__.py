@@ -3,7 +3,7 @@
 Kept to an import and a guarded call: worker processes of ``run`` import this module again.
 """
 
-from .cli import main
+from .cli import console
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(console())

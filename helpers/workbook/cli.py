@@ -27,9 +27,10 @@ import time
 import warnings
 from pathlib import Path
 
+from .._environment import caller_hides_progress, reproducible_environment
 from ..data.paths import ROOT
 
-__all__ = ["COMMANDS", "CONSOLE_SCRIPT", "build_parser", "main"]
+__all__ = ["COMMANDS", "CONSOLE_SCRIPT", "build_parser", "console", "main"]
 
 #: the console script that pyproject.toml installs for :func:`main`
 CONSOLE_SCRIPT = "covsim"
@@ -216,13 +217,16 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, hide_progress: bool | None = None) -> int:
     """Run one command of the workbook's command line; returns its exit status.
 
     Parameters
     ----------
     argv : list of str, optional
         The words after the program's name; ``sys.argv[1:]`` by default.
+    hide_progress : bool, optional
+        No overall progress bar, as ``--no-progress``; by default when the caller's
+        ``TQDM_DISABLE`` asks for none (:func:`console` reads it before it sets its own).
 
     Returns
     -------
@@ -232,4 +236,16 @@ def main(argv: list[str] | None = None) -> int:
     """
     prog = CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else PROG
     args = build_parser(prog).parse_args(argv)
+    hide = caller_hides_progress() if hide_progress is None else hide_progress
+    if hide and hasattr(args, "no_progress"):
+        args.no_progress = True   # as `make run` reads the caller's TQDM_DISABLE
     return args.handler(args)
+
+
+def console(argv: list[str] | None = None) -> int:
+    """The command line as a program (``covsim``, ``python -m helpers.workbook``): :func:`main` in the environment
+    the Makefile exports (:func:`helpers._environment.reproducible_environment`), which its kernels and workers
+    inherit; the caller's ``TQDM_DISABLE``, read first, still decides the console's own bar, as in ``make run``."""
+    hide = caller_hides_progress()
+    reproducible_environment()
+    return main(argv, hide_progress=hide)

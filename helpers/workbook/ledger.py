@@ -38,8 +38,8 @@ OPTIONAL = ("rope", "printing", "unstated", "same_as")
 
 #: ``unstated``: "none: <why no unstated setting changes the result>", or the setting the source leaves
 #: unstated with its plausible range, "<setting>: <low>-<high>; <why that range>"
-UNSTATED = re.compile(r"(?P<setting>[a-z][a-z0-9 _\-]*): (?P<low>\d+(?:\.\d+)?)-(?P<high>\d+(?:\.\d+)?); (?P<why>.{10,})",
-                      re.DOTALL)
+UNSTATED = re.compile(r"(?P<setting>[a-z][a-z0-9 _\-]*): (?P<low>\d+(?:\.\d+)?)-(?P<high>\d+(?:\.\d+)?); "
+                      r"(?P<why>.{10,})", re.DOTALL)
 
 #: source file -> (id prefix, short name used in tables), from the manifest (helpers.studies.SOURCES)
 SOURCES = {file: (source.prefix, source.name) for file, source in STUDY_SOURCES.items()}
@@ -160,6 +160,12 @@ def _row_problems(row) -> list[str]:
     if row.rope and not _positive(row.rope):
         problems.append(f"{row.id}: rope {row.rope!r} must be a positive number, the half-width of the region of "
                         "practical equivalence in the effect's units (0.01 is one accuracy point)")
+    return problems + _judgement_problems(row)
+
+
+def _judgement_problems(row) -> list[str]:
+    """What is wrong with the columns of one ledger row that say how its claim is judged."""
+    problems = []
     plausible = UNSTATED.fullmatch(row.unstated) if row.unstated else None
     if row.unstated and not (plausible or (row.unstated.startswith("none: ") and len(row.unstated) > 16)):
         problems.append(f"{row.id}: unstated {row.unstated[:50]!r} must read 'none: <why no setting the source leaves "

@@ -441,14 +441,18 @@ def _check_effect(effect, interval, rope):
     if flags:
         raise ValueError(f"{', '.join(f'{k}={v!r}' for k, v in flags.items())}: an effect, its interval and the ROPE "
                          "are numbers, not True or False; give the estimate of the difference")
+    if isinstance(interval, (str, bytes, Mapping)) or np.ndim(interval) != 1 or len(interval) != 2:
+        raise ValueError(f"an interval is two numbers (low, high); got interval={interval!r}")
     try:
         effect, low, high, rope = float(effect), float(interval[0]), float(interval[1]), float(rope)
-    except (TypeError, ValueError, IndexError) as exc:
+    except (TypeError, ValueError, IndexError, KeyError) as exc:
         raise ValueError(f"an effect needs a number, its interval (low, high) and the ROPE; got effect={effect!r}, "
                          f"interval={interval!r}, rope={rope!r} ({exc})") from None
     if not all(math.isfinite(v) for v in (effect, low, high, rope)):
         raise ValueError(f"effect {effect}, interval ({low}, {high}) and ROPE {rope} must be finite numbers: a "
                          "verdict cannot be judged from NaN or inf")
+    if low > high:
+        raise ValueError(f"the interval ({low:g}, {high:g}) is reversed: give it as (low, high), ({high:g}, {low:g})")
     if not low <= effect <= high:
         raise ValueError(f"the effect {effect:g} lies outside its interval ({low:g}, {high:g})")
     if rope < 0:
@@ -461,9 +465,12 @@ def _check_posterior(posterior):
         return None
     try:
         better, equivalent, worse = (float(posterior[k]) for k in ("better", "equivalent", "worse"))
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise ValueError(f"posterior must give 'better', 'equivalent' and 'worse' probabilities; got {posterior!r} "
                          f"({exc})") from None
+    if not all(math.isfinite(v) for v in (better, equivalent, worse)):
+        raise ValueError(f"posterior probabilities must be finite numbers: a verdict cannot be judged from NaN or inf; "
+                         f"got {posterior!r} (recompute the posterior; a NaN usually means no differences were given)")
     if min(better, equivalent, worse) < 0 or abs(better + equivalent + worse - 1) > 1e-6:
         raise ValueError(f"posterior probabilities must be >= 0 and sum to 1; got {posterior!r}")
     return better, equivalent, worse
@@ -516,8 +523,10 @@ def effect_verdict(effect: float, interval, rope: float, *, posterior=None, kind
     'reproduced'
     >>> effect_verdict(0.02, (0.01, 0.03), 0.01, p_adjusted=0.08, alpha=0.05)
     'inconclusive'
-    >>> effect_verdict(0.006, (0.002, 0.011), 0.01), effect_verdict(0.006, (0.002, 0.011), 0.01, p_adjusted=0.2, alpha=0.05)
-    ('small but real', 'small, not significant')
+    >>> effect_verdict(0.006, (0.002, 0.011), 0.01)
+    'small but real'
+    >>> effect_verdict(0.006, (0.002, 0.011), 0.01, p_adjusted=0.2, alpha=0.05)
+    'small, not significant'
     """
     effect, low, high, rope = _check_effect(effect, interval, rope)
     probabilities = _check_posterior(posterior)
@@ -645,7 +654,13 @@ def intersection_union(comparisons: Mapping, rope: float, *, kind: str = "advant
     """
     if not isinstance(comparisons, Mapping) or not comparisons:
         raise ValueError(f"comparisons must be a non-empty dict {{name: effect dict}}, not {comparisons!r}")
-    verdicts = {name: _judge(c, rope, kind, how) for name, c in comparisons.items()}
+    verdicts = {}
+    for name, c in comparisons.items():   # every comparison judged: one that cannot be stops the claim, named
+        try:
+            verdicts[name] = _judge(c, rope, kind, how)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(f"the comparison {name!r} cannot be judged, so neither can the claim that needs it: "
+                             f"{exc}") from None
     for wanted in ("refuted", "practically equivalent"):
         deciding = [name for name, v in verdicts.items() if v == wanted]
         if deciding:

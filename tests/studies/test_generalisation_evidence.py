@@ -174,7 +174,7 @@ def test_claim_effects_are_what_the_verdict_engine_takes(scores, protocol, table
         assert at["better"] + at["equivalent"] + at["worse"] == pytest.approx(1)
         assert effect_verdict(chosen["effect"], chosen["interval"], rope, posterior=at) in {
             "reproduced", "practically equivalent", "refuted", "not supported", "inconclusive",
-            "small, not significant"}
+            "small but real", "small, not significant"}
     vac = effects["vac.expected-better"]["comparisons"]["cosine"]
     row = table[table.reading == "expected_cholesky_cosine"].iloc[0]
     assert vac["effect"] == row.effect and tuple(vac["interval"]) == (row.low, row.high) and vac["p"] == row.p

@@ -1,4 +1,4 @@
-"""The keyword threshold the Mahal-kNN paper does not give: the pipeline at one vocabulary size, and claims over many."""
+"""The keyword threshold the Mahal-kNN paper does not give: the pipeline at one vocabulary size, claims over many."""
 
 from __future__ import annotations
 

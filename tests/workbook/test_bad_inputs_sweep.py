@@ -284,6 +284,7 @@ def _check(values, spec):
 
 DEFAULTS_06 = {"categories": 10, "variance_retained": 0.9, "k_min": 3, "k_max": 20, "covariance": "ledoit_wolf",
                "tfidf": "paper", "sweep_components": [10], "train_fractions": [1.0], "reading_components": [25],
+               "keyword_counts": [250],
                "n_resamples": 999, "random_state": 0, "verbose": True, "results_path": None}
 
 

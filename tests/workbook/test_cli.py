@@ -123,8 +123,11 @@ def test_run_passes_every_option(monkeypatch, tmp_path):
 
 def test_run_defaults(monkeypatch):
     calls = record_calls(monkeypatch, runner, "run_notebooks", 0)
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
     assert cli.main(["run"]) == 0
     assert calls == [((ROOT / "build", None, ROOT / "notebooks"), {"jobs": 2, "progress": True, "book": True})]
+    monkeypatch.setenv("TQDM_DISABLE", "1")   # as `make run` reads it: the caller asks for no bar
+    assert cli.main(["run"]) == 0 and calls[-1][1]["progress"] is False
     assert runner.DEFAULT_NOTEBOOKS_DIR == ROOT / "notebooks"
 
 
@@ -224,16 +227,16 @@ def test_coverage_prints_the_table_of_the_committed_notebooks(capsys):
 def test_python_m_module_is_tiny_and_safe_to_import(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["worker"])
     module = importlib.import_module("helpers.workbook.__main__")  # as a worker process would: runs nothing
-    assert module.main is cli.main
+    assert module.console is cli.console
     source = Path(module.__file__).read_text()
     assert 'if __name__ == "__main__":' in source and len(source.splitlines()) < 15
 
 
 def test_the_console_script_is_declared_and_resolves_to_main(monkeypatch, capsys):
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {cli.CONSOLE_SCRIPT: "helpers.workbook.cli:main"}
+    assert scripts == {cli.CONSOLE_SCRIPT: "helpers.workbook.cli:console"}   # main() in make's environment
     module, _, name = scripts[cli.CONSOLE_SCRIPT].partition(":")
-    assert getattr(importlib.import_module(module), name) is cli.main
+    assert getattr(importlib.import_module(module), name) is cli.console
     monkeypatch.setattr(sys, "argv", [f"/somewhere/bin/{cli.CONSOLE_SCRIPT}", "--help"])
     with pytest.raises(SystemExit):
         cli.main()

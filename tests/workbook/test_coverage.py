@@ -54,7 +54,7 @@ def test_coverage_counts_each_verdict_per_source():
     vac = table.loc[f"VAC: {SOURCES[VAC][1]}"]
     assert (vac["rows"], vac["out of scope"], vac["reproduced"], vac["refuted"], vac["unanswered"]) == (4, 1, 1, 1, 1)
     assert table.loc[f"SVM: {SOURCES[SVM][1]}", "rows"] == 0 and table.loc["all sources"].equals(vac)
-    head = "| source | rows | out of scope | reproduced | refuted | unanswered |"
+    head = "| source | rows | out of scope | distinct results | reproduced | refuted | unanswered |"
     assert C.coverage_markdown(table).splitlines()[0] == head
 
 
@@ -106,7 +106,8 @@ def test_readme_coverage_matches_the_committed_notebooks():
 
 
 #: verdicts that only a claim judged from an effect can get
-EFFECT_VERDICTS = {"practically equivalent", "small, not significant", "inconclusive", "not supported"}
+EFFECT_VERDICTS = {"practically equivalent", "small but real", "small, not significant", "inconclusive",
+                   "not supported"}
 
 
 def test_every_claim_judged_by_an_effect_stores_its_interval_rope_and_sensitivity():

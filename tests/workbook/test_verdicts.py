@@ -195,7 +195,7 @@ def test_over_data_sets_the_posterior_decides(posterior, verdict):
 @pytest.mark.parametrize("effect, interval, rope, posterior, message", [
     (float("nan"), (0.0, 0.1), 0.01, None, "finite"), (0.05, (0.0, float("inf")), 0.01, None, "finite"),
     (0.5, (0.0, 0.1), 0.01, None, "outside its interval"), (0.05, (0.0, 0.1), -0.01, None, "half-width"),
-    (0.05, "wide", 0.01, None, "needs a number, its interval"),
+    (0.05, "wide", 0.01, None, "an interval is two numbers"),
     (0.05, (0.0, 0.1), 0.01, {"better": 0.5}, "'better', 'equivalent' and 'worse'"),
     (0.05, (0.0, 0.1), 0.01, {"better": 0.5, "equivalent": 0.6, "worse": 0.1}, "sum to 1"),
 ])
@@ -319,3 +319,34 @@ def test_a_claim_over_the_plausible_settings(verdicts, plausible, verdict):
 def test_over_settings_refuses_what_it_cannot_combine(verdicts, plausible, message):
     with pytest.raises(ValueError, match=message):
         over_settings(verdicts, plausible)
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("effect, interval, posterior, message", [
+    (0.02, (0.01, 0.03), {"better": NAN, "equivalent": NAN, "worse": NAN}, "must be finite numbers"),
+    (0.02, (0.01, 0.03), {"better": NAN, "equivalent": 0.5, "worse": 0.5}, "must be finite numbers"),
+    (0.02, (0.01, 0.03), {"better": float("inf"), "equivalent": 0.0, "worse": 0.0}, "must be finite numbers"),
+    (0.02, (0.01, 0.03), ["better", "equivalent"], "'better', 'equivalent' and 'worse'"),
+    (0.02, (0.03, 0.01), None, r"the interval \(0.03, 0.01\) is reversed: give it as \(low, high\), \(0.01, 0.03\)"),
+    (0.02, {"low": 0.01, "high": 0.03}, None, "an interval is two numbers"),
+    (0.02, (0.01,), None, "an interval is two numbers"),
+    (0.02, (0.01, 0.02, 0.03), None, "an interval is two numbers"),
+    (0.02, "0.01, 0.03", None, "an interval is two numbers"),
+    (0.02, None, None, "an interval is two numbers"),
+    (0.02, ((0.01, 0.02), (0.03, 0.04)), None, "an interval is two numbers"),
+    ("large", (0.01, 0.03), None, "needs a number"),
+])
+def test_what_the_engine_cannot_judge_is_refused_by_name(effect, interval, posterior, message):
+    with pytest.raises(ValueError, match=message):
+        effect_verdict(effect, interval, 0.01, posterior=posterior)
+
+
+@pytest.mark.parametrize("order", [("good", "nan"), ("nan", "good")])
+def test_a_claim_with_a_comparison_that_cannot_be_judged_is_refused_whatever_the_order(order):
+    from helpers.workbook.verdicts import intersection_union
+
+    answers = {"good": {"effect": 0.02, "interval": (0.01, 0.03)}, "nan": {"effect": NAN, "interval": (NAN, NAN)}}
+    with pytest.raises(ValueError, match="the comparison 'nan' cannot be judged"):
+        intersection_union({name: answers[name] for name in order}, 0.01)

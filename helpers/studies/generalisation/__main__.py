@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..._environment import caller_hides_progress, reproducible_environment
 from ...data.paths import ROOT
 from . import readings
 from .datasets import study_datasets
@@ -47,7 +48,7 @@ def _parts_folder(protocol):
     return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
 
-def main(argv=None) -> int:
+def main(argv=None, *, hide_progress: bool | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers.studies.generalisation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -71,6 +72,9 @@ def main(argv=None) -> int:
         command.add_argument("--edition", type=int, choices=EDITIONS, default=EDITION,
                              help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
     args = parser.parse_args(argv)
+    hide = caller_hides_progress() if hide_progress is None else hide_progress
+    if hide and hasattr(args, "no_progress"):
+        args.no_progress = True   # as make reads the caller's TQDM_DISABLE
     for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
                                  ("--samples", 100 if getattr(args, "samples", None) is None else args.samples, 100)):
         if value < least:
@@ -173,5 +177,13 @@ def _edges(stored, protocol, stored_path, write: bool) -> int:
     return 0 if same else 1
 
 
+def console(argv=None) -> int:
+    """:func:`main` in the environment the Makefile exports (one BLAS thread here and in every worker); the
+    caller's ``TQDM_DISABLE``, read first, still decides the progress bar."""
+    hide = caller_hides_progress()
+    reproducible_environment()
+    return main(argv, hide_progress=hide)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())
