@@ -171,3 +171,51 @@ def test_no_test_module_imports_another_test_module():
             found += [f"{path.relative_to(tests)}:{node.lineno} {name}" for name in names
                       if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_")]
     assert found == [], found
+
+
+def import_graph() -> dict:
+    """``{module: the modules it imports}`` among the modules of ``helpers`` that are not packages' ``__init__``."""
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    leaves = {name for name, p in modules.items() if p.name != "__init__.py"}
+    return {name: {t for _, t in imported_modules(modules[name]) if t in leaves and t != name} for name in leaves}
+
+
+def import_circles(graph: dict) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan): each is an import circle."""
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_helpers_has_no_import_circle():
+    """No module imports, at any depth and even inside a function, a module that imports it back."""
+    assert import_circles(import_graph()) == []
+
+
+def test_the_circle_check_sees_one():
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []

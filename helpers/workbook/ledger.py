@@ -17,7 +17,6 @@ source, and the README's block of it: :mod:`~helpers.workbook.coverage`.
 from __future__ import annotations
 
 import csv
-import importlib
 import re
 from pathlib import Path
 
@@ -188,28 +187,3 @@ def _positive(text: str) -> bool:
     except ValueError:
         return False
     return 0 < value < float("inf")
-
-
-# --------------------------------------------------------------------------------------------
-# names that lived here before the ledger room was split: still importable from this module
-
-_MOVED = {
-    "verdicts": ("VERDICTS", "Printed", "compare_value", "parse_printed"),
-    "checks": ("MIME", "ComparisonTable", "SourceCheck"),
-    "coverage": ("README_END", "README_START", "committed_rows", "coverage", "coverage_markdown",
-                 "notebook_rows", "readme_section", "update_readme"),
-}
-_HOME = {name: module for module, names in _MOVED.items() for name in names}
-
-
-def __getattr__(name: str):
-    if name in _HOME:
-        return getattr(importlib.import_module(f"{__package__}.{_HOME[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def main(argv=None) -> int:
-    """The ``coverage`` and ``readme`` commands: forwards to :func:`helpers.workbook.coverage.main`."""
-    from .coverage import main as coverage_main
-
-    return coverage_main(argv)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from helpers.workbook import book
-from helpers.workbook.ledger import MIME, SourceCheck
+from helpers.workbook.checks import MIME, SourceCheck
 from tests.support import write_sweep
 
 VAC, MDS = "000_355ea6f26af76eed.txt", "001_a9361abd8dd83813.txt"

@@ -73,25 +73,10 @@ def test_check_ledger_finds_every_printed_number_in_its_lines():
     assert out.returncode == 0, out.stdout[-3000:]
 
 
-def test_names_that_moved_out_still_import_from_the_ledger_module():
-    from helpers.workbook import checks, coverage, verdicts
-    from helpers.workbook.ledger import SourceCheck, compare_value, parse_printed  # as notebook 04 imports them
-
-    assert (SourceCheck, compare_value, parse_printed) == (checks.SourceCheck, verdicts.compare_value,
-                                                           verdicts.parse_printed)
-    assert (L.MIME, L.VERDICTS, L.committed_rows) == (checks.MIME, verdicts.VERDICTS, coverage.committed_rows)
-    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
-        L.no_such_name  # noqa: B018
-
-
-def test_the_ledger_main_forwards_to_the_coverage_command(capsys):
-    assert L.main(["coverage"]) == 0
-    assert capsys.readouterr().out.startswith("| source | rows | out of scope |")
-
-
 def test_a_ledger_without_the_rope_and_printing_columns_reads_them_as_empty(tmp_path):
     path = tmp_path / "old.csv"
-    pd.DataFrame([row("acc", "0.939")], columns=L.COLUMNS[:-2]).to_csv(path, index=False)
+    pd.DataFrame([row("acc", "0.939")], columns=[c for c in L.COLUMNS if c not in L.OPTIONAL]).to_csv(path,
+                                                                                                    index=False)
     table = L.load_ledger(path)
     assert list(table.columns) == L.COLUMNS and table.loc[0, "rope"] == "" and table.loc[0, "printing"] == ""
 
