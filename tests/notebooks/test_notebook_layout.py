@@ -6,6 +6,7 @@ idea per cell, and "What we found" rendered as Markdown with the values of this 
 ``print``ed Markdown, which the book would show with literal ``**``).
 """
 
+import ast
 import re
 from pathlib import Path
 
@@ -40,12 +41,45 @@ def test_the_manifest_knows_every_notebook(nb):
     assert entry.stem == path.stem
 
 
+def setup_statements(source: str) -> list[str]:
+    """The setup cell's lines that are not imports: its imports are the reader's map of where each name
+    comes from (the library, scikit-learn, the study), the rest is the setup proper."""
+    imports = {n for node in ast.parse(source).body if isinstance(node, (ast.Import, ast.ImportFrom))
+               for n in range(node.lineno, node.end_lineno + 1)}
+    return [line for i, line in enumerate(source.splitlines(), 1) if line.strip() and i not in imports]
+
+
 def test_setup_cell_is_short(nb):
     path, book = nb
-    lines = [line for line in setup_cell(book).source.splitlines() if line.strip()]
+    lines = setup_statements(setup_cell(book).source)
     assert len(lines) <= MAX_SETUP_LINES, (
-        f"{path.name}: the setup cell has {len(lines)} lines (at most {MAX_SETUP_LINES}); import from the "
-        "notebook's study module instead")
+        f"{path.name}: the setup cell has {len(lines)} lines besides its imports (at most {MAX_SETUP_LINES}); "
+        "move what is not setup to the cells that use it")
+
+
+def test_setup_lines_leave_the_imports_out():
+    source = "import numpy as np\nfrom helpers import (\n    a,\n    b,\n)\n\ncheck = setup()\nresults = {}\n"
+    assert setup_statements(source) == ["check = setup()", "results = {}"]
+
+
+def test_a_study_package_exports_only_its_own_code():
+    """Its namespace holds what the study defines (tables, checks, readings), never a name from the library,
+    scikit-learn or another study: a notebook imports those by their own names."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import helpers.studies
+
+    borrowed = []
+    for info in pkgutil.iter_modules(helpers.studies.__path__):
+        package = importlib.import_module(f"helpers.studies.{info.name}")
+        for name in getattr(package, "__all__", ()):
+            obj = getattr(package, name)
+            home = getattr(obj, "__module__", None) or ""
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) and not home.startswith(package.__name__):
+                borrowed.append(f"{info.name}.{name} (from {home})")
+    assert borrowed == [], f"study packages re-export names defined elsewhere: {borrowed}"
 
 
 def test_setup_imports_its_study_module(nb):

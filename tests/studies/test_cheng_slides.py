@@ -4,6 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import l0_norm, load_signup
+from helpers.data import load_bird_ata, load_lfw_faces, load_weather
+from helpers.neighbours import inverse_square_weights
+from helpers.plotting import kdtree_splits
 from helpers.studies import cheng_slides as S
 
 # lines 370-394: the 20 athletes' L2 distances to the query (6.75, 3), as printed
@@ -18,7 +22,7 @@ def ext():
 
 @pytest.fixture(scope="module")
 def pca():
-    return S.face_pca(*S.load_lfw_faces())
+    return S.face_pca(*load_lfw_faces())
 
 
 # -- the tables -------------------------------------------------------------------------------
@@ -81,7 +85,7 @@ def test_norm_claims_as_the_slides_state_them():
 
 def test_l0_examples_and_homogeneity():
     assert S.banach_terms([1.0, 0.0, -4.0]) == [0.25, 0.0, 0.1]                            # lines 181-183
-    assert S.l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho") == 3                               # line 196
+    assert l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho") == 3                               # line 196
     assert S.donoho_norm_claim([1, -4, 0, -2, 0, 0, 0])["holds"]
     homogeneous = S.donoho_homogeneity_claim([1, -4, 0, -2, 0, 0, 0], [1.0, 0.0, -4.0])
     assert not homogeneous["holds"] and "= 3 for a = [-3.0, -1.0, 0.5, 2.0, 10.0]" in homogeneous["evidence"]
@@ -160,7 +164,7 @@ def test_k3_vote_at_eight_eight(ext):
     assert [str(v) for v in S.neighbour_entry(near88, third)] == ["ID20", "7.25", "5.75", "yes"]   # printed "ID13"
     assert S.vote_tally(near88.draft[:3]) == [2, 1]                                                  # line 497
     assert S.vote([8.0, 8.0], 3, ext.X, ext.y) == "yes"
-    for weights in (None, S.inverse_square_weights):
+    for weights in (None, inverse_square_weights):
         assert S.vote_claim(ext.X, ext.y, S.random_queries(0, 60), weights)["holds"]
 
 
@@ -185,7 +189,7 @@ def test_distance_rank_tables_of_lines_564_and_581():
 
 
 def test_kdtree_medians_search_and_the_radius(ext):
-    splits = S.kdtree_splits(ext.X)
+    splits = kdtree_splits(ext.X)
     assert all(S.is_median_split(splits, i, ext.X) for i in range(len(splits)))
     build = S.median_split_claim(splits, ext.X, ext.ids)
     assert build["holds"] and build["evidence"].startswith("ours: 21 nodes")
@@ -205,7 +209,7 @@ def test_whiskey_regression_is_the_printed_168_33():
 
 
 def test_binary_counts_and_coefficients_of_lines_796_to_884():
-    signup, q = S.load_signup()
+    signup, q = load_signup()
     D = signup[S.SIGNUP_FEATURES].to_numpy()
     answers = S.binary_answers(q.to_numpy(), {"d1": D[0], "d2": D[1]})
     assert answers["binary.counts.d1"] == [2, 0, 2, 1] and answers["binary.counts.d2"] == [1, 1, 0, 3]
@@ -215,7 +219,7 @@ def test_binary_counts_and_coefficients_of_lines_796_to_884():
 
 
 def test_covariance_sigma_and_mahalanobis():
-    W = S.load_weather()[S.WEATHER_FEATURES].to_numpy()
+    W = load_weather()[S.WEATHER_FEATURES].to_numpy()
     assert S.covariance_claim(W)["holds"]
     assert S.sigma_index(W)[0] == "k"                                                     # printed n, line 902
     ath = S.athletes()
@@ -289,7 +293,7 @@ def test_eigenface_threshold_reconstruction_and_recognition(pca):
 
 
 def test_bird_readings_eigenpairs_and_conclusions():
-    printed = S.load_bird_ata().to_numpy()
+    printed = load_bird_ata().to_numpy()
     readings = S.symmetric_readings(printed)
     spectra = S.reading_spectra(readings).round(2)
     # printed 1626.52, 128.99, 7.10 (line 1232): lambda_1 rounds to 1626.53, not to its print
@@ -312,7 +316,7 @@ def test_bird_readings_eigenpairs_and_conclusions():
 
 
 def test_eigenvalue_answers_note_only_a_print_that_truncation_alone_gives():
-    lam, _ = S.sorted_eigh(S.symmetric_readings(S.load_bird_ata().to_numpy())["upper triangle mirrored"])
+    lam, _ = S.sorted_eigh(S.symmetric_readings(load_bird_ata().to_numpy())["upper triangle mirrored"])
     answers = S.eigenvalue_answers(lam, ["1626.52", "128.99", "7.10"])                          # line 1232
     assert isinstance(answers["lambda2"], float) and isinstance(answers["lambda3"], float)
     value, note = answers["lambda1"]

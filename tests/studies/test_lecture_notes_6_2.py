@@ -9,6 +9,8 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.spatial import procrustes
 
+from helpers import binary_counts
+from helpers.mds import cailliez_constant, classical_mds, double_center, similarity_to_distance
 from helpers.studies import lecture_notes_6_2 as study
 
 # the R output of the notes for Example 5, as printed (l. 112-116 and l. 136-140)
@@ -63,7 +65,7 @@ def test_the_r_ports_agree_with_the_library(example_5):
     assert_allclose(J_outer, S["Jaccard"], atol=1e-15)
     assert_allclose(J_binary, S["Jaccard"], atol=1e-15)
     for F in S.values():
-        assert_allclose(study.FtoD(F), study.similarity_to_distance(F), atol=1e-15)
+        assert_allclose(study.FtoD(F), similarity_to_distance(F), atol=1e-15)
 
 
 def test_the_r_jaccard_function_needs_both_values_in_each_vector():
@@ -76,12 +78,12 @@ def test_the_r_jaccard_function_needs_both_values_in_each_vector():
 
 def test_example_4_and_the_baskets():
     lion, tiger = np.ones(4, dtype=int), np.array([1, 1, 0, 1])
-    t = study.binary_counts(lion, tiger)
+    t = binary_counts(lion, tiger)
     assert (t.co_presence, t.presence_absence, t.absence_presence, t.co_absence) == (3, 1, 0, 0)
     pair = study.similarities([lion], [tiger])
     assert pair["SMC"][0, 0] == pair["Jaccard"][0, 0] == 0.75
     a, b = study.market_baskets(100)
-    t = study.binary_counts(a, b)
+    t = binary_counts(a, b)
     assert (t.co_presence, t.co_absence) == (1, 97)
     baskets = study.similarities([a], [b])
     assert baskets["SMC"][0, 0] == pytest.approx(0.98) and baskets["Jaccard"][0, 0] == pytest.approx(1 / 3)
@@ -99,13 +101,13 @@ def test_display_helpers():
 
 def test_the_classical_route_recovers_b_and_d(example_5):
     _, S = example_5
-    n_positive, error = study.classical_route(study.similarity_to_distance(S["SMC"]))
+    n_positive, error = study.classical_route(similarity_to_distance(S["SMC"]))
     assert n_positive == 4 and error < 1e-12
 
 
 def test_definition_6_4_holds_for_the_notes_b_but_not_for_every_b(example_5):
     _, S = example_5
-    assert all(study.meets_definition_6_4(study.double_center(F)) for F in S.values())
+    assert all(study.meets_definition_6_4(double_center(F)) for F in S.values())
     points = np.array([[-2.0], [0.5], [1.5]])
     B = points @ points.T
     assert B[1, 2] == 0.75 and B[1, 1] == 0.25 and not study.meets_definition_6_4(B)
@@ -217,7 +219,7 @@ def test_the_shortcut_one_minus_s_is_not_euclidean_for_example_5(example_5):
     assert spectra["negative eigenvalues"].tolist() == [0, 1, 0, 0]
     assert spectra.loc[("Example 5", "SMC", "1 - S")].tolist() == [1, 0.075, 0.9, 0.973]
     assert spectra.loc[("Example 5", "SMC", "(6.6)"), "GOF g1"] == 0.831
-    assert round(study.cailliez_constant(1 - S["SMC"]), 4) == 0.2381
+    assert round(cailliez_constant(1 - S["SMC"]), 4) == 0.2381
 
 
 # --------------------------------------------------------------------------------------------
@@ -301,7 +303,7 @@ def test_map_comparisons_of_a_gram_matrix_is_the_pca_map():
     assert same == pytest.approx([0, 0, 0], abs=1e-12)
     assert out.effects["same"]["effect"] == pytest.approx(-0.02)
     assert out.table.loc["smc", "Procrustes disparity"] == pytest.approx(
-        procrustes(study.classical_mds(F=smc).embedding, Z_pca)[2], abs=1e-10)
+        procrustes(classical_mds(F=smc).embedding, Z_pca)[2], abs=1e-10)
     assert out.table.loc["smc", "maps"] == "smc vs gram"
 
 

@@ -10,13 +10,14 @@ from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
 from helpers.studies import sahoo_maiti_2025b as study
+from helpers.studies.sahoo_maiti_2025a import wdbc_split
 from helpers.studies.sahoo_maiti_2025b.limitations import accuracy_difference
 from tests.support import two_classes
 
 
 @pytest.fixture(scope="module")
 def split():
-    return study.wdbc_split(0.2, 42)
+    return wdbc_split(0.2, 42)
 
 
 @pytest.fixture(scope="module")

@@ -16,58 +16,8 @@ A function named ``*_claim`` returns a *claim answer*: a dict with ``holds`` (a 
 {"note": ...})`` carries a note with a value.
 """
 
-from sklearn.neighbors import (
-    KNeighborsClassifier,
-)
 
-from ...binary import (
-    binary_counts,
-    jaccard,
-    russell_rao,
-    sokal_michener,
-)
-from ...clustering import (
-    alpha_slopes,
-    kmeans_alpha_table,
-    pham_f,
-    select_k_by_alpha,
-)
-from ...data import (
-    QUERIES,
-    load_athletes,
-    load_bird_ata,
-    load_lfw_faces,
-    load_salary_age,
-    load_signup,
-    load_weather,
-    load_whiskey,
-)
-from ...metrics import (
-    cosine_similarity,
-    l0_norm,
-    lp_norm,
-    mahalanobis,
-    minkowski,
-)
-from ...neighbours import (
-    inverse_square_weights,
-)
-from ...plotting import (
-    kdtree_splits,
-    plot_alpha_curves,
-    plot_decision_panels,
-    plot_decision_regions,
-    plot_grouped_bars,
-    plot_image_row,
-    plot_kdtree_splits,
-    plot_labelled_points,
-    plot_unit_balls,
-    plot_voronoi_cells,
-    plot_whitening,
-)
-from ...whitening import (
-    whitening_matrix,
-)
+from ...data import QUERIES
 from .dimensionality import (
     FacePCA,
     alpha_choices,
@@ -200,11 +150,5 @@ __all__ = [
     "symmetric_readings", "reading_spectra", "sorted_eigh", "eigenvalue_answers", "v3_note", "correlation_v1",
     "bird_claims",
     # re-exported: the maths, loaders and pictures the notebooks use
-    "QUERIES", "load_athletes", "load_bird_ata", "load_lfw_faces", "load_salary_age", "load_signup",
-    "load_weather", "load_whiskey", "binary_counts", "jaccard", "russell_rao", "sokal_michener",
-    "cosine_similarity", "l0_norm", "lp_norm", "mahalanobis", "minkowski", "inverse_square_weights",
-    "whitening_matrix", "alpha_slopes", "kmeans_alpha_table", "pham_f", "select_k_by_alpha",
-    "KNeighborsClassifier", "kdtree_splits", "plot_alpha_curves", "plot_decision_panels",
-    "plot_decision_regions", "plot_grouped_bars", "plot_image_row", "plot_kdtree_splits",
-    "plot_labelled_points", "plot_unit_balls", "plot_voronoi_cells", "plot_whitening",
+    "QUERIES",
 ]

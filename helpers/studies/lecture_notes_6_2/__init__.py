@@ -31,22 +31,6 @@ References
    Psychometrika 48(2), 305-308.
 """
 
-from ...binary import (
-    binary_counts,
-    binary_similarity,
-)
-from ...mds import (
-    cailliez_constant,
-    check_similarity_matrix,
-    classical_mds,
-    double_center,
-    pca_resampling_disparities,
-    similarity_to_distance,
-)
-from ...plotting import (
-    plot_class_maps,
-    plot_labelled_maps,
-)
 from .data import (
     COEFFICIENTS,
     R_ANIMAL,
@@ -108,12 +92,7 @@ __all__ = [
     "FtoD",
     "as_fraction",
     "binarised_mnist",
-    "binary_counts",
-    "binary_similarity",
     "bounded",
-    "cailliez_constant",
-    "check_similarity_matrix",
-    "classical_mds",
     "classical_route",
     "cmdscale_routes",
     "cosine_checks",
@@ -121,7 +100,6 @@ __all__ = [
     "definition_6_4_verdict",
     "different_digit_pairs",
     "dist_route_error",
-    "double_center",
     "euclidean_mds_and_pca",
     "example_5",
     "excess_disparity",
@@ -135,9 +113,6 @@ __all__ = [
     "meets_definition_6_4",
     "mnist_mds",
     "on_test_images",
-    "pca_resampling_disparities",
-    "plot_class_maps",
-    "plot_labelled_maps",
     "proof_answers",
     "proposition_steps",
     "r_jaccard",
@@ -147,7 +122,6 @@ __all__ = [
     "sheep_as_cow",
     "shortcut_spectra",
     "similarities",
-    "similarity_to_distance",
     "smc_mds_as_binary_pca",
     "smc_routes",
     "spectrum_table",

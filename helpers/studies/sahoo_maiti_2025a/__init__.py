@@ -37,37 +37,7 @@ do not (:func:`column_order_study`, :func:`order_geometry`, :func:`order_average
 :func:`plot_column_orders`).
 """
 
-from ...data import (
-    load_salary_age,
-    load_wdbc,
-)
-from ...estimators import (
-    ClassConditionalKNN,
-)
-from ...evaluation import (
-    repeated_cv_scores,
-)
-from ...metrics import (
-    cosine_similarity,
-    variance_adjusted_cosine,
-)
-from ...plotting import (
-    plot_confusions,
-    plot_error_curves,
-    plot_model_scores,
-    plot_raw_and_whitened,
-)
-from ...significance import (
-    compare_pairs,
-    mcnemar_exact,
-    summarize_scores,
-)
-from ...whitening import (
-    METHODS,
-    class_whitening_matrices,
-    estimate_covariance,
-    whitening_matrix,
-)
+from ...whitening import METHODS
 from .case_study import (
     CASES,
     PAIRS,
@@ -147,29 +117,24 @@ __all__ = [
     "SYMMETRIC_METHODS",
     "TABLE_ROWS",
     "TRANSFORMS",
-    "ClassConditionalKNN",
     "ColumnOrderStudy",
     "Split",
     "area_features",
     "below",
     "class_factor_checks",
-    "class_whitening_matrices",
     "classification_reports",
     "classification_rows",
     "column_order_study",
-    "compare_pairs",
     "cosine_formula_gap",
     "cosine_knn",
     "cosine_nn",
     "cosine_nn_agreement",
-    "cosine_similarity",
     "derivation_cases",
     "effects_table",
     "eq7_versus_case2",
     "eq9_by_hand",
     "eqs_1_to_4",
     "error_minima",
-    "estimate_covariance",
     "expected_factor_checks",
     "expected_whitening_error",
     "fig1_points",
@@ -179,9 +144,6 @@ __all__ = [
     "label_audit",
     "label_audit_controls",
     "leak_free_models",
-    "load_salary_age",
-    "load_wdbc",
-    "mcnemar_exact",
     "mcnemar_table",
     "method_invariance",
     "order_averaged_difference",
@@ -191,10 +153,6 @@ __all__ = [
     "pair_effects",
     "paired_claim",
     "plot_column_orders",
-    "plot_confusions",
-    "plot_error_curves",
-    "plot_model_scores",
-    "plot_raw_and_whitened",
     "population_protocol_cv",
     "population_protocol_predict",
     "population_split_scores",
@@ -203,16 +161,12 @@ __all__ = [
     "protocols_printing_as",
     "random_column_orders",
     "rel",
-    "repeated_cv_scores",
     "salary_age_shares",
     "split_sweep",
-    "summarize_scores",
     "table1_protocol",
     "table1_protocol_grid",
     "three_cases",
     "uncentred_transform",
-    "variance_adjusted_cosine",
     "wdbc_features",
     "wdbc_split",
-    "whitening_matrix",
 ]

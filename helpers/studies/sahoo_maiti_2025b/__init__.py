@@ -44,37 +44,7 @@ Section 2's figure and derivations (notebooks 02 and 03):
   symmetric root.
 """
 
-from sklearn.inspection import (
-    DecisionBoundaryDisplay,
-)
-from sklearn.svm import (
-    SVC,
-)
 
-from ...plotting import (
-    plot_classes_and_lines,
-    plot_confusions,
-    plot_model_scores,
-    plot_table_bars,
-)
-from ...significance import (
-    compare_pairs,
-    mcnemar_exact,
-)
-from ...whitening import (
-    class_whitening_matrices,
-    estimate_covariance,
-    whitening_matrix,
-)
-from ..sahoo_maiti_2025a import (
-    below,
-    classification_reports,
-    label_audit,
-    label_audit_controls,
-    mcnemar_table,
-    rel,
-    wdbc_split,
-)
 from .case_study import (
     KernelCheck,
     Table1,
@@ -136,23 +106,18 @@ from .limitations import (
 )
 
 __all__ = [
+    "eq29_by_hand",
     "KERNELS",
     "METRICS",
-    "SVC",
     "ColumnOrders",
-    "DecisionBoundaryDisplay",
     "KernelCheck",
     "Options",
     "SpreadRules",
     "Table1",
     "advantage_claim",
     "advantage_evidence",
-    "below",
     "bounded",
-    "class_whitening_matrices",
-    "classification_reports",
     "column_order_scores",
-    "compare_pairs",
     "comparison_evidence",
     "comparisons_table",
     "earlier_formulations",
@@ -160,10 +125,8 @@ __all__ = [
     "eq20_eq21_gap",
     "eq22_steps",
     "eq28_applied",
-    "eq29_by_hand",
     "eq32_is_a_distance",
     "eq33_against_constraint",
-    "estimate_covariance",
     "expected_matrix_closeness",
     "fold_scheme_scores",
     "gaussian_example",
@@ -172,22 +135,13 @@ __all__ = [
     "kernel_check",
     "kernel_cv",
     "kernel_predictions",
-    "label_audit",
-    "label_audit_controls",
     "libsvm_iterations",
     "loocv_printing_note",
-    "mcnemar_exact",
-    "mcnemar_table",
     "order_gram_change",
     "order_spread",
-    "plot_classes_and_lines",
     "plot_column_orders",
-    "plot_confusions",
-    "plot_table_bars",
-    "plot_model_scores",
     "precision_table",
     "protocol_comparisons",
-    "rel",
     "separability",
     "split_metrics",
     "spread_classes",
@@ -201,6 +155,4 @@ __all__ = [
     "table1_svm",
     "two_options",
     "unit_change_flips",
-    "wdbc_split",
-    "whitening_matrix",
 ]

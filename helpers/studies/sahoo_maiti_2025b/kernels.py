@@ -29,8 +29,12 @@ KERNELS = ("linear", "rbf", "poly", "sigmoid")
 #: the paper's measures of performance (line 202, and F1 in the abstract); class 1 (malignant) positive
 METRICS = ("accuracy", "precision", "recall", "f1")
 
-#: Eq. 29 is Eq. 9 of the cosine paper: p C_1^-1 + (1 - p) C_0^-1, with p of Eq. 35
-eq29_by_hand = eq9_by_hand
+def eq29_by_hand(X_train, y_train, method="cholesky", covariance="sample") -> tuple[float, np.ndarray]:
+    """Eq. 29 written out, :math:`p\\,C_1^{-1} + (1 - p)\\,C_0^{-1}` with p of Eq. 35: the cosine paper's Eq. 9.
+
+    Returns ``(p, matrix)`` as :func:`helpers.studies.sahoo_maiti_2025a.eq9_by_hand`, which it is.
+    """
+    return eq9_by_hand(X_train, y_train, method, covariance)
 
 
 def bounded(value: float, floor: float = 1e-12, fmt: str = ".1e") -> str:

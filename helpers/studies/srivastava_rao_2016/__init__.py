@@ -59,18 +59,6 @@ References
    distance for correlated datasets, Int. J. Big Data Intelligence 3(1), 18-27.
 """
 
-from ...data.reuters import (
-    class_counts,
-    load_reuters21578,
-    make_setting,
-    modapte_split,
-    read_archive_member,
-    top_categories,
-)
-from ...effects import paired_bootstrap
-from ...plotting import plot_against_reference, plot_cumulative_variance, plot_score_curves
-from ...significance import mcnemar_exact
-from ...text import StemmingAnalyzer, vectorize_corpus
 from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict, rocchio_predict
 from .comparisons import (
     BALANCE_KEYS,
@@ -168,7 +156,6 @@ __all__ = [
     "DimensionStudy",
     "MahalanobisCentroidClassifier",
     "Readings",
-    "StemmingAnalyzer",
     "accuracy_by_k",
     "accuracy_table",
     "auc_effect",
@@ -179,7 +166,6 @@ __all__ = [
     "bonferroni_effect",
     "best_k",
     "chosen_readings",
-    "class_counts",
     "collection_claims",
     "component_sweep",
     "components_by_vocabulary",
@@ -199,25 +185,16 @@ __all__ = [
     "labels_provenance",
     "largest_lead",
     "least_squares",
-    "load_reuters21578",
     "mahalanobis_readings",
-    "make_setting",
-    "mcnemar_exact",
     "measure_claims",
-    "modapte_split",
     "never_assigning",
     "other_settings",
-    "paired_bootstrap",
     "paper_weights",
     "pca_claims",
     "pca_residuals",
-    "plot_against_reference",
-    "plot_cumulative_variance",
-    "plot_score_curves",
     "predictions_at",
     "preprocessing_claims",
     "probability_as_uncertainty",
-    "read_archive_member",
     "reading_claims",
     "reconstruction",
     "readings_by_components",
@@ -244,12 +221,10 @@ __all__ = [
     "table1_answers",
     "table2_answers",
     "tied_disagreements",
-    "top_categories",
     "topic_statistics",
     "topics_in",
     "training_size_claims",
     "training_size_curve",
     "trend_effect",
-    "vectorize_corpus",
     "xml_parse_result",
 ]
