@@ -127,8 +127,7 @@ notebooks: $(STAMP) ## re-execute notebooks in place to refresh stored outputs (
 	$(PY) -m helpers.workbook refresh $(NB)
 
 ledger: $(STAMP) ## check data/source_ledger.csv against the source texts; refresh README's coverage table
-	@if [ -f ../shared/tools/check_ledger.py ]; then $(PY) ../shared/tools/check_ledger.py; \
-	 else echo "../shared/tools/check_ledger.py is not beside the workbook: transcriptions not checked"; fi
+	$(PY) -m helpers.workbook transcriptions
 	$(PY) -m helpers.workbook readme
 
 bench: $(STAMP) ## benchmarks: cases 1-6 against scipy and scikit-learn, 8 the own study, 9 memory (not part of make test)

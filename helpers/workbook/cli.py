@@ -1,14 +1,15 @@
 """The workbook's one command line: ``python -m helpers.workbook COMMAND`` (installed as ``covsim COMMAND``).
 
-==============  =============================================================================
-``run``         execute every notebook into ``build/``, then build the book (``make run``)
-``refresh``     re-execute committed notebooks in place (``make notebooks``)
-``check``       refuse unexecuted, unclean or unnormalized committed notebooks (``make test``)
-``book``        build the book from ``build/``, executing nothing (``make book``)
-``sweep``       run a notebook over a grid of its parameters (:mod:`helpers.workbook.sweep`)
-``coverage``    print the source-ledger coverage of the committed notebooks
-``readme``      rewrite README.md's coverage block (``make ledger``)
-==============  =============================================================================
+====================  =============================================================================
+``run``               execute every notebook into ``build/``, then build the book (``make run``)
+``refresh``           re-execute committed notebooks in place (``make notebooks``)
+``check``             refuse unexecuted, unclean or unnormalized committed notebooks (``make test``)
+``book``              build the book from ``build/``, executing nothing (``make book``)
+``sweep``             run a notebook over a grid of its parameters (:mod:`helpers.workbook.sweep`)
+``coverage``          print the source-ledger coverage of the committed notebooks
+``readme``            rewrite README.md's coverage block (``make ledger``)
+``transcriptions``    check the ledger's printed numbers against the source texts (``make ledger``)
+====================  =============================================================================
 
 ``python -m helpers.workbook --help`` lists them, ``python -m helpers.workbook COMMAND --help``
 gives a command's options. Each command returns its exit status: 0 done, 1 something failed
@@ -45,6 +46,7 @@ COMMANDS = {
     "sweep": "run a notebook over a grid of its parameters: parallel, resumable, on Dask if asked",
     "coverage": "print the source-ledger coverage of the committed notebooks",
     "readme": "rewrite README.md's coverage block from the committed notebooks",
+    "transcriptions": "check that every number of the ledger is in its source's cited lines (needs the source texts)",
 }
 
 
@@ -140,15 +142,15 @@ def _sweep(args) -> int:
 
 
 def _coverage(args) -> int:
-    """``coverage`` and ``readme``: ``helpers.workbook.coverage.main``, or the ledger's where that module is absent."""
-    name = f"{__package__}.coverage"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:  # a module it needs is missing: say so
-            raise
-        module = importlib.import_module(f"{__package__}.ledger")
-    return module.main([args.command])
+    """``coverage`` and ``readme``: :func:`helpers.workbook.coverage.main`."""
+    return importlib.import_module(f"{__package__}.coverage").main([args.command])
+
+
+def _transcriptions(args) -> int:
+    """``transcriptions``: :func:`helpers.workbook.transcriptions.main`."""
+    from .transcriptions import main as check
+
+    return check(args.sources, args.ledger, required=args.required)
 
 
 # --------------------------------------------------------------------------------------
@@ -214,6 +216,11 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     _add_sweep_options(command("sweep", _sweep))
     command("coverage", _coverage)
     command("readme", _coverage)
+    texts = command("transcriptions", _transcriptions)
+    texts.add_argument("--sources", type=Path, default=None,
+                       help="the folder of the source texts (default: COVSIM_SOURCES, else data/sources/)")
+    texts.add_argument("--ledger", type=Path, default=None, help="the ledger (default: data/source_ledger.csv)")
+    texts.add_argument("--required", action="store_true", help="fail when the source texts are not at hand")
     return parser
 
 

@@ -23,7 +23,7 @@ from helpers.workbook import cli, sweep
 from helpers.workbook import run as runner
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ["run", "refresh", "check", "book", "sweep", "coverage", "readme"]
+COMMANDS = ["run", "refresh", "check", "book", "sweep", "coverage", "readme", "transcriptions"]
 # each command's arguments, in the order its --help lists them (positional ones first)
 OPTIONS = {
     "run": ["-h", "--notebooks-dir", "--out", "--only", "--jobs", "--no-progress", "--no-book"],
@@ -34,6 +34,7 @@ OPTIONS = {
               "--max-runs"],
     "coverage": ["-h"],
     "readme": ["-h"],
+    "transcriptions": ["-h", "--sources", "--ledger", "--required"],
 }
 
 
@@ -54,7 +55,7 @@ def test_help_lists_every_command_with_its_line():
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: python -m helpers.workbook [-h] COMMAND ...")
     text = " ".join(done.stdout.split())  # argparse wraps long help lines
-    listed = re.findall(r"^    (\w+) ", done.stdout, flags=re.M)
+    listed = re.findall(r"^    (\w+)(?: |$)", done.stdout, flags=re.M)   # a long name stands on its own line
     assert listed == COMMANDS
     for name, line in cli.COMMANDS.items():
         assert f"{name} {line}" in text
@@ -204,11 +205,10 @@ def test_coverage_and_readme_call_the_coverage_module(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["coverage", "readme"])
-def test_coverage_and_readme_fall_back_to_the_ledger(name, monkeypatch):
-    from helpers.workbook import ledger
+def test_coverage_and_readme_run_the_coverage_module(name, monkeypatch):
+    from helpers.workbook import coverage
 
-    monkeypatch.setitem(sys.modules, "helpers.workbook.coverage", None)  # as if the module did not exist
-    calls = record_calls(monkeypatch, ledger, "main", 0)
+    calls = record_calls(monkeypatch, coverage, "main", 0)
     assert cli.main([name]) == 0
     assert calls == [(([name],), {})]
 

@@ -180,7 +180,7 @@ def face_pca(faces, shape) -> FacePCA:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> pca = face_pca(*load_lfw_faces())
     >>> pca.m, pca.n, bool(np.all(np.diff(pca.nonzero) <= 0))
     (100, 625, True)
@@ -215,7 +215,7 @@ def max_variance_claim(pca: FacePCA, directions) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> pca = face_pca(*load_lfw_faces())
     >>> max_variance_claim(pca, random_unit_directions(50, pca.n, 0))["holds"]
     True
@@ -303,7 +303,7 @@ def decomposition_claims(pca: FacePCA) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> answers = decomposition_claims(face_pca(*load_lfw_faces()))
     >>> [name for name, a in answers.items() if not a["holds"]]    # as printed; the ledger reads both as slips
     ['svd-ata', 'ata-covariance']
@@ -351,7 +351,7 @@ def threshold_answers(pca: FacePCA, share: float):
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> k, answers = threshold_answers(face_pca(*load_lfw_faces()), 0.9)
     >>> k, answers["lambda-bar"][0], answers["threshold"][0]
     (40, 'λ1+λ2+…+λn', 'λ1+λ2+…+λk')
@@ -378,7 +378,7 @@ def eigenface_shortcut_claim(pca: FacePCA) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> eigenface_shortcut_claim(face_pca(*load_lfw_faces()))["holds"]
     True
     """
@@ -395,7 +395,7 @@ def leading_eigenfaces(pca: FacePCA, count: int = 5) -> np.ndarray:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> faces = leading_eigenfaces(face_pca(*load_lfw_faces()), 2)
     >>> faces.shape, bool((faces.max(1) >= -faces.min(1)).all())
     ((2, 625), True)
@@ -409,7 +409,7 @@ def reconstructions(pca: FacePCA, i: int, ks) -> list[np.ndarray]:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> pca = face_pca(*load_lfw_faces())
     >>> np.allclose(reconstructions(pca, 0, [pca.n])[0], pca.faces[0])
     True
@@ -422,7 +422,7 @@ def reconstruction_claim(pca: FacePCA, ks) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> answer = reconstruction_claim(face_pca(*load_lfw_faces()), [5])
     >>> answer["holds"], answer["evidence"][-12:]
     (True, 'k = 5: 0.668')
@@ -462,7 +462,7 @@ def retrieval_rate(pca: FacePCA, Z, k: int | None = None) -> float:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> pca = face_pca(*load_lfw_faces())
     >>> retrieval_rate(pca, pca.faces), retrieval_rate(pca, pca.faces, k=5)
     (1.0, 1.0)
@@ -480,7 +480,7 @@ def recognition_table(pca: FacePCA, noise_sds, shifts, ks, random_state: int = 0
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_lfw_faces
+    >>> from helpers.data import load_lfw_faces
     >>> table = recognition_table(face_pca(*load_lfw_faces()), [0.25], [], [5])
     >>> table.columns.tolist(), table.index.tolist()
     (['pixels (625)', 'k = 5'], [('noise, sd', '0.25'), ('mirror', '')])
@@ -538,7 +538,7 @@ def reading_spectra(readings: dict) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_bird_ata
+    >>> from helpers.data import load_bird_ata
     >>> spectra = reading_spectra(symmetric_readings(load_bird_ata().to_numpy())).round(2)
     >>> spectra.loc["upper triangle mirrored"].tolist()
     [1626.53, 128.99, 7.1, 1762.61]
@@ -646,7 +646,7 @@ def bird_claims(features, V, v1_corr) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import load_bird_ata
+    >>> from helpers.data import load_bird_ata
     >>> ata = load_bird_ata().to_numpy()
     >>> lam, V = sorted_eigh(symmetric_readings(ata)["upper triangle mirrored"])
     >>> v1c = correlation_v1(symmetric_readings(ata)["upper triangle mirrored"])

@@ -295,7 +295,7 @@ def is_median_split(splits: list[dict], i: int, X) -> bool:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import kdtree_splits
+    >>> from helpers.plotting import kdtree_splits
     >>> X = np.array([[1.0, 5.0], [2.0, 1.0], [3.0, 4.0]])
     >>> [is_median_split(kdtree_splits(X), i, X) for i in range(3)]
     [True, True, True]
@@ -315,7 +315,8 @@ def median_split_claim(splits: list[dict], X, ids) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import athletes, kdtree_splits
+    >>> from helpers.plotting import kdtree_splits
+    >>> from helpers.studies.cheng_slides import athletes
     >>> ext = athletes(extended=True)
     >>> answer = median_split_claim(kdtree_splits(ext.X), ext.X, ext.ids)
     >>> answer["holds"], answer["evidence"][-65:]
@@ -500,7 +501,8 @@ def covariance_claim(W) -> dict:
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import WEATHER_FEATURES, load_weather
+    >>> from helpers.data import load_weather
+    >>> from helpers.studies.cheng_slides import WEATHER_FEATURES
     >>> covariance_claim(load_weather()[WEATHER_FEATURES].to_numpy())["holds"]
     True
     """
@@ -518,7 +520,8 @@ def sigma_index(W):
 
     Examples
     --------
-    >>> from helpers.studies.cheng_slides import WEATHER_FEATURES, load_weather
+    >>> from helpers.data import load_weather
+    >>> from helpers.studies.cheng_slides import WEATHER_FEATURES
     >>> sigma_index(load_weather()[WEATHER_FEATURES].to_numpy())[0]
     'k'
     """

@@ -160,7 +160,7 @@ def class_factor_checks(X, y, class_covs: Mapping, matrices: Mapping) -> pd.Data
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025a import class_whitening_matrices
+    >>> from helpers import class_whitening_matrices
     >>> X, y, _, class_covs = derivation_cases(np.random.default_rng(0))
     >>> table = class_factor_checks(X, y, class_covs, class_whitening_matrices(X, y))
     >>> table["rows"].tolist(), table["W_k lower triangular"].tolist()
@@ -195,7 +195,7 @@ def expected_factor_checks(X, y, matrices: Mapping, class_covs: Mapping, sigma) 
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025a import class_whitening_matrices
+    >>> from helpers import class_whitening_matrices
     >>> X, y, cases, class_covs = derivation_cases(np.random.default_rng(0))
     >>> out = expected_factor_checks(X, y, class_whitening_matrices(X, y), class_covs, cases["WDBC"][1])
     >>> round(float(np.median(out["gap"])), 2), out["eq9_gap"] < 1e-6, out["factors_ok"]

@@ -94,7 +94,7 @@ def cosine_nn_agreement(rng, dims: int, correlation: float, n: int, X_wdbc) -> d
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025a import load_wdbc
+    >>> from helpers import load_wdbc
     >>> X = load_wdbc()[0].to_numpy()
     >>> agree = cosine_nn_agreement(np.random.default_rng(0), 5, 0.9, 200, X)
     >>> [round(v, 2) for v in agree.values()][2]
@@ -134,7 +134,7 @@ def salary_age_shares(table: pd.DataFrame, query) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025a import load_salary_age
+    >>> from helpers import load_salary_age
     >>> shares = salary_age_shares(*load_salary_age())
     >>> int(shares["d, raw"].idxmin()), int(shares["d, normalised"].idxmin())
     (6, 1)
@@ -161,7 +161,7 @@ def area_features(X_df: pd.DataFrame, k: int = 5) -> tuple[list[str], float, pd.
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025a import load_wdbc
+    >>> from helpers import load_wdbc
     >>> cols, share, overlap = area_features(load_wdbc()[0], 5)
     >>> cols, round(share, 4), overlap.iloc[:, 0].round(3).tolist()
     (['mean area', 'area error', 'worst area'], 0.996, [0.901, 0.099])

@@ -61,7 +61,8 @@ def kernel_check(X_train, y_train, X_test, y_test, matrices: Mapping, E) -> Kern
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import two_options, wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025b import two_options
     >>> split = wdbc_split()
     >>> options = two_options(split)
     >>> mats = class_whitening_matrices(split.X_train, split.y_train)
@@ -110,7 +111,7 @@ def eq19_versus_optiona(X_train, y_train, X_test, y_test, matrices: Mapping) -> 
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> r = eq19_versus_optiona(split.X_train, split.y_train, split.X_test, split.y_test,
     ...                         class_whitening_matrices(split.X, split.y))
@@ -162,7 +163,7 @@ def eq33_against_constraint(X_train, y_train, E, method="cholesky", covariance="
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
     >>> out = eq33_against_constraint(X_train, y_train, expected_whitening_matrix(X_train, y_train))
     >>> d = out["differences"]
@@ -231,7 +232,7 @@ def svm_split_sweep(models: Mapping, X, y, n_splits: int = 50, test_size: float 
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> by_metric = svm_split_sweep({"rbf": SVC()}, split.X, split.y, n_splits=2, metrics=("accuracy",))
     >>> {name: s.round(3).tolist() for name, s in by_metric["accuracy"].items()}  # doctest: +NORMALIZE_WHITESPACE
@@ -471,7 +472,7 @@ def kernel_cv(X, y, kernels: Sequence[str] = ("rbf", "poly", "sigmoid"), n_jobs=
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> loo, folds = kernel_cv(split.X[:100, :4], split.y[:100], ("rbf",))
     >>> round(float(np.mean(loo["rbf"] == split.y[:100])), 2), len(folds["rbf"])
@@ -504,7 +505,7 @@ def table1_svm(X, y, matrices: Mapping | None = None, method="cholesky", covaria
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> t = table1_svm(split.X[:80, :4], split.y[:80])         # a corner of the data, for speed
     >>> {name: [round(a, 3) for a in acc] for name, acc in t.accuracy.items()}  # doctest: +NORMALIZE_WHITESPACE
@@ -581,7 +582,7 @@ def fold_scheme_scores(X, y, matrices: Mapping, method="cholesky", covariance="s
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> X, y = split.X[:150, :4], split.y[:150]
     >>> table = fold_scheme_scores(X, y, class_whitening_matrices(X, y), random_state=42)
@@ -612,7 +613,7 @@ def expected_matrix_closeness(X, y, E_split, split_rows: int, method="cholesky",
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> X, y = split.X[:120, :4], split.y[:120]
     >>> E = expected_whitening_matrix(X[:96], y[:96])
@@ -644,7 +645,7 @@ def libsvm_iterations(models: Mapping, X_train, y_train) -> dict[str, float]:
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> its = libsvm_iterations({}, split.X_train, split.y_train)
     >>> its

@@ -168,7 +168,7 @@ def column_order_scores(split, n_orders: int = 50, random_state=0,
     Examples
     --------
     >>> from helpers.studies.sahoo_maiti_2025a import Split
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> X, y = wdbc_split().X[:200, :6], wdbc_split().y[:200]
     >>> part = Split(X, y, X[:150], X[150:], y[:150], y[150:])
     >>> res = column_order_scores(part, n_orders=4, random_state=1, n_folds=3)

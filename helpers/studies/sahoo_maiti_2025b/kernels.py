@@ -62,7 +62,7 @@ def kernel_predictions(X_train, y_train, X_test, kernels: Sequence[str] = KERNEL
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
     >>> fitted, preds = kernel_predictions(X_train, y_train, X_test, ("rbf", "poly"))
     >>> bool(np.array_equal(preds["rbf"], preds["poly"])), round(float(np.mean(preds["rbf"] == y_test)), 3)
@@ -124,7 +124,7 @@ def two_options(split: Split, method="cholesky", covariance="sample") -> Options
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> options = two_options(split)
     >>> {name: round(float(np.mean(p == split.y_test)), 3) for name, p in options.predictions.items()}
@@ -145,7 +145,7 @@ def eq28_applied(X, X_train, y_train, method="cholesky", covariance="sample") ->
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
     >>> E = expected_whitening_matrix(X_train, y_train)
     >>> bool(np.allclose(eq28_applied(X_test, X_train, y_train), X_test @ E.T, rtol=1e-12))
@@ -161,7 +161,7 @@ def separability(X, y, X_train, y_train, matrices: Mapping, E) -> dict[str, bool
 
     Examples
     --------
-    >>> from helpers.studies.sahoo_maiti_2025b import wdbc_split
+    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
     >>> options = two_options(split)
     >>> separability(split.X, split.y, split.X_train, split.y_train, options.matrices, options.expected)
