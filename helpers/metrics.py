@@ -75,11 +75,20 @@ def lp_norm(x, p: float = 2):
     if p in (1, 2, np.inf):
         out = np.linalg.norm(scaled, ord=p, axis=-1)
     else:
-        out = (scaled**p).sum(-1) ** (1.0 / p)
+        out = _relative_power_sum(scaled, p)
     with np.errstate(over="ignore"):
         out = np.ldexp(out, e)
     warn_overflow(out, "lp_norm")
     return float(out[0]) if x.ndim == 1 else out
+
+
+def _relative_power_sum(a, p):
+    """``(sum a_i^p)^(1/p)`` over the last axis of non-negative ``a``, as ``m (sum (a_i / m)^p)^(1/p)``
+    with ``m = max a_i``: the largest term is exactly 1, so no power underflows the whole sum to 0
+    at a large ``p`` (it tends to ``m``, the max norm) and none overflows."""
+    m = a.max(-1) if a.shape[-1] else np.zeros(a.shape[:-1])
+    safe = np.where(m > 0, m, 1.0)
+    return m * ((a / safe[..., None]) ** p).sum(-1) ** (1.0 / p)
 
 
 def minkowski(x, y, p: float = 2):
@@ -108,7 +117,7 @@ def minkowski(x, y, p: float = 2):
         else:
             e_pair = row_pow2_exponents(diff)
             diff = np.ldexp(diff, -e_pair[:, :, None])
-            out[start : start + step] = np.ldexp((diff**p).sum(-1) ** (1.0 / p), e_pair)
+            out[start : start + step] = np.ldexp(_relative_power_sum(diff, p), e_pair)
     with np.errstate(over="ignore"):
         out = np.ldexp(out, e)
     warn_overflow(out, "minkowski")

@@ -448,6 +448,11 @@ def friedman_test(result) -> dict:
     10.00 0.0067
     """
     table = _check_rank_result(result).sample_matrix
+    values = table.to_numpy(dtype=float)
+    if np.all(values == values[:, :1]):
+        raise ValueError(f"every method scores the same on every one of the {len(table)} data sets: there is no "
+                         "ranking for Friedman's test to test (its statistic is 0/0), and nothing tells the "
+                         f"methods {list(table.columns)} apart")
     stat = stats.friedmanchisquare(*[table[c].to_numpy() for c in table.columns]).statistic
     n, k = table.shape
     f = (n - 1) * stat / (n * (k - 1) - stat) if n * (k - 1) > stat else np.inf

@@ -287,3 +287,26 @@ def test_inverse_square_weights_in_sklearn_match_the_slides_formula():
 def test_inverse_square_weights_refuse_negative_distances():
     with pytest.raises(ValueError, match="cannot be negative"):
         inverse_square_weights([[1.0, -0.5]])
+
+
+@pytest.mark.parametrize("p", [1075, 2000, 1e4, 1e6, 1e12])
+def test_a_large_p_tends_to_the_max_norm_instead_of_underflowing_to_zero(p):
+    """(sum |x_i|^p)^(1/p) at p >= 1075 underflowed to 0 when every |x_i| was scaled below 1: the
+    largest term is now exactly 1, so the norm lies in [max |x_i|, n^(1/p) max |x_i|] as it must."""
+    x = np.array([3.0, 4.0, -4.0, 1e-300])
+    norm = lp_norm(x, p)
+    assert 4.0 <= norm <= 4.0 * 4 ** (1 / p)
+    assert norm == pytest.approx(4.0 * 2 ** (1 / p), rel=1e-12)   # two entries at the maximum
+    d = minkowski(np.zeros(4), x, p)
+    assert d == pytest.approx(norm, rel=1e-12)
+    assert minkowski(x, x, p) == 0.0 and lp_norm(np.zeros(3), p) == 0.0
+
+
+@pytest.mark.parametrize("p", [1.5, 3, 7.25, 40])
+def test_moderate_p_agrees_with_scipy(p):
+    from scipy.spatial.distance import minkowski as scipy_minkowski
+
+    rng = np.random.default_rng(int(p * 4))
+    a, b = rng.normal(size=6) * 1e3, rng.normal(size=6)
+    assert minkowski(a, b, p) == pytest.approx(scipy_minkowski(a, b, p), rel=1e-13)
+    assert lp_norm(a - b, p) == pytest.approx(scipy_minkowski(a, b, p), rel=1e-13)

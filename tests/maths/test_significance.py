@@ -207,3 +207,11 @@ def test_holm_leaves_the_garbage_collector_as_it_found_it():
 def test_holm_refuses_what_is_not_a_probability():
     with pytest.raises(ValueError, match="probabilities in"):
         holm([0.1, 1.5])
+
+
+def test_friedman_with_every_method_tied_says_there_is_no_ranking():
+    scores = [0.8, 0.7, 0.9, 0.6, 0.75, 0.85]
+    result = critical_difference(pd.DataFrame({"a": scores, "b": scores, "c": scores}))
+    with pytest.raises(ValueError, match="every method scores the same on every one of the 6 data sets: there is no "
+                                         "ranking"):
+        friedman_test(result)
