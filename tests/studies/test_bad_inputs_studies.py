@@ -109,7 +109,24 @@ def stored_pair(t: Path, edit_json=None, edit_gz=None):
 
 
 # (id, call, error type, words in the message)
+def _claims_of(rows=(), value=None, scale=1.0):
+    """claim_table over the study's example scores, the accuracy scaled and some rows' replaced."""
+    from helpers.studies.generalisation import claim_table
+    from helpers.studies.generalisation._examples import example_scores
+
+    table = example_scores().copy()
+    table["accuracy"] = table["accuracy"] * scale
+    if rows:
+        table.loc[list(rows), "accuracy"] = value
+    return lambda t: claim_table(table, load_protocol(), n_samples=200)
+
+
 ERROR_CASES = [
+    ("scores-above-one", _claims_of([3], 1.7), ValueError,
+     r"1 accuracy score\(s\) lie outside \[0, 1\], which no accuracy can, e.g. 1.7 .* not a score table"),
+    ("scores-negative", _claims_of([5, 9], -0.2), ValueError, r"2 accuracy score\(s\) lie outside \[0, 1\].* -0.2"),
+    ("scores-in-per-cent", _claims_of(scale=100.0), ValueError,
+     r"the scores look like per cents; store fractions \(0.95, not 95\)"),
     # notebook 08's parameters, checked in its setup cell
     ("nb08-metric-unknown", lambda t: check_parameters({**DEFAULTS_08, "metric": "auc"}, "08"), ValueError,
      r"Parameter metric = 'auc' is not allowed: metric takes one of 'accuracy', 'balanced_accuracy'\. Set it in "

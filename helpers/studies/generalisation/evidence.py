@@ -107,6 +107,14 @@ def check_scores(scores, metric: str = "accuracy", methods: Sequence | None = No
         raise ValueError(f"{len(bad)} {metric} score(s) are missing or not finite, e.g. "
                          f"{bad[list(SCORE_COLUMNS)].iloc[0].to_dict()}: a failed fit must be rerun, or its data "
                          "set excluded for every method")
+    values = scores[metric].to_numpy(dtype=float)
+    outside = scores[(values < 0) | (values > 1)]
+    if len(outside):
+        in_percent = bool(values.min() >= 0 and values.max() <= 100 and np.median(values) > 1)
+        raise ValueError(f"{len(outside)} {metric} score(s) lie outside [0, 1], which no {metric} can, e.g. "
+                         f"{float(outside[metric].iloc[0])!r} at {outside[list(SCORE_COLUMNS)].iloc[0].to_dict()}"
+                         + (": the scores look like per cents; store fractions (0.95, not 95)" if in_percent else
+                            ": the table is not a score table of this study; recompute it"))
     return scores
 
 
