@@ -114,7 +114,17 @@ def coverage(ledger: pd.DataFrame, rows: list[dict]) -> pd.DataFrame:
     >>> int(table.loc["all sources", "unanswered"]) == int((ledger["key"] != "").sum())
     True
     """
-    verdict_by_id = {r["id"]: r["verdict"] for r in rows}
+    verdict_by_id = {}
+    for r in rows:
+        if r["verdict"] not in VERDICTS:   # a verdict counted nowhere would leave the table's columns short
+            close = [v for v in VERDICTS if v.lower() == str(r["verdict"]).strip().lower()]
+            raise ValueError(f"{r['id']}: verdict {r['verdict']!r} is not one of the workbook's ({', '.join(VERDICTS)})"
+                             + (f"; did you mean {close[0]!r}?" if close else "") + ": execute its notebook again")
+        earlier = verdict_by_id.get(r["id"])
+        if earlier is not None and earlier != r["verdict"]:
+            raise ValueError(f"{r['id']} is answered twice, {earlier!r} and {r['verdict']!r}: one ledger row has one "
+                             "answer; give the second key its own ledger row")
+        verdict_by_id[r["id"]] = r["verdict"]
     records = []
     for source, (prefix, name) in SOURCES.items():
         part = ledger[ledger["source"] == source]

@@ -101,6 +101,10 @@ def load_ledger(path=None) -> pd.DataFrame:
         raise ValueError(f"{path} holds no ledger row, only its header: the ledger lists every item of the five "
                          "sources, and an empty one would count none. Restore the committed file "
                          "(git checkout -- data/source_ledger.csv).")
+    repeated_header = [i + 1 for i, r in enumerate(records) if [str(r.get(n, "")).strip() for n in names] == names]
+    if repeated_header:
+        raise ValueError(f"{path}: row(s) {repeated_header[:5]} after the header repeat it (two ledgers pasted into "
+                         "one?): keep the header once, as the first line")
     extra = [r.get("id") or f"row {i + 1}" for i, r in enumerate(records) if None in r]
     if extra:
         raise ValueError(f"{path}: {', '.join(map(str, extra[:5]))} ha{'ve' if len(extra) > 1 else 's'} more fields "

@@ -498,6 +498,8 @@ HEADER = ",".join(L.COLUMNS)
 
 # (id, call, error type, words). Each names the file and says what to fix.
 LEDGER_ERRORS = [
+    ("ledger-header-repeated", load(lambda: small_csv() + small_csv()), ValueError,
+     r"row\(s\) \[7\] after the header repeat it \(two ledgers pasted into one\?\): keep the header once"),
     ("ledger-header-only", load(HEADER + "\n"), ValueError,
      r"ledger\.csv holds no ledger row, only its header: .* an empty one would count none\. Restore the committed "
      r"file \(git checkout -- data/source_ledger\.csv\)"),

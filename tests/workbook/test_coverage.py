@@ -171,3 +171,22 @@ def test_rows_that_are_one_comparison_are_counted_once():
     assert same >= 3
     in_scope = int((ledger["key"] != "").sum())
     assert table.loc["all sources", "distinct results"] == in_scope - same
+
+
+@pytest.mark.parametrize("rows, message", [
+    ([{"id": "VAC-1", "verdict": "Refuted"}], r"VAC-1: verdict 'Refuted' is not one of .* did you mean 'refuted'\?"),
+    ([{"id": "VAC-1", "verdict": "wrong"}], r"VAC-1: verdict 'wrong' is not one of the workbook's"),
+    ([{"id": "VAC-1", "verdict": "reproduced"}, {"id": "VAC-1", "verdict": "refuted"}],
+     r"VAC-1 is answered twice, 'reproduced' and 'refuted'"),
+])
+def test_coverage_refuses_rows_it_could_not_count(rows, message):
+    """A verdict counted nowhere, or one id with two answers, would make the README's table not add up."""
+    with pytest.raises(ValueError, match=message):
+        C.coverage(ledger_rows(), rows)
+
+
+def test_coverage_columns_add_up_to_the_rows_in_scope():
+    ledger = load_ledger()
+    table = C.coverage(ledger, C.committed_rows())
+    counted = table[[*VERDICTS, "unanswered"]].sum(axis=1)
+    assert (counted == table["rows"] - table["out of scope"]).all()
