@@ -105,8 +105,9 @@ def test_the_specification_curve_has_every_reading_at_every_size():
     docs = Documents((dup, dup), rows, (y[rows[0]], y[rows[1]]), ("acq", "grain", "trade"))
     settings = {n: keyword_setting(docs, n, 0.9, ks=[3]) for n in (10, 20)}
     full = settings[20]
-    curve = specification_curve(settings, y[rows[1]], docs.classes, (40, full.components, full.predictions),
-                                n_resamples=99)
+    full_effects = full.effects(y[rows[1]], docs.classes, n_resamples=99)
+    curve = specification_curve(settings, y[rows[1]], docs.classes, (40, full.components, full.predictions,
+                                                                     full_effects), n_resamples=99)
     assert sorted(curve["keywords"].unique()) == [10, 20, 40]
     assert (curve.groupby("keywords")["most accurate"].sum() == 1).all()
     assert ((curve["low"] <= curve["effect"]) & (curve["effect"] <= curve["high"])).all()
@@ -121,3 +122,19 @@ def test_a_trend_over_training_sizes_with_every_value_tied_is_refused_by_name():
     y = np.array([0, 1] * 10)
     with pytest.raises(ValueError, match="the same at every one of the 3 training sizes .* no rank correlation"):
         trend_effect(y, [y, y, y], [10, 20, 40], n_resamples=99)
+
+
+def test_a_settings_effects_are_computed_once_and_are_effects_against():
+    from helpers.studies.srivastava_rao_2016 import READINGS, effects_against
+
+    dense, dup, y = corpus(3)
+    rows = (np.arange(0, 90, 2), np.arange(1, 90, 2))
+    docs = Documents((dup, dup), rows, (y[rows[0]], y[rows[1]]), ("acq", "grain", "trade"))
+    s = keyword_setting(docs, 12, 0.9, ks=[3])
+    first = s.effects(y[rows[1]], docs.classes, n_resamples=99)
+    assert s.effects(y[rows[1]], docs.classes, n_resamples=99) is first          # kept, not recomputed
+    mahal = [r for r in READINGS if r != "euclidean" and r in s.predictions]
+    expected = effects_against(y[rows[1]], {r: s.predictions[r] for r in mahal}, s.predictions["euclidean"],
+                               classes=list(docs.classes), n_resamples=99)
+    assert {r: e["interval"] for r, e in first.items()} == {r: e["interval"] for r, e in expected.items()}
+    assert s.effects(y[rows[1]], docs.classes, n_resamples=99, random_state=1) is not first

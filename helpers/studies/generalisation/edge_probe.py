@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..._io import atomic_open, atomic_path
+from .evidence import grid_edges
 from .readings import ORDER_DEPENDENT, column_orders
 from .scores import outer_folds
 from .svcs import SVCS, svc_scores
@@ -117,8 +118,6 @@ def edge_summary(scores: pd.DataFrame, probe: pd.DataFrame) -> pd.DataFrame:
     ``share`` is the share of tunings on an edge (:func:`grid_edges`), ``bound_share`` the
     share in which the point one step beyond the end scored higher on the inner folds.
     """
-    from .evidence import grid_edges
-
     edges = grid_edges(scores[scores["method"].isin(SVCS)])
     if {"dataset", "repeat", "fold"} <= set(probe.columns):   # the folds of these scores only (a set left out)
         cells = pd.MultiIndex.from_frame(scores[["dataset", "repeat", "fold"]].drop_duplicates())

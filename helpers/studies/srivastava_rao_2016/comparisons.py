@@ -119,7 +119,8 @@ def chosen_readings(readings: Readings, summary: pd.DataFrame) -> tuple[dict, di
     return k_of, accuracy, predictions_at(readings, k_of), favoured
 
 
-def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_components: int, keys=None) -> dict:
+def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_components: int, keys=None,
+                   where: str | None = None) -> dict:
     """The paper's claim (Mahal-kNN more accurate than Euclidean kNN) under each reading, as claims.
 
     Parameters
@@ -136,6 +137,9 @@ def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_c
         The PCA components the readings work in.
     keys : dict, optional
         Reading -> ledger key; :data:`READING_KEYS` by default.
+    where : str, optional
+        Where the readings work, for the evidence; by default the ``n_components`` components of
+        90% of our vocabulary's variance.
 
     Returns
     -------
@@ -152,6 +156,7 @@ def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_c
     >>> claims["reading.pooled"]["effect"]["effect"], claims["reading.pooled"]["evidence"][:47]
     (-0.226, 'accuracy 0.581 (k = 3) vs Euclidean kNN 0.807 (')
     """
+    where = where or f"on the {n_components:,} components of 90% of our vocabulary's variance"
     claims = {}
     for reading, key in (READING_KEYS if keys is None else keys).items():
         b, c, p = mcnemar[reading]
@@ -160,9 +165,8 @@ def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_c
             "effect": effects[reading],
             "how": None if reading in ("class_blind", "weighted", "euclidean") else _SHRUNK,
             "evidence": f"accuracy {accuracy[reading]:.3f} ({k_text}) vs Euclidean kNN {accuracy['euclidean']:.3f} "
-                        f"(k = {k_of['euclidean']}) on the {n_components:,} components of 90% of our vocabulary's "
-                        f"variance; {b} test documents right only with this reading, {c} only with Euclidean kNN "
-                        f"(McNemar p = {p:.1e})"}
+                        f"(k = {k_of['euclidean']}) {where}; {b} test documents right only with this reading, "
+                        f"{c} only with Euclidean kNN (McNemar p = {p:.1e})"}
     return claims
 
 

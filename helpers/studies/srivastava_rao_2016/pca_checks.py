@@ -22,8 +22,8 @@ from ..._validation import check_positive_ints, check_real
 from ...gram import GramPCA
 from ...whitening import estimate_covariance
 
-__all__ = ["KEYWORD_COUNTS", "below", "components_by_vocabulary", "fit_pca", "least_squares", "pca_claims",
-           "pca_residuals", "scale_invariance", "sq_mahalanobis"]
+__all__ = ["KEYWORD_COUNTS", "below", "components_by_vocabulary", "fit_pca", "keyword_order", "least_squares",
+           "pca_claims", "pca_residuals", "scale_invariance", "sq_mahalanobis"]
 
 
 #: vocabulary sizes at which :func:`components_by_vocabulary` counts the components (the paper gives no threshold)
@@ -102,14 +102,12 @@ def components_by_vocabulary(counts, n_keywords=KEYWORD_COUNTS, variance: float 
     >>> int(components_by_vocabulary(counts, [1], 0.9).loc[1, "empty documents"])  # documents without the first stem
     2
     """
-    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
-    n_docs, n_stems = counts.shape
+    weights = _stem_weights(counts).tocsc()
+    n_docs, n_stems = weights.shape
     sizes = sorted(set(check_positive_ints(n_keywords, "n_keywords", "[500, 1000, 2000]", maximum=n_stems,
                                            why="stems in the vocabulary")))
     variance = check_real(variance, "variance", "0.9", 0, 1, closed="right")
-    df = np.asarray((counts > 0).sum(axis=0)).ravel()
-    weights = counts.multiply(np.log2(n_docs / np.maximum(df, 1))).tocsc()
-    order = np.argsort(-np.asarray(weights.sum(axis=0)).ravel(), kind="stable")
+    order = _heaviest_first(weights)
     rows = {}
     for n in sizes:
         X = weights[:, order[:n]].tocsr()
@@ -122,6 +120,30 @@ def components_by_vocabulary(counts, n_keywords=KEYWORD_COUNTS, variance: float 
         rows[n] = {"components": int(np.searchsorted(cum, variance - 1e-12) + 1),
                    "empty documents": int((norms == 0).sum())}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("keywords")
+
+
+def _stem_weights(counts) -> sp.csr_matrix:
+    """TF x log2(N / n_j) of the training documents' counts, not yet at unit length (line 77)."""
+    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
+    df = np.asarray((counts > 0).sum(axis=0)).ravel()
+    return counts.multiply(np.log2(counts.shape[0] / np.maximum(df, 1))).tocsr()
+
+
+def _heaviest_first(weights) -> np.ndarray:
+    return np.argsort(-np.asarray(weights.sum(axis=0)).ravel(), kind="stable")
+
+
+def keyword_order(counts) -> np.ndarray:
+    """The stems by their total weight TF x log2(N/n_j) over the training documents, heaviest first.
+
+    The order in which :func:`components_by_vocabulary` keeps them.
+
+    Examples
+    --------
+    >>> keyword_order(np.array([[3, 0, 1], [0, 2, 0], [1, 1, 0]])).tolist()
+    [0, 1, 2]
+    """
+    return _heaviest_first(_stem_weights(counts))
 
 
 def least_squares(pca, X, dims=(10, 100), n_others: int = 5, tilt: float = 0.2, random_state: int = 0) -> dict:

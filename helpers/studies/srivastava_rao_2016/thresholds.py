@@ -15,7 +15,7 @@ over the plausible range the ledger states for it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,9 @@ from ...significance import mcnemar_exact
 from ...text import make_vectorizer
 from .baselines import baseline_predictions
 from .comparisons import (
+    PR_SCORES,
     READINGS,
+    accuracy_by_k,
     balance_claims,
     chosen_readings,
     conventional_claims,
@@ -38,27 +40,12 @@ from .comparisons import (
 )
 from .figures import training_size_claims
 from .intervals import effects_against
-from .pca_checks import fit_pca
+from .pca_checks import fit_pca, keyword_order
 from .readings import Readings, mahalanobis_readings
-from .sweeps import knn_sweep, summarize_readings, training_size_curve
+from .sweeps import best_k, knn_sweep, summarize_readings, training_size_curve
 
-__all__ = ["Documents", "KeywordSetting", "claims_over_keywords", "keyword_claims", "keyword_order", "keyword_setting",
+__all__ = ["Documents", "KeywordSetting", "claims_over_keywords", "keyword_claims", "keyword_setting",
            "plot_specification_curve", "specification_curve"]
-
-
-def keyword_order(counts) -> np.ndarray:
-    """The stems by their total weight TF x log2(N/n_j) over the training documents, heaviest first.
-
-    Examples
-    --------
-    >>> keyword_order(np.array([[3, 0, 1], [0, 2, 0], [1, 1, 0]])).tolist()
-    [0, 1, 2]
-    """
-    counts = sp.csr_matrix(counts, dtype=np.float64, copy=True)  # its own index arrays: the input stays as it was
-    n_docs = counts.shape[0]
-    df = np.asarray((counts > 0).sum(axis=0)).ravel()
-    weight = np.asarray(counts.multiply(np.log2(n_docs / np.maximum(df, 1))).sum(axis=0)).ravel()
-    return np.argsort(-weight, kind="stable")
 
 
 @dataclass(frozen=True)
@@ -89,6 +76,18 @@ class KeywordSetting:
     favoured: str           #: the most accurate reading of Mahal-kNN
     full_predictions: np.ndarray  #: Euclidean kNN on the kept stems' weights (no PCA), at its best k
     full_accuracy: float
+    _effects: dict = field(default_factory=dict, repr=False)
+
+    def effects(self, y_test, classes, n_resamples: int = 1999, random_state: int = 0) -> dict:
+        """Each reading of Mahal-kNN minus Euclidean kNN in accuracy, with its interval
+        (:func:`~.intervals.effects_against`); computed once per resampling and kept."""
+        key = (n_resamples, random_state)
+        if key not in self._effects:
+            mahal = [r for r in READINGS if r != "euclidean" and r in self.predictions]
+            self._effects[key] = effects_against(y_test, {r: self.predictions[r] for r in mahal},
+                                                 self.predictions["euclidean"], classes=list(classes),
+                                                 n_resamples=n_resamples, random_state=random_state)
+        return self._effects[key]
 
 
 def keyword_setting(docs: Documents, n_keywords: int, variance: float = 0.9, ks=range(3, 21),
@@ -134,8 +133,8 @@ def keyword_setting(docs: Documents, n_keywords: int, variance: float = 0.9, ks=
     summary = summarize_readings(readings, y_test)
     k_of, accuracy, predictions, favoured = chosen_readings(readings, summary)
     by_k = knn_sweep(W_train[rows_train], y_train, W_test[rows_test], ks)
-    full_acc = {k: float(np.mean(p == y_test)) for k, p in by_k.items()}
-    best = max(full_acc, key=lambda k: (full_acc[k], -k))
+    full_acc = accuracy_by_k(by_k, y_test)
+    best = best_k(full_acc)
     return KeywordSetting(int(n_keywords), keep, int(pca.n_components_), (W_train, W_test), (Z_train, Z_test), sd,
                           readings, summary, k_of, accuracy, predictions, favoured, by_k[best], full_acc[best])
 
@@ -166,11 +165,9 @@ def keyword_claims(s: KeywordSetting, docs: Documents, multi_label: pd.Series, f
     mahal = [r for r in READINGS if r != "euclidean" and r in pred]
     options = {"n_resamples": n_resamples, "random_state": random_state}
     mcnemar = {r: mcnemar_exact(y_test, pred[r], euclid) for r in mahal}
-    against = effects_against(y_test, {r: pred[r] for r in mahal}, euclid, classes=classes, **options)
+    against = s.effects(y_test, classes, **options)
     where = f"{s.keywords:,} keywords, {s.components:,} components"
-    claims = {key: {**c, "evidence": c["evidence"].replace(f"on the {s.components:,} components of 90% of our "
-                                                           "vocabulary's variance", f"at {where}")}
-              for key, c in reading_claims(against, mcnemar, s.accuracy, s.k_of, s.components).items()}
+    claims = reading_claims(against, mcnemar, s.accuracy, s.k_of, s.components, where=f"at {where}")
     sizes = pd.Series(y_train).value_counts()
     claims["category-covariance.invertible"] = invertibility_claim(sizes, s.components, multi_label)
     kept = s.kept
@@ -178,9 +175,7 @@ def keyword_claims(s: KeywordSetting, docs: Documents, multi_label: pd.Series, f
                                 (s.weights[0][rows_train], s.weights[1][rows_test]), y_train,
                                 random_state=random_state, methods=("naive Bayes", "Rocchio"))
     claims |= conventional_claims(y_test, pred, s.favoured, base, against, mcnemar, classes, s.components, **options)
-    differences = score_differences(y_test, {READINGS[r]: pred[r] for r in mahal}, euclid,
-                                    ["micro_precision", "micro_recall", "micro_f1", "macro_precision",
-                                     "macro_recall", "macro_f1"], classes)
+    differences = score_differences(y_test, {READINGS[r]: pred[r] for r in mahal}, euclid, PR_SCORES, classes)
     claims |= balance_claims(y_test, pred[s.favoured], euclid, READINGS[s.favoured], differences, classes, **options)
     u = probability_as_uncertainty(s.readings.proba[s.k_of["weighted"]], pred["weighted"], y_test, **options)
     claims["claim.uncertainty"] = {"effect": u["effect"], "evidence": f"AUC {u['auc']:.3f} at {where}"}
@@ -257,8 +252,9 @@ def specification_curve(keywords: Mapping, y_test, classes, full: tuple, n_resam
     keywords : dict
         ``{keywords: KeywordSetting}`` (:func:`keyword_setting`).
     y_test, classes : the test labels and the categories
-    full : (keywords, components, predictions)
-        The full vocabulary: its size, its components and every reading's test predictions.
+    full : (keywords, components, predictions, effects)
+        The full vocabulary: its size, its components, every reading's test predictions and their
+        effects against Euclidean kNN (:func:`~.intervals.effects_against`, as its claims used them).
     n_resamples, random_state
         Of the paired bootstrap intervals.
 
@@ -269,16 +265,14 @@ def specification_curve(keywords: Mapping, y_test, classes, full: tuple, n_resam
         ``effect``, ``low``, ``high``, and ``most accurate`` (the reading of Mahal-kNN most
         accurate at that size, the one the main claim is answered with).
     """
-    n_full, d_full, pred_full = full
-    points = {n: (s.components, s.predictions, s.favoured) for n, s in keywords.items()}
+    n_full, d_full, pred_full, effects_full = full
+    points = {n: (s.components, s.favoured, s.effects(y_test, classes, n_resamples, random_state))
+              for n, s in keywords.items()}
     accuracy = {r: float(np.mean(p == y_test)) for r, p in pred_full.items()}
-    points[n_full] = (d_full, pred_full, max((r for r in READINGS if r != "euclidean" and r in accuracy),
-                                             key=accuracy.get))
+    points[n_full] = (d_full, max((r for r in READINGS if r != "euclidean" and r in accuracy), key=accuracy.get),
+                      effects_full)
     rows = []
-    for n, (d, pred, favoured) in sorted(points.items()):
-        mahal = [r for r in READINGS if r != "euclidean" and r in pred]
-        effects = effects_against(y_test, {r: pred[r] for r in mahal}, pred["euclidean"], classes=classes,
-                                  n_resamples=n_resamples, random_state=random_state)
+    for n, (d, favoured, effects) in sorted(points.items()):
         rows += [{"keywords": n, "components": d, "reading": r, "effect": e["effect"], "low": e["interval"][0],
                   "high": e["interval"][1], "most accurate": r == favoured} for r, e in effects.items()]
     return pd.DataFrame(rows)
