@@ -68,6 +68,7 @@ def main(argv=None, *, hide_progress: bool | None = None) -> int:
     verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
     verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
+    verify.add_argument("--jobs", type=int, default=1, help="worker processes (the scores do not depend on it)")
     for command in (run, hier, verify, edges):
         command.add_argument("--edition", type=int, choices=EDITIONS, default=EDITION,
                              help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
@@ -143,8 +144,15 @@ def _command(args) -> int:
         return _edges(stored, protocol, stored_path, args.write)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, args.cells, seed)})
-    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=seed)
-    print(f"recomputed {cells} (seed {seed}): " + ("identical" if diff.empty else f"{len(diff)} differences"))
+    print(f"recomputing {args.cells} stored folds drawn with seed {seed} "
+          f"(python -m helpers.studies.generalisation verify --cells {args.cells} --seed {seed} repeats it)",
+          flush=True)
+    start = time.perf_counter()
+    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=seed, n_jobs=args.jobs)
+    listed = ", ".join(f"{d} fold {f}" + (f" (repeat {r})" if r else "") for d, r, f in cells)
+    print(f"recomputed {listed} in {time.perf_counter() - start:.0f} s: "
+          + ("every score identical to the stored one" if diff.empty else
+             f"{len(diff)} scores differ from the stored ones:\n{diff.to_string()}"))
     return 0 if diff.empty else 1
 
 

@@ -551,11 +551,13 @@ def sample_cells(stored: pd.DataFrame, n: int, seed: int, max_seconds: float | N
 
 
 def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n: int = 3, seed: int | None = None,
-                     methods=None, max_seconds: float | None = None, exclude=()) -> tuple[int, list, pd.DataFrame]:
+                     methods=None, max_seconds: float | None = None, exclude=(),
+                     n_jobs: int = 1) -> tuple[int, list, pd.DataFrame]:
     """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.
 
     ``seed`` defaults to a fresh one (print it: a failure is then reproducible);
-    ``max_seconds`` and ``exclude`` narrow the draw (:func:`sample_cells`).
+    ``max_seconds`` and ``exclude`` narrow the draw (:func:`sample_cells`); ``n_jobs``
+    workers share the folds (the scores do not depend on it).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
@@ -568,6 +570,6 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
         raise ValueError(f"no stored fold qualifies (max_seconds={max_seconds!r}, exclude={list(exclude)}): "
                          "raise max_seconds or exclude fewer data sets.")
     names = dict.fromkeys(d for d, _, _ in cells)
-    fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=1,
+    fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=n_jobs,
                        progress=False)
     return seed, cells, differences(stored, fresh)
