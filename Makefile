@@ -108,10 +108,11 @@ BYTECODE = $(PY) -m compileall -q -j 2 helpers
 # so say what happened (CI must never pass, or fail silently, on an empty run).
 NO_TESTS = status=$$?; [ $$status -ne 5 ] || echo "pytest collected no tests: failing on purpose" >&2; exit $$status
 
-test: $(STAMP) ## everything: ruff, notebook check, unit + integration tests, doctests, nbval (each notebook once)
+test: $(STAMP) ## everything: ruff, the CI workflow's schema, notebook check, unit + integration tests, doctests, nbval (each notebook once)
 	@$(PY) tests/lockfile.py
 	@$(BYTECODE)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/ci.yml
 	$(PY) -m helpers.workbook check
 	$(PY) -m pytest tests helpers --doctest-modules $(NBVAL_FLAGS) $(XDIST_FLAGS) notebooks; $(NO_TESTS)
 

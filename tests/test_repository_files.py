@@ -10,6 +10,8 @@
 
 import datetime
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -160,3 +162,20 @@ def test_ci_lints_and_requires_the_lock():
     recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     assert "ruff check ." in recipe, "make test (and so CI) runs ruff"
     assert re.search(r"^export COVSIM_REQUIRE_LOCK=1$", (ROOT / ".ci" / "run").read_text(), re.M)
+
+
+def test_make_test_validates_the_workflow_against_githubs_schema(tmp_path):
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    assert "check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/ci.yml" in recipe
+    checker = Path(sys.executable).with_name("check-jsonschema")
+    if not checker.exists():
+        pytest.skip("check-jsonschema is not installed (make setup installs it)")
+    command = [str(checker), "--builtin-schema", "vendor.github-workflows"]
+    good = subprocess.run([*command, str(ROOT / ".github" / "workflows" / "ci.yml")], capture_output=True, text=True)
+    assert good.returncode == 0, good.stdout + good.stderr
+    # a misspelt key, the kind of slip only GitHub would otherwise report, after the push
+    bad = tmp_path / "ci.yml"
+    bad.write_text((ROOT / ".github" / "workflows" / "ci.yml").read_text().replace("runs-on:", "runs_on:", 1))
+    refused = subprocess.run([*command, str(bad)], capture_output=True, text=True)
+    assert refused.returncode == 1 and "runs_on" in refused.stdout
