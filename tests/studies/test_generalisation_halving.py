@@ -52,7 +52,8 @@ def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
 
 @pytest.mark.parametrize("function", [protocol_path, scores_path])
 def test_an_edition_not_kept_is_refused(function):
-    with pytest.raises(ValueError, match=r"edition must be one of \(2, 3, 4\) \(the editions kept\), not 1"):
+    with pytest.raises(ValueError, match=r"edition must be one of \(2, 3, 4, 5\) \(the editions kept and those in "
+                                         r"progress\), not 1"):
         function(1)
 
 
@@ -112,4 +113,4 @@ def test_the_command_line_takes_a_kept_edition_only(capsys):
 
     with pytest.raises(SystemExit) as stop:
         main(["verify", "--edition", "1"])
-    assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3, 4)" in capsys.readouterr().err
+    assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3, 4, 5)" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from ..._environment import caller_hides_progress, reproducible_environment
 from ...data.paths import ROOT
 from . import readings
 from .datasets import study_datasets
-from .preregistration import EDITION, EDITIONS, load_protocol, protocol_path
+from .preregistration import EDITION, EDITIONS, IN_PROGRESS, load_protocol, protocol_path
 from .scores import (
     HIERARCHICAL_PATH,
     SCORES_PATH,
@@ -70,7 +70,7 @@ def main(argv=None, *, hide_progress: bool | None = None) -> int:
     verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
     verify.add_argument("--jobs", type=int, default=1, help="worker processes (the scores do not depend on it)")
     for command in (run, hier, verify, edges):
-        command.add_argument("--edition", type=int, choices=EDITIONS, default=EDITION,
+        command.add_argument("--edition", type=int, choices=EDITIONS + IN_PROGRESS, default=EDITION,
                              help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
     args = parser.parse_args(argv)
     hide = caller_hides_progress() if hide_progress is None else hide_progress

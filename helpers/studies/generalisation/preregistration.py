@@ -14,12 +14,15 @@ from pathlib import Path
 
 from ...data.paths import DATA_DIR
 
-__all__ = ["EDITION", "EDITIONS", "PROTOCOL_PATH", "load_protocol", "protocol_path"]
+__all__ = ["EDITION", "EDITIONS", "IN_PROGRESS", "PROTOCOL_PATH", "load_protocol", "protocol_path"]
 
 #: the edition the study computes and its notebook reads
 EDITION = 4
 #: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
 EDITIONS = (2, 3, 4)
+#: editions whose protocol is written and committed, and whose scores are still being computed
+#: (``python -m helpers.studies.generalisation run --edition 5``); none is read by a notebook
+IN_PROGRESS = (5,)
 
 
 def protocol_path(edition: int = EDITION) -> Path:
@@ -30,8 +33,9 @@ def protocol_path(edition: int = EDITION) -> Path:
     >>> protocol_path(2).name
     'generalisation_v2.toml'
     """
-    if edition not in EDITIONS:
-        raise ValueError(f"edition must be one of {EDITIONS} (the editions kept), not {edition!r}.")
+    if edition not in EDITIONS + IN_PROGRESS:
+        raise ValueError(f"edition must be one of {EDITIONS + IN_PROGRESS} (the editions kept and those in progress), "
+                         f"not {edition!r}.")
     return DATA_DIR / "protocols" / f"generalisation_v{edition}.toml"
 
 
@@ -135,7 +139,8 @@ def _claim_problems(claim: dict, edition: int) -> list[str]:
 #: the fourth edition's choices in [tuning] and the values each may take (absent: the earlier editions')
 _CHOICES = {"nca_nested": (True, False), "linear_solver": ("by-shape", "mixed"),
             "svc_rows": ("standardised", "scaled"), "per_category_target": ("pooled", "own"),
-            "factorisation": ("eigen", "cholesky"), "edge_rule": ("open-decided", "chosen")}
+            "factorisation": ("eigen", "cholesky"), "edge_rule": ("open-decided", "chosen"),
+            "whiten_once": (True, False), "rbf_gram": (True, False)}
 
 
 def _tuning_problems(tuning: dict) -> list[str]:
@@ -144,6 +149,9 @@ def _tuning_problems(tuning: dict) -> list[str]:
     for field, allowed in _CHOICES.items():
         if field in tuning and tuning[field] not in allowed:
             problems.append(f"tuning.{field} must be one of {allowed}, not {tuning[field]!r}")
+    steps = tuning.get("edge_extension", 0)
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= 10:
+        problems.append(f"tuning.edge_extension must be a number of grid steps from 0 to 10; got {steps!r}")
     if tuning.get("svc_search", "grid") not in ("grid", "halving"):
         problems.append(f"tuning.svc_search must be 'grid' or 'halving', not {tuning.get('svc_search')!r}")
     halving = tuning.get("svc_halving", {})

@@ -33,7 +33,7 @@ from joblib import Parallel, delayed, parallel_config
 
 from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
-from .preregistration import EDITION, EDITIONS
+from .preregistration import EDITION, EDITIONS, IN_PROGRESS
 from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
 
 
@@ -45,8 +45,9 @@ def scores_path(edition: int = EDITION) -> Path:
     >>> scores_path(2).parent.name, scores_path(2).name
     ('generalisation_v2', 'scores.csv.gz')
     """
-    if edition not in EDITIONS:
-        raise ValueError(f"edition must be one of {EDITIONS} (the editions kept), not {edition!r}.")
+    if edition not in EDITIONS + IN_PROGRESS:
+        raise ValueError(f"edition must be one of {EDITIONS + IN_PROGRESS} (the editions kept and those in "
+                         f"progress), not {edition!r}.")
     return DATA_DIR / "results" / f"generalisation_v{edition}" / "scores.csv.gz"
 
 

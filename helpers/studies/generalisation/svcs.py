@@ -2,7 +2,8 @@
 
 The linear SVC and the RBF SVC on standardised rows, and the linear SVC after the expected
 whitening E(C^-1) (Cholesky or ZCA factors); :func:`halving_schedule` gives the rounds of the
-successive halving the third and fourth editions search their grids by.
+successive halving the third to fifth editions search their grids by, and :func:`tune_svc`
+steps a fifth-edition grid beyond an end it chose while that scores higher.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import warnings
 import numpy as np
 from scipy import linalg
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, LinearSVC
 
@@ -97,28 +99,52 @@ def svc_features(method, X_tr, y_tr, X_te, grids: Grids | None = None):
     return features
 
 
+def _gram(Z_fit, Z_te, gamma):
+    """The RBF kernel matrices of the training rows with themselves and of the test rows with them."""
+    return rbf_kernel(Z_fit, Z_fit, gamma=gamma), rbf_kernel(Z_te, Z_fit, gamma=gamma)
+
+
+def _fit_predict(kernel, C, gamma, Z, y_fit, grids: Grids, gram=None):
+    """Fit one grid point's SVC on ``Z[0]`` and predict ``Z[1]``; on ``gram`` (kernel matrices) where given."""
+    if gram is None:
+        return _fit_svc(kernel, C, gamma, Z[0], y_fit, grids).predict(Z[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return SVC(kernel="precomputed", C=C, max_iter=1_000_000).fit(gram[0], y_fit).predict(gram[1])
+
+
 def svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
     """The mean inner accuracy of each grid point ``(shrinkage, C, gamma)``; ``-inf`` where a transform fails.
 
-    ``folds`` are ``(training rows, test rows)`` pairs; each transform is computed once per fold
-    and shrinkage, and serves every ``C`` and ``gamma`` of that shrinkage.
+    ``folds`` are ``(training rows, test rows)`` pairs, or ``(training rows, test rows, kept)``
+    triples where the transform is fitted on every training row and the SVC on the positions
+    ``kept`` of them only (``grids.whiten_once``). Each transform is computed once per fold and
+    shrinkage, and serves every ``C`` and ``gamma`` of that shrinkage; with ``grids.rbf_gram`` each
+    RBF kernel matrix once per fold and ``gamma``, and serves every ``C``.
     """
     kernel = SVCS[method][2]
+    gram = kernel == "rbf" and grids.rbf_gram
     acc = dict.fromkeys(points, 0.0)
     by_shrinkage = {}
     for point in points:
         by_shrinkage.setdefault(point[0], []).append(point)
-    for tr, te in folds:
+    for tr, te, *kept in folds:
         features = svc_features(method, X[tr], y[tr], X[te], grids)
+        y_fit = y[tr] if not kept else y[tr][kept[0]]
         for a, same in by_shrinkage.items():
             Z = features(a)
             if Z is None:
                 for point in same:
                     acc[point] = -np.inf
                 continue
+            if kept:
+                Z = (Z[0][kept[0]], Z[1])
+            matrices = {}
             for point in same:
-                model = _fit_svc(kernel, point[1], point[2], Z[0], y[tr], grids)
-                acc[point] += np.mean(model.predict(Z[1]) == y[te]) / len(folds)
+                if gram and point[2] not in matrices:
+                    matrices[point[2]] = _gram(*Z, point[2])
+                pred = _fit_predict(kernel, point[1], point[2], Z, y_fit, grids, matrices.get(point[2]))
+                acc[point] += np.mean(pred == y[te]) / len(folds)
     return acc
 
 
@@ -167,6 +193,8 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
             sub = [(np.sort(train_test_split(tr, train_size=rows, stratify=y[tr],
                                              random_state=grids.random_state + j)[0]), te)
                    for j, (tr, te) in enumerate(folds)]
+            if grids.whiten_once:  # the transform of all the fold's rows, the SVC on the subsample's
+                sub = [(tr, te, np.searchsorted(tr, rows_kept)) for (tr, te), (rows_kept, _) in zip(folds, sub)]
         else:
             sub = folds
         acc = svc_scores(method, X, y, sub, alive, grids)
@@ -178,7 +206,14 @@ def _halving_scores(method, X, y, folds, points, grids: Grids) -> tuple[dict, di
 
 
 def tune_svc(method, X, y, grids: Grids):
-    """Choose (shrinkage, C, gamma) by inner CV over the whole grid, or by successive halving (``grids.svc_search``)."""
+    """Choose (shrinkage, C, gamma) by inner CV over the whole grid, or by successive halving (``grids.svc_search``).
+
+    With ``grids.edge_extension`` (the fifth edition), a ``C`` or ``gamma`` chosen at an open end
+    of its grid, and decided there (:func:`edges_of`), is tried one grid step beyond that end on
+    every inner fold with all rows, the other parameters as chosen; the step is taken where it
+    scores higher, and tried again, at most ``edge_extension`` steps beyond the grid. A tuning
+    is then on an edge only where the last step allowed was still taken.
+    """
     _, whitening, kernel = SVCS[method]
     shrinkages = grids.shrinkage if whitening else (None,)
     gammas = grids.gamma if kernel == "rbf" else (None,)
@@ -198,11 +233,41 @@ def tune_svc(method, X, y, grids: Grids):
     grid = {"C": list(Cs), "gamma": list(grids.gamma),
             "shrinkage": sorted({p[0] for p, v in last.items() if np.isfinite(v) and p[0] is not None})}
     scores = {grid_point(("shrinkage", "C", "gamma"), p): v for p, v in acc.items()}
+    if grids.edge_extension:
+        chosen = _extend_edges(method, X, y, folds, chosen, grid, scores, grids)
     return chosen, edges_of(chosen, grid, grids, scores)
+
+
+def _extend_edges(method, X, y, folds, chosen: dict, grid: dict, scores: dict, grids: Grids) -> dict:
+    """Step ``C`` and ``gamma`` beyond an open end they were chosen at while that scores higher (``edge_extension``).
+
+    ``grid`` and ``scores`` gain each point tried, so that :func:`edges_of` then sees the grid
+    as it was searched.
+    """
+    best = scores[grid_point(("shrinkage", "C", "gamma"), (chosen.get("shrinkage"), chosen["C"], chosen.get("gamma")))]
+    tries = dict.fromkeys(("C", "gamma"), 0)
+    while True:
+        name = next((n for n in edges_of(chosen, grid, grids, scores) if n in tries
+                     and tries[n] < grids.edge_extension), None)
+        if name is None:
+            return chosen
+        values = grid[name]
+        high = chosen[name] == values[-1]
+        step = values[-1] / values[-2] if high else values[1] / values[0]
+        trial = {**chosen, name: chosen[name] * step if high else chosen[name] / step}
+        point = (trial.get("shrinkage"), trial["C"], trial.get("gamma"))
+        score = svc_scores(method, X, y, folds, [point], grids)[point]
+        scores[grid_point(("shrinkage", "C", "gamma"), point)] = score
+        grid[name] = [*values, trial[name]] if high else [trial[name], *values]
+        tries[name] += 1
+        if score > best:
+            chosen, best = trial, score
 
 
 def svc_predict(method, X_tr, y_tr, X_te, chosen, grids: Grids):
     Z = svc_features(method, X_tr, y_tr, X_te, grids)(chosen.get("shrinkage"))
     if Z is None:
         raise ValueError(f"{method}: the whitening at shrinkage {chosen.get('shrinkage')} fails on the training rows")
-    return _fit_svc(SVCS[method][2], chosen["C"], chosen.get("gamma"), Z[0], y_tr, grids).predict(Z[1])
+    kernel, gamma = SVCS[method][2], chosen.get("gamma")
+    gram = _gram(*Z, gamma) if kernel == "rbf" and grids.rbf_gram else None
+    return _fit_predict(kernel, chosen["C"], gamma, Z, y_tr, grids, gram)

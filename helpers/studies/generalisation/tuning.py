@@ -1,7 +1,7 @@
 """The study's tuning: the protocol's grids, the rows each method sees, and the choice by inner cross-validation.
 
 :class:`Grids` holds the protocol's ``[tuning]`` table (:func:`grids_from_protocol`), with the
-fourth edition's choices as fields whose defaults are the earlier editions'. ``scaled_rows`` gives
+fourth and fifth editions' choices as fields whose defaults are the earlier editions'. ``scaled_rows`` gives
 the standardised or scaled rows, ``whiten_rows`` the rows after a whitening fitted on training rows,
 ``best_point`` the grid point of the highest inner accuracy (ties to the earliest) and ``edges_of`` the
 chosen values on an edge of their grid.
@@ -43,6 +43,10 @@ class Grids:
     factorisation: str = "cholesky"   #: "eigen": one eigendecomposition per fit serves every shrinkage
     edge_rule: str = "chosen"         #: "open-decided": only an open end, and only where no inner point ties with it
     libsvm_min_features: int = 30     #: with linear_solver "by-shape": libsvm on multi-class sets this wide
+    # the fifth edition's choices; the defaults are the earlier editions'
+    edge_extension: int = 0           #: steps an SVC's C or gamma grid is extended beyond an open end it chose
+    whiten_once: bool = False         #: halving rounds whiten with the transform fitted on the inner fold's rows
+    rbf_gram: bool = False            #: the RBF SVC fitted on its kernel matrix, computed once per fold and gamma
 
 
 EARLIER_GRIDS = Grids(k=(1,), shrinkage=(1.0,), C=(1.0,), gamma=(1.0,))
@@ -72,12 +76,12 @@ def grids_from_protocol(protocol: dict) -> Grids:
                  halving_factor=int(halving.get("factor", 3)),
                  halving_min_rows_per_class=int(halving.get("min_rows_per_class", 10)),
                  random_state=int(p["random_state"]),
-                 **{field: type(getattr(EARLIER_GRIDS, field))(t[field]) for field in _EDITION_4 if field in t})
+                 **{field: type(getattr(EARLIER_GRIDS, field))(t[field]) for field in _LATER_FIELDS if field in t})
 
 
-#: the fields of ``[tuning]`` that edition 4 added; an older protocol leaves them at the default
-_EDITION_4 = ("nca_nested", "linear_solver", "svc_rows", "per_category_target", "factorisation", "edge_rule",
-              "libsvm_min_features")
+#: the fields of ``[tuning]`` that editions 4 and 5 added; an older protocol leaves them at the default
+_LATER_FIELDS = ("nca_nested", "linear_solver", "svc_rows", "per_category_target", "factorisation", "edge_rule",
+                 "libsvm_min_features", "edge_extension", "whiten_once", "rbf_gram")
 
 
 # --------------------------------------------------------------------------------------------
