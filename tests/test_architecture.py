@@ -14,6 +14,8 @@ import pytest
 
 import helpers
 
+ROOT = Path(helpers.__file__).resolve().parents[1]
+
 PACKAGE = Path(helpers.__file__).parent
 LAYERS = ("maths", "data", "studies", "workbook")
 FORBIDDEN = {
@@ -219,3 +221,28 @@ def test_helpers_has_no_import_circle():
 def test_the_circle_check_sees_one():
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+# ---------------------------------------------------------------- tests mirror the modules
+
+#: where the tests of each layer live
+_TEST_FOLDER = {"": "maths", "data": "data", "workbook": "workbook"}
+
+
+def _untested_modules() -> list[str]:
+    """Public modules and packages of the maths, data and workbook layers with no ``test_<name>*.py`` beside them."""
+    missing = []
+    for layer, folder in _TEST_FOLDER.items():
+        source = Path(helpers.__file__).parent / layer
+        names = [p.stem for p in source.glob("*.py")] + [p.name for p in source.iterdir()
+                                                       if (p / "__init__.py").exists()]
+        for name in names:
+            if name.startswith("_") or name in _TEST_FOLDER.values() or name == "studies":
+                continue
+            if not list((ROOT / "tests" / folder).glob(f"test_{name}*.py")):
+                missing.append(f"helpers/{layer + '/' if layer else ''}{name} -> tests/{folder}/test_{name}.py")
+    return missing
+
+
+def test_every_public_module_has_a_test_file_of_its_name():
+    assert not _untested_modules(), "no test file named after the module: " + "; ".join(_untested_modules())

@@ -1,9 +1,8 @@
-"""Classical MDS from distances and similarities (lecture notes section 6.2), binary similarity
-matrices, and the MNIST loader: the notes' worked examples and printed R output, identities,
-and agreement with scikit-learn, scipy and R's cmdscale conventions."""
+"""Classical MDS from distances and similarities (lecture notes section 6.2): the notes' worked
+examples and printed R output, identities, and agreement with scikit-learn and R's cmdscale
+conventions. The binary coefficients are tested in ``test_binary.py``, the MNIST loader in
+``tests/data/test_mnist.py``."""
 
-import gzip
-import struct
 from fractions import Fraction
 
 import numpy as np
@@ -16,8 +15,7 @@ from scipy.spatial.distance import cdist, pdist, squareform
 from sklearn.manifold import ClassicalMDS
 
 from helpers import load_animals
-from helpers.binary import BINARY_COEFFICIENTS, binary_counts, binary_similarity
-from helpers.data.mnist import MNIST_SHA256, load_mnist_test, read_idx
+from helpers.binary import binary_similarity
 from helpers.mds import (
     cailliez_constant,
     check_similarity_matrix,
@@ -130,36 +128,6 @@ def test_animals_mds_eigenvalues_and_gof():
     assert_allclose(res.eigenvalues, ev, atol=1e-12)
     assert res.n_negative == 0 and res.gof[0] == pytest.approx(ev[:2].sum() / ev[:4].sum())
     assert res.eigenvalues.sum() == pytest.approx(np.trace(B)) == pytest.approx(5 * (1 - S.mean()))
-
-
-# --- Example 4 and the market basket ------------------------------------------------------------
-
-
-def test_example_4_lion_and_tiger():
-    lion, tiger = [1, 1, 1, 1], [1, 1, 0, 1]  # lines 59 and 61
-    t = binary_counts(lion, tiger)
-    assert (t.co_presence, t.presence_absence, t.absence_presence, t.co_absence) == (3, 1, 0, 0)  # line 65
-    both = binary_similarity([lion], [tiger], coefficient=["simple_matching", "jaccard"])
-    assert both["simple_matching"][0, 0] == 0.75 and both["jaccard"][0, 0] == 0.75  # lines 69, 71
-
-
-def test_market_basket():
-    # line 75: 100 products; A bought bread and beer, B peanuts and beer
-    bread, beer, peanuts = 0, 1, 2
-    a, b = np.zeros(100, int), np.zeros(100, int)
-    a[[bread, beer]] = 1
-    b[[peanuts, beer]] = 1
-    t = binary_counts(a, b)
-    assert (t.co_presence, t.co_absence) == (1, 97)
-    assert binary_similarity([a], [b], coefficient="jaccard")[0, 0] == pytest.approx(1 / 3)
-    assert binary_similarity([a], [b], coefficient="simple_matching")[0, 0] == pytest.approx((1 + 97) / 100)
-
-
-def test_smc_does_not_depend_on_the_coding_jaccard_does():
-    A = load_animals().to_numpy()
-    assert_allclose(binary_similarity(1 - A), binary_similarity(A), atol=0)
-    flipped, original = binary_similarity(1 - A, coefficient="jaccard"), binary_similarity(A, coefficient="jaccard")
-    assert np.abs(flipped - original).max() > 0.4
 
 
 # --- Definition 6.4, (6.6) and Proposition 6.2 --------------------------------------------------
@@ -367,160 +335,3 @@ def test_not_psd_warns_with_most_negative_eigenvalue():
 def test_classical_mds_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         classical_mds(**kwargs)
-
-
-def test_binary_similarity_rejects_non_binary_and_unknown():
-    with pytest.raises(ValueError, match=r"must be binary.*0\.3.*\(X > threshold\)"):
-        binary_similarity([[0, 0.3], [1, 0]])
-    with pytest.raises(ValueError, match=r"Unknown coefficient 'tanimoto'; choose one of \[.*'rogers_tanimoto'"):
-        binary_similarity([[0, 1]], coefficient="tanimoto")
-    with pytest.raises(ValueError, match=r"2-D arrays of binary rows; got shapes \(3,\)"):
-        binary_similarity([0, 1, 1])
-    with pytest.raises(ValueError, match=r"\(2, 3\) and \(1, 2\)"):
-        binary_similarity([[0, 1, 1], [1, 0, 0]], [[1, 0]])
-
-
-# --- binary coefficients against scipy and exact counts -------------------------------------------
-
-
-@pytest.mark.parametrize("name", [n for n, v in BINARY_COEFFICIENTS.items() if v["scipy_dissimilarity"]])
-def test_binary_coefficients_equal_one_minus_scipy(name):
-    rng = np.random.default_rng(6)
-    X = rng.random((30, 25)) < 0.35
-    Y = rng.random((20, 25)) < 0.5
-    metric = BINARY_COEFFICIENTS[name]["scipy_dissimilarity"]
-    cast = float if metric in ("cosine", "correlation") else bool
-    assert_allclose(
-        binary_similarity(X, Y, coefficient=name), 1 - cdist(X.astype(cast), Y.astype(cast), metric), atol=1e-14
-    )
-
-
-def test_hamann_and_sokal_sneath_2_from_the_table():
-    x, y = [1, 1, 0, 1, 0, 0, 0], [1, 0, 1, 1, 0, 0, 1]  # a=2, b=1, c=2, d=2
-    assert binary_similarity([x], [y], coefficient="hamann")[0, 0] == pytest.approx((2 + 2 - 3) / 7)
-    s13 = (2 / 3 + 2 / 4 + 2 / 3 + 2 / 4) / 4
-    assert binary_similarity([x], [y], coefficient="sokal_sneath_2")[0, 0] == pytest.approx(s13)
-    # Hamann = 1 - 2 * hamming
-    rng = np.random.default_rng(7)
-    X = rng.random((10, 9)) < 0.5
-    assert_allclose(binary_similarity(X, coefficient="hamann"), 1 - 2 * squareform(pdist(X, "hamming")), atol=1e-15)
-
-
-def test_all_zero_rows_follow_scipy():
-    X = np.array([[0, 0, 0], [0, 0, 0], [1, 0, 1]])
-    assert binary_similarity(X, coefficient="jaccard")[0, 1] == 1.0  # 1 - scipy's jaccard
-    assert np.isnan(binary_similarity(X, coefficient="dice")[0, 1])  # scipy's dice is nan too
-    assert binary_similarity(X, coefficient="simple_matching")[0, 1] == 1.0
-
-
-def test_counts_behind_the_coefficients_are_exact_integers():
-    rng = np.random.default_rng(8)
-    X = rng.random((200, 784)) < 0.2
-    S = binary_similarity(X, coefficient="simple_matching")
-    mismatches = squareform(pdist(X, "hamming")) * 784
-    assert np.array_equal(np.rint((1 - S) * 784), np.rint(mismatches))
-    J = binary_similarity(X, coefficient="jaccard")
-    a = X.astype(int) @ X.T.astype(int)
-    union = X.sum(1)[:, None] + X.sum(1)[None, :] - a
-    assert_allclose(J, a / union, rtol=0, atol=0)  # the same float64 division of the same integers
-
-
-# --- MNIST loader -------------------------------------------------------------------------------
-
-
-def _write_idx(path, array, gz=True):
-    codes = {np.dtype(np.uint8): 0x08}
-    header = struct.pack(">BBBB", 0, 0, codes[array.dtype], array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
-    data = header + array.tobytes()
-    path.write_bytes(gzip.compress(data) if gz else data)
-
-
-@pytest.fixture
-def fake_mnist(tmp_path):
-    rng = np.random.default_rng(9)
-    images = rng.integers(0, 256, size=(12, 28, 28), dtype=np.uint8)
-    labels = rng.integers(0, 10, size=12, dtype=np.uint8)
-    _write_idx(tmp_path / "t10k-images-idx3-ubyte.gz", images)
-    _write_idx(tmp_path / "t10k-labels-idx1-ubyte", labels, gz=False)
-    return tmp_path, images, labels
-
-
-def test_mnist_reads_idx_files(fake_mnist):
-    folder, images, labels = fake_mnist
-    X, y, source = load_mnist_test(5, path=folder, verify=False)
-    assert source == "mnist" and X.shape == (5, 784) and X.max() <= 1.0
-    assert_allclose(X * 255, images[:5].reshape(5, -1))
-    assert y.tolist() == labels[:5].tolist()
-
-
-def test_mnist_checksum_mismatch_is_an_error(fake_mnist):
-    words = r"SHA-256 .* does not match the published .*Download it again from Yann LeCun's MNIST page"
-    with pytest.raises(ValueError, match=words):
-        load_mnist_test(5, path=fake_mnist[0])
-
-
-def test_mnist_truncated_and_corrupt_files(tmp_path):
-    f = tmp_path / "x.idx"
-    f.write_bytes(struct.pack(">BBBBII", 0, 0, 8, 2, 3, 3) + bytes(5))
-    with pytest.raises(ValueError, match=r"announces shape \(3, 3\) \(9 bytes of data\) but the file holds 5"):
-        read_idx(f)
-    f.write_bytes(b"PK\x03\x04rest")
-    with pytest.raises(ValueError, match="bad magic number"):
-        read_idx(f)
-    g = tmp_path / "y.idx.gz"
-    g.write_bytes(gzip.compress(struct.pack(">BBBBI", 0, 0, 8, 1, 100) + bytes(100))[:-12])
-    with pytest.raises(ValueError, match="truncated gzip"):
-        read_idx(g)
-
-
-def test_mnist_bad_arguments(fake_mnist, tmp_path):
-    with pytest.raises(ValueError, match="positive integer"):
-        load_mnist_test(0, path=fake_mnist[0], verify=False)
-    with pytest.raises(ValueError, match="exceeds the 12 images"):
-        load_mnist_test(13, path=fake_mnist[0], verify=False)
-    with pytest.raises(FileNotFoundError, match="does not hold t10k-images"):
-        load_mnist_test(5, path=tmp_path / "nowhere")
-
-
-def test_mnist_falls_back_to_load_digits_with_a_notice(monkeypatch, tmp_path):
-    monkeypatch.setattr("helpers.data.mnist._candidates", lambda path: [tmp_path])
-    with pytest.warns(UserWarning, match=r"MNIST IDX files not found.*load_digits.*data/raw/mnist"):
-        X, y, source = load_mnist_test(20)
-    assert source == "sklearn-digits" and X.shape == (20, 64) and X.max() <= 1.0
-    from sklearn.datasets import load_digits
-
-    np.testing.assert_array_equal(y, load_digits().target[:20])
-
-
-def test_mnist_without_fallback_says_where_to_put_the_files(monkeypatch, tmp_path):
-    import warnings
-
-    monkeypatch.setattr("helpers.data.mnist._candidates", lambda path: [tmp_path])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no warning, no digits: an error naming the folders and the fix
-        with pytest.raises(FileNotFoundError, match=r"not found \(looked in MNIST_PATH, data/raw/mnist/, data/raw/\)\. "
-                           r"Download .* from Yann LeCun's MNIST page .* and put them in \S*data/raw/mnist"):
-            load_mnist_test(20, fallback=False)
-
-
-def test_mnist_real_files_when_present():
-    try:
-        X, y, source = load_mnist_test(10)
-    except UserWarning:  # pragma: no cover - warnings are not errors here
-        raise
-    if source != "mnist":
-        pytest.skip("MNIST IDX files absent from data/raw/mnist/ (see README, Data)")
-    assert y.tolist() == [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]  # the shared README's first labels
-    assert set(MNIST_SHA256) == {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}
-
-
-def test_several_coefficients_share_one_product():
-    rng = np.random.default_rng(10)
-    X = rng.random((40, 30)) < 0.3
-    X[5] = False  # an all-zero row
-    both = binary_similarity(X, coefficient=("simple_matching", "jaccard", "dice"))
-    assert set(both) == {"simple_matching", "jaccard", "dice"}
-    for name, matrix in both.items():
-        np.testing.assert_array_equal(matrix, binary_similarity(X, coefficient=name))
-    with pytest.raises(ValueError, match="Unknown coefficient 'nope'"):
-        binary_similarity(X, coefficient=["jaccard", "nope"])

@@ -1,13 +1,9 @@
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.spatial import distance
 from sklearn import config_context
 
-from helpers.binary import binary_counts, jaccard, russell_rao, sokal_michener
 from helpers.metrics import (
     cosine_similarity,
     l0_norm,
@@ -146,52 +142,6 @@ def test_pairwise_shape_errors_quote_shapes():
 def test_nan_inputs_are_refused():
     with pytest.raises(ValueError, match=r"y contains NaN in 1 entries, first at index \(0,\).*impute"):
         mahalanobis([0.0, 1.0], [np.nan, 1.0], np.eye(2))
-
-
-# --- binary coefficients -----------------------------------------------------------------
-
-binary_rows = arrays(np.int8, st.tuples(st.integers(1, 6), st.integers(1, 12)), elements=st.integers(0, 1))
-
-
-@given(binary_rows, st.data())
-def test_binary_coefficients_match_scipy(X, data):
-    Y = data.draw(arrays(np.int8, (data.draw(st.integers(1, 5)), X.shape[1]), elements=st.integers(0, 1)))
-    Xb, Yb = X.astype(bool), Y.astype(bool)
-    assert_allclose(russell_rao(X, Y), 1 - distance.cdist(Xb, Yb, "russellrao"), atol=1e-12)
-    assert_allclose(sokal_michener(X, Y), 1 - distance.cdist(Xb, Yb, "hamming"), atol=1e-12)
-    assert_allclose(jaccard(X, Y), 1 - distance.cdist(Xb, Yb, "jaccard"), atol=1e-12)
-
-
-@given(binary_rows)
-def test_binary_counts_add_up(X):
-    a, b, c, d = binary_counts(X, X[::-1])
-    assert_array_equal(a + b + c + d, X.shape[1])
-    # swapping x and y swaps presence-absence and absence-presence
-    _, _, c2, _ = binary_counts(X[::-1], X)
-    assert_array_equal(b, c2.T)
-
-
-def test_lion_tiger_and_market_basket():
-    # Lecture notes Example 4: lion and tiger agree on 3 of 4 attributes, all present in both
-    lion, tiger = [1, 1, 1, 0], [1, 1, 1, 1]
-    assert sokal_michener(lion, tiger) == pytest.approx(0.75)
-    assert jaccard(lion, tiger) == pytest.approx(0.75)
-    # Market basket: 2 baskets over 100 items, sharing 1 of 3 bought items
-    x, y = np.zeros(100, int), np.zeros(100, int)
-    x[[0, 1]] = 1
-    y[[0, 2]] = 1
-    assert jaccard(x, y) == pytest.approx(1 / 3)
-    assert sokal_michener(x, y) == pytest.approx(0.98)
-
-
-def test_two_empty_sets_have_jaccard_one():
-    assert jaccard([0, 0, 0], [0, 0, 0]) == 1.0
-    assert_allclose(jaccard(np.zeros((2, 3)), np.array([[0, 0, 0], [1, 0, 0]])), [[1.0, 0.0], [1.0, 0.0]])
-
-
-def test_non_binary_input_is_refused():
-    with pytest.raises(ValueError, match=r"x must be binary \(0/1 or bool\); found 2.0 at index \(1,\).*Binarise"):
-        jaccard([1, 2, 0], [1, 1, 0])
 
 
 # --- top-k with bounded memory -------------------------------------------------------------
