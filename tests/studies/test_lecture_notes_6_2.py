@@ -90,7 +90,6 @@ def test_example_4_and_the_baskets():
 
 
 def test_display_helpers():
-    assert study.bounded(-3e-11) == "< 1e-10" and study.bounded(0.0123) == "1.23e-02"
     assert [study.as_fraction(v) for v in R_SMC[1]] == ["2/3", "1", "1/2", "1/3", "1/6"]
     assert study.on_test_images(500).startswith("the first 500 MNIST test images")
 

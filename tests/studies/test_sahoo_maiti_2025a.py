@@ -378,10 +378,9 @@ def derivation():
     return derivation_cases(np.random.default_rng(0), 6, 500)
 
 
-def test_below_and_rel_print_rounding_as_a_bound():
-    from helpers.studies.sahoo_maiti_2025a import below, rel
+def test_rel_is_the_largest_difference_relative_to_the_largest_entry():
+    from helpers.studies.sahoo_maiti_2025a import rel
 
-    assert below(1e-9) == "< 1e-06" and below(1e-9, 1e-10) == "1.00e-09  (ABOVE the bound)"
     assert rel([1.0, 2.0, 3.0], [1.0, 2.0, 4.0]) == pytest.approx(0.25)
 
 

@@ -25,11 +25,6 @@ def options(split):
     return study.two_options(split)
 
 
-def test_bounded_prints_rounding_noise_as_a_bound():
-    assert study.bounded(2.6e-14) == study.bounded(-2.1e-14) == "below 1e-12"
-    assert study.bounded(0.1412) == "1.4e-01" and study.bounded(3e-9, floor=1e-6, fmt=".2f") == "below 1e-06"
-
-
 def test_kernels_on_the_raw_split_rbf_equals_poly_and_sigmoid_collapses(split):
     fitted, preds = study.kernel_predictions(split.X_train, split.y_train, split.X_test)
     assert list(preds) == list(study.KERNELS)

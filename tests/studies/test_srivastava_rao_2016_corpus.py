@@ -140,8 +140,8 @@ def test_preprocessing_claims():
     assert holds and evidence.startswith("first training document: 22 words, 11 of them stop words or single "
                                          "letters, 11 Porter stems")
     holds, evidence = claims["tfidf.formula"]
-    assert holds and "N = 7,775 training documents, on all 355,283 nonzero weights (max |difference| below 1e-12)" \
+    assert holds and "N = 7,775 training documents, on all 355,283 nonzero weights (max |difference| < 1e-12)" \
         in evidence
     claims = preprocessing_claims(SENTENCE, str.split, 2e-9, 10, 20)  # another analyzer, weights off the formula
     assert not claims["preprocessing"][0] and not claims["tfidf.formula"][0]
-    assert "(max |difference| 2.0e-09)" in claims["tfidf.formula"][1]
+    assert "(max |difference| 2.00e-09)" in claims["tfidf.formula"][1]

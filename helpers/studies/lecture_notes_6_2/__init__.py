@@ -20,7 +20,7 @@ module holds what the notebook does with it:
   of a map, with an interval: :func:`map_comparisons`, :func:`excess_disparity`) and
   the shortcut ``D = 1 - S`` (:func:`shortcut_spectra`).
 
-Values at rounding level are shown as bounds (:func:`bounded`), so that stored outputs do not
+Values at rounding level are shown as bounds (:func:`helpers.display.rounding_level`), so that stored outputs do not
 depend on the BLAS.
 
 References
@@ -36,7 +36,6 @@ from .data import (
     R_ANIMAL,
     as_fraction,
     binarised_mnist,
-    bounded,
     example_5,
     market_baskets,
     on_test_images,
@@ -92,7 +91,6 @@ __all__ = [
     "FtoD",
     "as_fraction",
     "binarised_mnist",
-    "bounded",
     "classical_route",
     "cmdscale_routes",
     "cosine_checks",

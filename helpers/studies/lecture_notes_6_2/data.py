@@ -22,19 +22,6 @@ R_ANIMAL = (1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0,
 # display
 
 
-def bounded(value, bound: float = 1e-10) -> str:
-    """A value for display: ``"< bound"`` at rounding level, else in scientific notation.
-
-    Stored outputs then do not depend on the BLAS that computed a residual.
-
-    Examples
-    --------
-    >>> bounded(3e-16), bounded(2.5e-3), bounded(-4e-13, 1e-12)
-    ('< 1e-10', '2.50e-03', '< 1e-12')
-    """
-    return f"< {bound:.0e}" if abs(value) < bound else f"{value:.2e}"
-
-
 def as_fraction(value) -> str:
     """A coefficient of Example 5 as a fraction: ratios of counts up to 6.
 

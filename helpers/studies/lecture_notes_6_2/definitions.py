@@ -11,6 +11,7 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.metrics.pairwise import cosine_similarity
 
 from ...binary import binary_counts
+from ...display import rounding_level
 from ...mds import (
     check_similarity_matrix,
     classical_mds,
@@ -18,7 +19,7 @@ from ...mds import (
     proposition_6_2_residuals,
     similarity_to_distance,
 )
-from .data import bounded, similarities
+from .data import similarities
 
 # --------------------------------------------------------------------------------------------
 # section 6.2 and Definition 6.4
@@ -225,7 +226,7 @@ def proof_answers(steps: pd.DataFrame, matrices: dict, tol: float = 1e-10) -> di
         return bool((steps.loc[step] < tol).all())
 
     def worst(step):
-        return bounded(steps.loc[step].abs().max())
+        return rounding_level(steps.loc[step].abs().max(), 1e-10)
 
     scale_B = max(np.abs(double_center(F)).max() for F in matrices.values())
     count = _NUMBERS.get(len(matrices), str(len(matrices)))
@@ -246,7 +247,8 @@ def proof_answers(steps: pd.DataFrame, matrices: dict, tol: float = 1e-10) -> di
         answers[key] = (holds(step), f"max |left - right| {worst(step)} over the {count} matrices")
     answers["proof.psd"] = (psd and bool((steps.loc["min eigenvalue of HFH"] > -tol * scale_B).all()),
                             f"every F positive semi-definite and every HFH too (smallest eigenvalue "
-                            f"{bounded(steps.loc['min eigenvalue of HFH'].min())}); D then Euclidean (row (6.6) above)")
+                            f"{rounding_level(steps.loc['min eigenvalue of HFH'].min(), 1e-10)}); "
+                            "D then Euclidean (row (6.6) above)")
     return answers
 
 

@@ -81,7 +81,6 @@ from .column_order import (
     random_column_orders,
 )
 from .derivations import (
-    below,
     class_factor_checks,
     derivation_cases,
     eqs_1_to_4,
@@ -120,7 +119,6 @@ __all__ = [
     "ColumnOrderStudy",
     "Split",
     "area_features",
-    "below",
     "class_factor_checks",
     "classification_reports",
     "classification_rows",

@@ -23,17 +23,6 @@ from ...whitening import (
 # Notebook 03: the derivations of sections 1-3, Eqs. 1-10, checked to rounding
 
 
-def below(value: float, bound: float = 1e-6) -> str:
-    """A rounding-level difference printed as ``"< bound"``, so stored outputs do not depend on the BLAS.
-
-    Examples
-    --------
-    >>> below(3e-12), below(0.02)
-    ('< 1e-06', '2.00e-02  (ABOVE the bound)')
-    """
-    return f"< {bound:.0e}" if value < bound else f"{value:.2e}  (ABOVE the bound)"
-
-
 def rel(a, b) -> float:
     """Largest difference between ``a`` and ``b``, relative to the largest entry of ``b``.
 

@@ -14,7 +14,7 @@ sections 4-6:
 * :func:`kernel_check`: Eqs. 18 and 31 as Gram matrices (squared distances: not positive
   semi-definite), with the valid kernels built from the same distances;
   :func:`eq19_versus_optiona`, :func:`eq32_is_a_distance` and :func:`eq33_against_constraint`
-  for Eqs. 19, 32 and 33-34; :func:`bounded` prints a rounding-level number as a bound;
+  for Eqs. 19, 32 and 33-34;
 * :func:`svm_models`, :func:`svm_split_sweep` and :func:`sweep_table`: the models over random
   splits with every transform fitted on training rows, four metrics;
   :func:`sweep_comparisons` gives the effect of each pair with its corrected interval,
@@ -89,7 +89,6 @@ from .kernels import (
     KERNELS,
     METRICS,
     Options,
-    bounded,
     eq28_applied,
     eq29_by_hand,
     kernel_predictions,
@@ -116,7 +115,6 @@ __all__ = [
     "Table1",
     "advantage_claim",
     "advantage_evidence",
-    "bounded",
     "column_order_scores",
     "comparison_evidence",
     "comparisons_table",

@@ -37,17 +37,6 @@ def eq29_by_hand(X_train, y_train, method="cholesky", covariance="sample") -> tu
     return eq9_by_hand(X_train, y_train, method, covariance)
 
 
-def bounded(value: float, floor: float = 1e-12, fmt: str = ".1e") -> str:
-    """A number for print, or ``"below {floor}"`` when it is at rounding level (its digits would vary).
-
-    Examples
-    --------
-    >>> bounded(2.6e-14), bounded(0.1412), bounded(0.1412, fmt=".2f")
-    ('below 1e-12', '1.4e-01', '0.14')
-    """
-    return f"below {floor:g}" if abs(value) < floor else format(value, fmt)
-
-
 # --------------------------------------------------------------------------------------------
 # Section 5.1, Figs. 2-4: the standard kernels on the raw data
 

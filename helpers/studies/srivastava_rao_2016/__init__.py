@@ -102,7 +102,6 @@ from .figures import accuracy_table, error_reduction, training_size_claims
 from .intervals import auc_effect, bonferroni, bonferroni_effect, effects_against, trend_effect
 from .pca_checks import (
     KEYWORD_COUNTS,
-    below,
     components_by_vocabulary,
     fit_pca,
     keyword_order,
@@ -161,7 +160,6 @@ __all__ = [
     "auc_effect",
     "balance_claims",
     "baseline_predictions",
-    "below",
     "bonferroni",
     "bonferroni_effect",
     "best_k",

@@ -21,7 +21,7 @@ from nltk.stem import PorterStemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from ...data.reuters import class_counts
-from .pca_checks import below
+from ...display import rounding_level
 
 __all__ = [
     "TABLE1",
@@ -336,7 +336,7 @@ def preprocessing_claims(document: str, analyzer, weight_gap: float, n_docs: int
     >>> claims["preprocessing"][0], claims["preprocessing"][1][:64]
     (True, 'first training document: 5 words, 1 of them stop words or single')
     >>> claims["tfidf.formula"]
-    (True, 'our weights equal TF x log2(N/n_j), N = 10 training documents, on all 25 nonzero weights (max |difference| below 1e-12), each document then scaled to unit length; line 75 calls W_ij a relative frequency, line 79 a term frequency: after the scaling the two agree')
+    (True, 'our weights equal TF x log2(N/n_j), N = 10 training documents, on all 25 nonzero weights (max |difference| < 1e-12), each document then scaled to unit length; line 75 calls W_ij a relative frequency, line 79 a term frequency: after the scaling the two agree')
     """  # noqa: E501
     words, by_hand = stems_by_hand(document)
     return {
@@ -346,6 +346,7 @@ def preprocessing_claims(document: str, analyzer, weight_gap: float, n_docs: int
                           "whitespace never reach a stem; the sentence above shows word forms sharing a stem"),
         "tfidf.formula": (bool(weight_gap < 1e-12), f"our weights equal TF x log2(N/n_j), N = {n_docs:,} training "
                           f"documents, on all {n_weights:,} nonzero weights (max |difference| "
-                          f"{below(weight_gap, 1e-12)}), each document then scaled to unit length; line 75 calls W_ij "
+                          f"{rounding_level(weight_gap, 1e-12)}), each document then scaled to unit length; "
+                          "line 75 calls W_ij "
                           "a relative frequency, line 79 a term frequency: after the scaling the two agree"),
     }

@@ -33,11 +33,10 @@ from scipy.spatial.distance import cdist, pdist
 from ...metrics import mahalanobis
 from ...plotting import plot_cloud_and_points, plot_level_ellipses
 from ...whitening import estimate_covariance
-from ..sahoo_maiti_2025a import below, rel
+from ..sahoo_maiti_2025a import rel
 
 __all__ = [
     "Fig3",
-    "below",
     "ellipse_grid",
     "ellipsoid_axes",
     "eqs_6_to_18",

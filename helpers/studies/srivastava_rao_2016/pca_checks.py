@@ -19,26 +19,16 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..._validation import check_positive_ints, check_real
+from ...display import rounding_level
 from ...gram import GramPCA
 from ...whitening import estimate_covariance
 
-__all__ = ["KEYWORD_COUNTS", "below", "components_by_vocabulary", "fit_pca", "keyword_order", "least_squares",
+__all__ = ["KEYWORD_COUNTS", "components_by_vocabulary", "fit_pca", "keyword_order", "least_squares",
            "pca_claims", "pca_residuals", "scale_invariance", "sq_mahalanobis"]
 
 
 #: vocabulary sizes at which :func:`components_by_vocabulary` counts the components (the paper gives no threshold)
 KEYWORD_COUNTS = (250, 500, 1000, 2000)
-
-
-def below(value: float, bound: float) -> str:
-    """``"below 1e-12"`` when ``value`` is under ``bound`` (rounding noise has no stable digits), else the value.
-
-    Examples
-    --------
-    >>> below(4.4e-16, 1e-12), below(0.0, 1e-12), below(3.2e-3, 1e-12)
-    ('below 1e-12', 'below 1e-12', '3.2e-03')
-    """
-    return f"below {bound:.0e}" if abs(value) < bound else f"{value:.1e}"
 
 
 def fit_pca(X_train, X_test, variance: float, dtype=np.float32, verbose=None):
@@ -329,9 +319,9 @@ def pca_claims(residuals: dict, eigenvalues, n_components: int, rank: int, n_wor
     r = residuals
     claims = {
         "eq1": (r["eq1"] < 1e-12, "GramPCA's mean is the column mean of the training matrix (largest difference "
-                                  f"{below(r['eq1'], 1e-12)})"),
+                                  f"{rounding_level(r['eq1'], 1e-12)})"),
         "eq2": (r["eq2"] < 1e-10, "every document minus the mean: the training scores have column mean 0 (largest "
-                                  f"|column mean| {below(r['eq2'], 1e-12)})"),
+                                  f"|column mean| {rounding_level(r['eq2'], 1e-12)})"),
         "eq3": (rank + 1 == n_words,
                 f"as printed, B.B^T is the {rank + 1:,} x {rank + 1:,} Gram matrix of the documents (B is n x l, line "
                 f"112), not the {n_words:,} x {n_words:,} covariance of the dimensions that line 118 describes and "
