@@ -24,7 +24,7 @@ from ._lazy import lazy_exports
 # Each public name is imported from its module when first used, so that the command line and
 # its worker processes start without scikit-learn (see helpers._lazy).
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    ".binary": ("binary_counts", "binary_similarity", "jaccard", "russell_rao", "sokal_michener"),
+    ".binary": ("binary_counts", "binary_similarity", "jaccard", "russell_rao", "simple_matching"),
     ".data": ("load_animals", "load_athletes", "load_mnist_test", "load_salary_age", "load_signup", "load_table",
               "load_wdbc", "load_whiskey"),
     ".estimators": ("ClassConditionalKNN", "ExpectedWhitener", "Whitener"),

@@ -28,7 +28,7 @@ __all__ = [
     "binary_similarity",
     "jaccard",
     "russell_rao",
-    "sokal_michener",
+    "simple_matching",
 ]
 
 # ---------------------------------------------------------------------------------------
@@ -272,15 +272,17 @@ def russell_rao(x, y):
     return _binary_coefficient(x, y, "russell_rao")
 
 
-def sokal_michener(x, y):
-    """Sokal-Michener (simple matching) similarity ``(a + d) / (a + b + c + d)``.
+def simple_matching(x, y):
+    """The simple matching coefficient ``(a + d) / (a + b + c + d)`` (the lecture notes' SMC, (6.8)).
+
+    Sokal and Michener's coefficient: the similarity the slides call "Sokal-Michener".
 
     Equal to ``1 - scipy.spatial.distance.hamming`` on binary vectors. (scipy's removed
     ``sokalmichener`` was the Rogers-Tanimoto dissimilarity, not this.)
 
     Examples
     --------
-    >>> sokal_michener([1, 0, 1, 0, 0], [1, 0, 0, 0, 0])
+    >>> simple_matching([1, 0, 1, 0, 0], [1, 0, 0, 0, 0])
     0.8
     """
     return _binary_coefficient(x, y, "simple_matching")

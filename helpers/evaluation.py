@@ -1,6 +1,6 @@
 """Evaluation: scores, resampling protocols and the rows of a classification table.
 
-* :data:`METRICS` and :func:`check_scoring`: the scores of a split (class 1 positive);
+* :data:`SCORE_FUNCTIONS` and :func:`check_scoring`: the scores of a split (class 1 positive);
 * :func:`repeated_split_scores`, :func:`repeated_cv_scores`, :func:`loocv_accuracy`: every
   model on the same resamples (``n_jobs`` spreads the fits over processes);
 * :func:`report_rows`: a classification table's rows as scikit-learn prints them;
@@ -37,7 +37,7 @@ from sklearn.model_selection import (
 from ._validation import check_estimator, check_int, check_labels, plain
 
 __all__ = [
-    "METRICS",
+    "SCORE_FUNCTIONS",
     "SCORES",
     "check_scoring",
     "exact_match_accuracy",
@@ -52,7 +52,7 @@ __all__ = [
 
 #: Scores on the test rows of a split, by name: functions of ``(y_true, y_pred)`` with class 1
 #: positive (malignant in WDBC); precision and recall count 0 when nothing is predicted positive.
-METRICS = {
+SCORE_FUNCTIONS = {
     "accuracy": accuracy_score,
     "precision": partial(precision_score, zero_division=0),
     "recall": partial(recall_score, zero_division=0),
@@ -73,15 +73,15 @@ def check_scoring(scoring):
         names = (scoring,) if single else tuple(scoring)
     except TypeError:
         names = ()
-    unknown = [n for n in names if not isinstance(n, str) or n not in METRICS]
+    unknown = [n for n in names if not isinstance(n, str) or n not in SCORE_FUNCTIONS]
     if not names or unknown:
-        raise ValueError(f"scoring must name metrics among {sorted(METRICS)}; got {scoring!r}. "
+        raise ValueError(f"scoring must name metrics among {sorted(SCORE_FUNCTIONS)}; got {scoring!r}. "
                          "Pass one name (scores per model) or a tuple (scores per model and metric).")
     return names, single
 
 
 def _scorers(names):
-    return {n: make_scorer(METRICS[n]) for n in names}
+    return {n: make_scorer(SCORE_FUNCTIONS[n]) for n in names}
 
 
 def _check_models(models) -> dict:
@@ -115,7 +115,7 @@ def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state
     Parameters
     ----------
     scoring : str or tuple of str, default="accuracy"
-        Names in :data:`METRICS` (class 1 positive for precision, recall and F1).
+        Names in :data:`SCORE_FUNCTIONS` (class 1 positive for precision, recall and F1).
 
     Returns
     -------

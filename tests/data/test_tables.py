@@ -21,7 +21,7 @@ from helpers import (
     load_whiskey,
     minkowski,
     russell_rao,
-    sokal_michener,
+    simple_matching,
 )
 from helpers.binary import binary_counts
 from helpers.data import load_bird_ata, load_lfw_faces, load_weather
@@ -119,7 +119,7 @@ def test_signup_binary_similarities():
     counts = binary_counts(q.to_numpy(), D[0])
     assert tuple(counts) == (2, 0, 2, 1)  # CP, PA, AP, CA for q and d1
     assert [russell_rao(q, d) for d in D] == [0.4, 0.2]
-    assert [sokal_michener(q, d) for d in D] == [0.6, 0.8]
+    assert [simple_matching(q, d) for d in D] == [0.6, 0.8]
     assert [jaccard(q, d) for d in D] == [0.5, 0.5]
 
 

@@ -11,7 +11,7 @@ from scipy.spatial import distance
 from scipy.spatial.distance import cdist, pdist, squareform
 
 from helpers import load_animals
-from helpers.binary import BINARY_COEFFICIENTS, binary_counts, binary_similarity, jaccard, russell_rao, sokal_michener
+from helpers.binary import BINARY_COEFFICIENTS, binary_counts, binary_similarity, jaccard, russell_rao, simple_matching
 
 # --- Example 4 and the market basket ------------------------------------------------------------
 
@@ -23,7 +23,7 @@ def test_example_4_lion_and_tiger():
     both = binary_similarity([lion], [tiger], coefficient=["simple_matching", "jaccard"])
     assert both["simple_matching"][0, 0] == 0.75 and both["jaccard"][0, 0] == 0.75  # lines 69, 71
     # the pairwise functions of helpers.metrics give the same numbers (SMC is Sokal and Michener's coefficient)
-    assert sokal_michener(lion, tiger) == 0.75 and jaccard(lion, tiger) == 0.75
+    assert simple_matching(lion, tiger) == 0.75 and jaccard(lion, tiger) == 0.75
 
 
 def test_market_basket():
@@ -36,7 +36,7 @@ def test_market_basket():
     assert (t.co_presence, t.co_absence) == (1, 97)
     assert binary_similarity([a], [b], coefficient="jaccard")[0, 0] == pytest.approx(1 / 3)
     assert binary_similarity([a], [b], coefficient="simple_matching")[0, 0] == pytest.approx((1 + 97) / 100)
-    assert jaccard(a, b) == pytest.approx(1 / 3) and sokal_michener(a, b) == pytest.approx(0.98)
+    assert jaccard(a, b) == pytest.approx(1 / 3) and simple_matching(a, b) == pytest.approx(0.98)
 
 
 def test_smc_does_not_depend_on_the_coding_jaccard_does():
@@ -113,7 +113,7 @@ def test_binary_coefficients_match_scipy(X, data):
     Y = data.draw(arrays(np.int8, (data.draw(st.integers(1, 5)), X.shape[1]), elements=st.integers(0, 1)))
     Xb, Yb = X.astype(bool), Y.astype(bool)
     assert_allclose(russell_rao(X, Y), 1 - distance.cdist(Xb, Yb, "russellrao"), atol=1e-12)
-    assert_allclose(sokal_michener(X, Y), 1 - distance.cdist(Xb, Yb, "hamming"), atol=1e-12)
+    assert_allclose(simple_matching(X, Y), 1 - distance.cdist(Xb, Yb, "hamming"), atol=1e-12)
     assert_allclose(jaccard(X, Y), 1 - distance.cdist(Xb, Yb, "jaccard"), atol=1e-12)
 
 

@@ -12,7 +12,7 @@ from scipy.spatial import distance as scipy_distance
 from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 from sklearn.neighbors import KDTree, KNeighborsClassifier, KNeighborsRegressor
 
-from ...binary import binary_counts, jaccard, russell_rao, sokal_michener
+from ...binary import binary_counts, jaccard, russell_rao, simple_matching
 from ...metrics import cosine_similarity, mahalanobis, minkowski
 from ...neighbours import inverse_square_weights
 from ...whitening import whitening_matrix
@@ -471,7 +471,7 @@ def binary_answers(q, users: dict) -> dict:
         out[f"binary.layout.{name}"] = (contingency_by_heading(q, d),
                                         {"note": "each cell counted under its printed row and column headings"})
         out[f"binary.rr.{name}"] = russell_rao(q, d)
-        out[f"binary.sm.{name}"] = sokal_michener(q, d)
+        out[f"binary.sm.{name}"] = simple_matching(q, d)
         out[f"binary.j.{name}"] = jaccard(q, d)
     return out
 

@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 SCORE_COLUMNS = ("dataset", "repeat", "fold", "method")
-METRICS = ("accuracy", "balanced_accuracy")
+METRIC_COLUMNS = ("accuracy", "balanced_accuracy")
 PROPERTIES = {"vac.expected-better": "log10_condition_classes",
               "mkn.accuracy-vs-euclidean": "log10_condition_within",
               "svm.better-than-kernels": "log10_condition_classes"}
@@ -86,8 +86,8 @@ def check_scores(scores, metric: str = "accuracy", methods: Sequence | None = No
     """The score table, checked: its key columns, the metric, one row per key, no missing score."""
     if not isinstance(scores, pd.DataFrame):
         raise TypeError(f"scores must be the per-fold score table (a DataFrame), not {type(scores).__name__}")
-    if metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}, not {metric!r}")
+    if metric not in METRIC_COLUMNS:
+        raise ValueError(f"metric must be one of {METRIC_COLUMNS}, not {metric!r}")
     missing = [c for c in (*SCORE_COLUMNS, metric) if c not in scores.columns]
     if missing:
         raise ValueError(f"the score table lacks the column(s) {missing}; it has {list(scores.columns)}")

@@ -13,7 +13,7 @@ from sklearn.model_selection import (
 )
 
 from ..._validation import check_cv, check_estimator, check_int, check_labels
-from ...evaluation import METRICS, check_scoring
+from ...evaluation import SCORE_FUNCTIONS, check_scoring
 from ...whitening import (
     class_whitening_matrices,
     transform_by_class,
@@ -143,7 +143,7 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
             model, X[tr], y[tr], X[te], y[te], *fit, method=method, covariance=covariance
         )
         for tr, te in splits)
-    out = {n: np.asarray([METRICS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
+    out = {n: np.asarray([SCORE_FUNCTIONS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}
     return out[names[0]] if single else out
 
 

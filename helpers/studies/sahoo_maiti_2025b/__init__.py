@@ -87,7 +87,7 @@ from .derivations import (
 )
 from .kernels import (
     KERNELS,
-    METRICS,
+    PAPER_METRICS,
     Options,
     eq28_applied,
     eq29_by_hand,
@@ -107,7 +107,7 @@ from .limitations import (
 __all__ = [
     "eq29_by_hand",
     "KERNELS",
-    "METRICS",
+    "PAPER_METRICS",
     "ColumnOrders",
     "KernelCheck",
     "Options",

@@ -34,7 +34,7 @@ from ...whitening import (
 from ..sahoo_maiti_2025a import (
     population_split_scores,
 )
-from .kernels import KERNELS, METRICS, eq29_by_hand
+from .kernels import KERNELS, PAPER_METRICS, eq29_by_hand
 
 # --------------------------------------------------------------------------------------------
 # Section 5.3: the kernel as defined, Eqs. 18-19 and 31-34
@@ -219,7 +219,7 @@ def svm_models(method="cholesky", covariance="sample", kernels: Sequence[str] = 
 
 def svm_split_sweep(models: Mapping, X, y, n_splits: int = 50, test_size: float = 0.2, random_state=0,
                     method="cholesky", covariance="sample", n_jobs=None,
-                    metrics: Sequence[str] = METRICS) -> dict[str, dict[str, np.ndarray]]:
+                    metrics: Sequence[str] = PAPER_METRICS) -> dict[str, dict[str, np.ndarray]]:
     """Each metric of each model over the same stratified random splits, and Option A beside them.
 
     Option A (the population protocol with a linear SVC, which reads the test labels) is run

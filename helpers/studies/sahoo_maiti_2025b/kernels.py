@@ -10,7 +10,7 @@ import pandas as pd
 from sklearn.metrics import classification_report
 from sklearn.svm import SVC
 
-from ...evaluation import METRICS as METRIC_FUNCTIONS
+from ...evaluation import SCORE_FUNCTIONS
 from ...svm import is_linearly_separable
 from ...whitening import (
     class_whitening_matrices,
@@ -27,7 +27,7 @@ from ..sahoo_maiti_2025a import (
 KERNELS = ("linear", "rbf", "poly", "sigmoid")
 
 #: the paper's measures of performance (line 202, and F1 in the abstract); class 1 (malignant) positive
-METRICS = ("accuracy", "precision", "recall", "f1")
+PAPER_METRICS = ("accuracy", "precision", "recall", "f1")
 
 def eq29_by_hand(X_train, y_train, method="cholesky", covariance="sample") -> tuple[float, np.ndarray]:
     """Eq. 29 written out, :math:`p\\,C_1^{-1} + (1 - p)\\,C_0^{-1}` with p of Eq. 35: the cosine paper's Eq. 9.
@@ -61,7 +61,7 @@ def kernel_predictions(X_train, y_train, X_test, kernels: Sequence[str] = KERNEL
     return fitted, {kern: model.predict(X_test) for kern, model in fitted.items()}
 
 
-def split_metrics(y_true, y_pred, metrics: Sequence[str] = METRICS) -> dict[str, float]:
+def split_metrics(y_true, y_pred, metrics: Sequence[str] = PAPER_METRICS) -> dict[str, float]:
     """Accuracy, precision, recall and F1 of one set of predictions, class 1 (malignant) positive.
 
     Examples
@@ -69,7 +69,7 @@ def split_metrics(y_true, y_pred, metrics: Sequence[str] = METRICS) -> dict[str,
     >>> split_metrics([0, 1, 1, 0], [0, 1, 0, 0])
     {'accuracy': 0.75, 'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
     """
-    return {m: METRIC_FUNCTIONS[m](y_true, y_pred) for m in metrics}
+    return {m: SCORE_FUNCTIONS[m](y_true, y_pred) for m in metrics}
 
 
 def precision_table(y_true, predictions: Mapping) -> pd.DataFrame:
@@ -85,8 +85,8 @@ def precision_table(y_true, predictions: Mapping) -> pd.DataFrame:
     for name, p in predictions.items():
         p = np.asarray(p)
         report = classification_report(y_true, p, output_dict=True, zero_division=0)
-        columns[name] = {"malignant": METRIC_FUNCTIONS["precision"](y_true, p),
-                         "benign": METRIC_FUNCTIONS["precision"](1 - y_true, 1 - p),
+        columns[name] = {"malignant": SCORE_FUNCTIONS["precision"](y_true, p),
+                         "benign": SCORE_FUNCTIONS["precision"](1 - y_true, 1 - p),
                          **{avg: report[avg]["precision"] for avg in ("macro avg", "weighted avg")}}
     return pd.DataFrame(columns)
 
