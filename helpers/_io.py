@@ -1,4 +1,4 @@
-"""Plumbing shared by every layer (it imports nothing from the package): atomic files, progress bars.
+"""Plumbing shared by every layer (it imports nothing from the package): atomic files, output folders, progress bars.
 
 The one atomic writer of the workbook: loaders, caches, results files, sweeps and the
 notebook runner all write through :func:`atomic_path` / :func:`atomic_open`.
@@ -10,6 +10,36 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
+
+
+def unwritable(out, subfolders=()) -> tuple[str, Path] | None:
+    """Why a command could not write into the folder ``out``: ``(problem, path)``, or ``None``; creates nothing.
+
+    ``problem`` is ``"file"`` (``out``, or one of the ``subfolders`` the command writes inside it,
+    is a file), ``"under a file"`` (a folder above ``out`` that would have to be made is a file)
+    or ``"not writable"`` (the nearest existing folder does not let files be created); ``path``
+    is the path at fault. The one output-folder check of the workbook's commands.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "taken").write_text("")
+    ...     unwritable(Path(folder) / "new" / "out") is None, unwritable(Path(folder) / "taken")[0]
+    (True, 'file')
+    """
+    out = Path(out)
+    for sub in (out, *(out / name for name in subfolders)):
+        if sub.exists() and not sub.is_dir():
+            return "file", sub
+    base = out
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        return "under a file", base
+    if not os.access(base, os.W_OK | os.X_OK):
+        return "not writable", base
+    return None
 
 
 @contextmanager

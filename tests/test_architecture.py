@@ -246,3 +246,10 @@ def _untested_modules() -> list[str]:
 
 def test_every_public_module_has_a_test_file_of_its_name():
     assert not _untested_modules(), "no test file named after the module: " + "; ".join(_untested_modules())
+
+
+def test_the_repository_root_is_computed_in_one_place():
+    """``helpers.data.paths`` computes the package and repository folders; every other module imports them."""
+    computing = sorted(str(path.relative_to(PACKAGE.parent)) for path in PACKAGE.rglob("*.py")
+                       if re.search(r"Path\(__file__\)[^\n]*\.parents?\b", path.read_text(encoding="utf-8")))
+    assert computing == ["helpers/data/paths.py"], computing

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["ROOT", "DATA_DIR", "RAW_DIR", "PROCESSED_DIR"]
+__all__ = ["PACKAGE", "ROOT", "DATA_DIR", "RAW_DIR", "PROCESSED_DIR"]
 
-ROOT = Path(__file__).resolve().parents[2]
+#: the ``helpers`` package's folder
+PACKAGE = Path(__file__).resolve().parents[1]
+#: the repository: the one place its root is computed
+ROOT = PACKAGE.parent
 DATA_DIR = ROOT / "data"
 RAW_DIR = DATA_DIR / "raw"
 PROCESSED_DIR = DATA_DIR / "processed"

@@ -34,6 +34,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._io import atomic_open
+from ..data.paths import ROOT
 from ..studies import SOURCES as STUDY_SOURCES
 from ..studies import notebook
 from .book_clean import book_notebook, machine_paths, report_machine_paths, site_machine_paths
@@ -56,7 +57,6 @@ __all__ = [
     "write_sources",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
 #: the committed static parts of the book
 BOOK_DIR = ROOT / "book"
 #: at most this many figures per sweep (the other results are in its summary table)

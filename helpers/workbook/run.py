@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import signal
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from pathlib import Path
 
 import nbformat
 
+from .._io import unwritable
 from ..data.paths import ROOT
 from .execute import describe_failure, execute_notebook
 
@@ -114,21 +114,6 @@ def select(notebooks: list[Path], only: list[str] | None) -> list[Path]:
 # run
 
 
-def _unwritable(out: Path) -> str | None:
-    """Why ``out`` (or a folder it needs) cannot be written, in words; ``None`` when it can. Creates nothing."""
-    for sub in (out, *(out / s for s in ("notebooks", "results"))):
-        if sub.exists() and not sub.is_dir():
-            return f"{sub} is a file, not a folder"
-    base = out
-    while not base.exists() and base != base.parent:
-        base = base.parent
-    if not base.is_dir():
-        return f"{base} is a file, not a folder"
-    if not os.access(base, os.W_OK | os.X_OK):
-        return f"{base} is not writable"
-    return None
-
-
 def _refuse_run(out: Path, only: list[str] | None, folder: Path, jobs: int) -> str | None:
     """What is wrong with a ``run`` command line, in words (``None``: nothing); creates nothing."""
     if (out / "notebooks").resolve() == folder.resolve():
@@ -142,9 +127,11 @@ def _refuse_run(out: Path, only: list[str] | None, folder: Path, jobs: int) -> s
     if unknown:
         return (f"error: no notebook in {folder} matches {', '.join(map(repr, unknown))}; --only takes file names, "
                 f"stems or numbers: {', '.join(p.name for p in available) or 'none there'}")
-    blocked = _unwritable(out) if select(available, only) else None
+    blocked = unwritable(out, ("notebooks", "results")) if select(available, only) else None
     if blocked:
-        return f"error: cannot write into --out {out}: {blocked}; choose another --out"
+        problem, where = blocked
+        why = f"{where} is not writable" if problem == "not writable" else f"{where} is a file, not a folder"
+        return f"error: cannot write into --out {out}: {why}; choose another --out"
     return None
 
 

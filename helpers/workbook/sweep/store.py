@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..._io import atomic_open, atomic_path
+from ..._io import atomic_open, atomic_path, unwritable
+from ...data.paths import PACKAGE
 
 __all__ = [
     "LOCK_NAME",
@@ -79,7 +80,7 @@ def package_sha() -> str:
     A sweep's results depend on the package as much as on the notebook: a fixed bug in a
     helper changes the numbers a notebook prints.
     """
-    root = Path(__file__).resolve().parents[2]
+    root = PACKAGE
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
@@ -142,23 +143,19 @@ def load_json(path: Path):
 # The output folder
 
 
-def _nearest_existing(path: Path) -> Path:
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
-
-
 def check_out_folder(out: Path) -> None:
     """Refuse an output folder that is a file, sits under a file, or cannot be written; create nothing."""
-    if out.exists() and not out.is_dir():
+    blocked = unwritable(out)
+    if blocked is None:
+        return
+    problem, where = blocked
+    if problem == "file":
         raise NotADirectoryError(errno.ENOTDIR, f"Output folder {out} is a file, not a folder. Choose another --out.")
-    base = _nearest_existing(out)
-    if not base.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, f"Output folder {out} cannot be made: {base} is a file, not a "
+    if problem == "under a file":
+        raise NotADirectoryError(errno.ENOTDIR, f"Output folder {out} cannot be made: {where} is a file, not a "
                                                 "folder. Choose another --out.")
-    if not os.access(base, os.W_OK | os.X_OK):
-        raise PermissionError(errno.EACCES, f"Output folder {out} is not writable: {base} does not let you "
-                                            "create files. Choose another --out.")
+    raise PermissionError(errno.EACCES, f"Output folder {out} is not writable: {where} does not let you "
+                                        "create files. Choose another --out.")
 
 
 def make_out_folder(out: Path) -> None:
