@@ -128,7 +128,7 @@ def row_sq_norms(Z: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", Z, Z)
 
 
-def sq_distances_from_inner(sq_a, sq_b, inner, clip: bool = True) -> np.ndarray:
+def sq_distances_from_inner(sq_a, sq_b, inner, *, clip: bool = True) -> np.ndarray:
     """Squared Euclidean distances ``|a_i|^2 + |b_j|^2 - 2 a_i'b_j`` from squared norms and inner products.
 
     The one place the expanded formula is written. It needs only inner products, so it serves
@@ -211,7 +211,7 @@ def _sq_distances_by_rows(sq_a, sq_b, inner, clip: bool) -> np.ndarray:
     return out
 
 
-def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, clip: bool = True) -> np.ndarray:
+def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, *, clip: bool = True) -> np.ndarray:
     """Squared Euclidean distances between the rows of ``A`` and of ``B``, by the expanded formula.
 
     :func:`sq_distances_from_inner` with the squared norms of :func:`row_sq_norms` and the
@@ -228,4 +228,4 @@ def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, clip: bool = True) ->
     >>> bool(np.allclose(sq_euclidean(A, B), euclidean_distances(A, B, squared=True)))
     True
     """
-    return sq_distances_from_inner(row_sq_norms(A), row_sq_norms(B), A @ B.T if inner is None else inner, clip)
+    return sq_distances_from_inner(row_sq_norms(A), row_sq_norms(B), A @ B.T if inner is None else inner, clip=clip)

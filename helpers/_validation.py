@@ -355,7 +355,7 @@ def split_folds(cv, X, y) -> list:
                          f"{dict(zip(labels.tolist(), counts.tolist()))}): {exc}") from None
 
 
-def check_positive_ints(values, name: str, example: str, maximum: int | None = None, scalar: bool = False,
+def check_positive_ints(values, name: str, example: str, maximum: int | None = None, *, scalar: bool = False,
                         why: str | None = None) -> list[int]:
     """``values`` as a list of integers in ``[1, maximum]``, or an error naming the first bad one.
 

@@ -459,7 +459,7 @@ def _check_gram_covariance(covariance) -> None:
         )
 
 
-def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", return_shrinkage: bool = False):
+def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", *, return_shrinkage: bool = False):
     """The dense ``d x d`` covariance ``a I + b R'R`` of residual rows ``R`` (as :class:`ResidualCovariance`).
 
     Cheaper than the Woodbury route when there are more residuals than dimensions (one

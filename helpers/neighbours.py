@@ -99,7 +99,7 @@ def _smallest(block: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def nearest_indices(D, k: int, exclude_self: bool = False) -> np.ndarray:
+def nearest_indices(D, k: int, *, exclude_self: bool = False) -> np.ndarray:
     """The ``k`` nearest columns of each row of a distance matrix, nearest first, ties by index.
 
     Equal to ``np.argsort(D, axis=1, kind="stable")[:, :k]`` (so among equally distant
@@ -307,7 +307,7 @@ def _check_idx(idx, n_points: int, name: str) -> np.ndarray:
     return idx
 
 
-def majority_votes(idx, Y, ks, n_classes: int | None = None, multi_label: bool = False) -> dict:
+def majority_votes(idx, Y, ks, n_classes: int | None = None, *, multi_label: bool = False) -> dict:
     """Majority-vote kNN predictions of the first ``k`` neighbours, for every ``k`` in ``ks``.
 
     The rule of ``KNeighborsClassifier`` (uniform weights): the class with most votes among

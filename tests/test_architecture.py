@@ -253,3 +253,27 @@ def test_the_repository_root_is_computed_in_one_place():
     computing = sorted(str(path.relative_to(PACKAGE.parent)) for path in PACKAGE.rglob("*.py")
                        if re.search(r"Path\(__file__\)[^\n]*\.parents?\b", path.read_text(encoding="utf-8")))
     assert computing == ["helpers/data/paths.py"], computing
+
+
+#: overrides whose signature a library fixes (jupyter_client's kernel manager, PyYAML's constructor)
+_LIBRARY_SIGNATURES = {"_async_cleanup_resources", "mapping"}
+
+
+def _positional_booleans() -> list[str]:
+    """Functions (not ``__init__``, where scikit-learn's convention passes every parameter by keyword) whose
+    parameter with a ``True``/``False`` default can be passed by position."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name == "__init__" \
+                    or node.name in _LIBRARY_SIGNATURES:
+                continue
+            positional = node.args.posonlyargs + node.args.args
+            defaults = dict(zip(positional[len(positional) - len(node.args.defaults):], node.args.defaults))
+            found += [f"{path.relative_to(PACKAGE.parent)}: {node.name}({arg.arg}=...)" for arg, default in
+                      defaults.items() if isinstance(default, ast.Constant) and isinstance(default.value, bool)]
+    return found
+
+
+def test_boolean_parameters_are_keyword_only():
+    assert not _positional_booleans(), "make these keyword-only (a * before them): " + "; ".join(_positional_booleans())

@@ -149,7 +149,7 @@ def _find(folder: Path, stem: str):
     return None
 
 
-def load_mnist_test(n: int = 1000, path=None, verify: bool = True, fallback: bool = True):
+def load_mnist_test(n: int = 1000, path=None, *, verify: bool = True, fallback: bool = True):
     """The first ``n`` MNIST test images as floats in [0, 1] and their labels.
 
     Parameters

@@ -48,7 +48,7 @@ def _check_table(df) -> None:
         )
 
 
-def modapte_split(df: pd.DataFrame, keep_without_topics: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+def modapte_split(df: pd.DataFrame, *, keep_without_topics: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The ModApte training and test sets (Lewis's README, section VIII.B).
 
     Training: ``LEWISSPLIT="TRAIN"``, ``TOPICS="YES"``; test: ``LEWISSPLIT="TEST"``,
@@ -61,7 +61,7 @@ def modapte_split(df: pd.DataFrame, keep_without_topics: bool = False) -> tuple[
     >>> df = pd.DataFrame({"lewissplit": ["TRAIN", "TRAIN", "TEST", "NOT-USED"],
     ...                    "topics_attr": ["YES", "YES", "YES", "YES"],
     ...                    "topics": [["earn"], [], ["acq"], ["earn"]]})
-    >>> [len(s) for s in modapte_split(df)], [len(s) for s in modapte_split(df, True)]
+    >>> [len(s) for s in modapte_split(df)], [len(s) for s in modapte_split(df, keep_without_topics=True)]
     ([1, 1], [2, 1])
     """
     _check_table(df)

@@ -178,7 +178,7 @@ def _with_query(name: str):
     return table, pd.Series(QUERIES[name], name="query")
 
 
-def load_athletes(extended: bool = False):
+def load_athletes(*, extended: bool = False):
     """The college athletes (speed, agility, drafted?) and the query (6.75, 3).
 
     Parameters

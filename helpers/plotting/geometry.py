@@ -69,7 +69,7 @@ def prediction_ellipse(mean, cov, level: float = 0.9, n_points: int = 200, start
     # x = mean + L u with |u| = radius  =>  (x - mean)' inv(L L') (x - mean) = radius^2
     return mean + circle @ L.T
 
-def plot_prediction_ellipses(ax, mean, cov, levels=(0.1, 0.3, 0.5, 0.7, 0.9), label_levels=True,
+def plot_prediction_ellipses(ax, mean, cov, levels=(0.1, 0.3, 0.5, 0.7, 0.9), *, label_levels=True,
                              label_angle=None, **kwargs):
     """Draw the prediction ellipses of ``N(mean, cov)`` at each of ``levels`` on ``ax``.
 

@@ -90,7 +90,7 @@ _NUMBER = re.compile(r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?\s*|\s*(nan|
 MANY_COLUMNS = 10
 
 
-def _readable_table(html: str, comparison: bool = False) -> str:
+def _readable_table(html: str, *, comparison: bool = False) -> str:
     """A pandas HTML table as the book shows it: narrower columns, so that a wide table fits the page.
 
     - Names may wrap after ``_`` and ``/`` (``n_<wbr>features``): a header such as
@@ -140,7 +140,8 @@ def book_notebook(path: Path) -> str:
             comparison = data.pop(MIME, None) is not None
             html = data.get("text/html")
             if html is not None and "<table" in (html if isinstance(html, str) else "".join(html)):
-                data["text/html"] = _readable_table(html if isinstance(html, str) else "".join(html), comparison)
+                text = html if isinstance(html, str) else "".join(html)
+                data["text/html"] = _readable_table(text, comparison=comparison)
         _hide_run_parameters(cell)
         _figure_alt(cell)
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"

@@ -163,7 +163,8 @@ class SourceCheck:
         """
         row = self.item(key)
         printed = parse_printed(row["reading"] if reading and row["reading"] else row["printed"])
-        return compare_values(printed, ours, None, percent, truncated=row["printing"].startswith("truncated")).ok
+        truncated = row["printing"].startswith("truncated")
+        return compare_values(printed, ours, None, percent=percent, truncated=truncated).ok
 
     def _add(self, key, ours, verdict, difference, note, source_text, fields=None) -> Row:
         row = self.item(key)

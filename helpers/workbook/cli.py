@@ -115,8 +115,8 @@ def _sweep(args) -> int:
         warnings.simplefilter("default", sweep.CorruptRunFileWarning)
         warnings.simplefilter("always", sweep.NotebookChangedWarning)
         try:
-            table = sweep.run_checked(notebook, grid, out, args.jobs, args.retry_failed, args.dask, args.timeout,
-                                      progress=True)
+            table = sweep.run_checked(notebook, grid, out, args.jobs, retry_failed=args.retry_failed, dask=args.dask,
+                                      timeout=args.timeout, progress=True)
         except sweep.SweepBusyError as exc:  # another sweep took the folder since the checks
             print(f"error: {exc.strerror}", file=sys.stderr)
             return 2

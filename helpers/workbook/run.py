@@ -217,7 +217,7 @@ def _stop(pool, notebooks_dir: Path) -> None:
 
 
 def run_notebooks(out, only: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR, jobs: int = 2,
-                  progress: bool = True, book: bool = True) -> int:
+                  *, progress: bool = True, book: bool = True) -> int:
     """``run``: execute into ``out``, ``jobs`` notebooks at a time, the longest first; then the book.
 
     Prints one line per notebook (name, seconds, status) in name order, each as soon as it and

@@ -202,7 +202,7 @@ def format_value(value, decimals: int | None) -> str:
 # comparing ours with printed values
 
 
-def compare_value(printed: Printed, ours, tol: float | None = None, exact: bool = False,
+def compare_value(printed: Printed, ours, tol: float | None = None, *, exact: bool = False,
                   truncated: bool = False) -> tuple[bool, str]:
     """Does ``ours`` equal one printed value? Returns ``(match, how)``.
 
@@ -254,7 +254,7 @@ class Comparison(NamedTuple):
     difference: float | None
 
 
-def compare_values(printed: list[Printed], ours, tol: float | None = None, percent: bool = False,
+def compare_values(printed: list[Printed], ours, tol: float | None = None, *, percent: bool = False,
                    exact: bool = False, label: str = "printed", truncated: bool = False) -> Comparison:
     """Compare one value of ours with each printed value (:func:`compare_value`).
 
@@ -305,7 +305,7 @@ def compare_values(printed: list[Printed], ours, tol: float | None = None, perce
                             "number (an int or a float), not text, a flag or a missing value")
         if percent and p.is_number and not isinstance(v, str):
             v = 100.0 * float(v)
-        ok, how = compare_value(p, v, tol, exact, truncated)
+        ok, how = compare_value(p, v, tol, exact=exact, truncated=truncated)
         ok_all &= ok
         if how:
             notes.append(how)
@@ -394,13 +394,14 @@ def number_verdict(printed: str, ours, *, reading: str = "", correction: str = "
     >>> got.verdict, got.notes, round(got.difference, 6)
     ('extraction error', ['printed 9.921, read 0.921 (extraction: the 0 is read as 9)'], 0.0001)
     """
-    ok, notes, diff = compare_values(parse_printed(printed), ours, tol, percent, exact, truncated=truncated)
+    ok, notes, diff = compare_values(parse_printed(printed), ours, tol, percent=percent, exact=exact,
+                                     truncated=truncated)
     verdict = match_verdict(ok, how)
     if not ok and reading:
         # the printed value cannot be right: compare with the reading, and measure the difference from it
         if_read = correction_verdict(correction)
-        ok_r, notes_r, diff_r = compare_values(parse_printed(reading), ours, tol, percent, exact, label="read",
-                                               truncated=truncated)
+        ok_r, notes_r, diff_r = compare_values(parse_printed(reading), ours, tol, percent=percent, exact=exact,
+                                               label="read", truncated=truncated)
         if ok_r:
             verdict = if_read
         kind, why = (part.strip() for part in correction.split(":", 1))

@@ -13,8 +13,9 @@ DATA_LAYER = sorted((ROOT / "helpers" / "data").rglob("*.py"))  # the collection
 def test_the_folders_are_the_repository_s():
     assert (ROOT / "pyproject.toml").is_file() and (ROOT / "helpers" / "data" / "paths.py").is_file()
     assert (DATA_DIR, RAW_DIR, PROCESSED_DIR) == (ROOT / "data", ROOT / "data" / "raw", ROOT / "data" / "processed")
-    assert sorted(paths.__all__) == ["DATA_DIR", "PROCESSED_DIR", "RAW_DIR", "ROOT"]
+    assert sorted(paths.__all__) == ["DATA_DIR", "PACKAGE", "PROCESSED_DIR", "RAW_DIR", "ROOT"]
 
+    assert paths.PACKAGE == ROOT / "helpers"
 
 @pytest.mark.parametrize("path", DATA_LAYER, ids=lambda p: p.name)
 def test_no_development_machine_path_in_code_docstrings_or_messages(path):

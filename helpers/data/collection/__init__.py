@@ -267,7 +267,7 @@ def _check_names(names, default: tuple[str, ...]) -> list[str]:
 
 
 def _clean(name: str, min_rows_per_class: int, drop_duplicates: bool,
-           allow_empty: bool = False) -> tuple[Dataset, dict]:
+           *, allow_empty: bool = False) -> tuple[Dataset, dict]:
     """Load, select, complete cases, deduplicate, drop small classes and constant columns."""
     _check_name(name)
     if not isinstance(drop_duplicates, (bool, np.bool_)):

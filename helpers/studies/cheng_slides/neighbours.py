@@ -40,13 +40,14 @@ def with_distances(data: Labelled, q=None) -> pd.DataFrame:
     return out
 
 
-def ranked_ids(table: pd.DataFrame, column: str, descending: bool = False) -> list[int]:
+def ranked_ids(table: pd.DataFrame, column: str, *, descending: bool = False) -> list[int]:
     """IDs in the order of ``column`` (nearest first; ``descending`` for similarities); ties in table order.
 
     Examples
     --------
     >>> from helpers.studies.cheng_slides import athletes
-    >>> ranked_ids(with_distances(athletes()), "L2")[:3], ranked_ids(with_distances(athletes()), "cosine", True)[:3]
+    >>> table = with_distances(athletes())
+    >>> ranked_ids(table, "L2")[:3], ranked_ids(table, "cosine", descending=True)[:3]
     ([18, 12, 10], [12, 18, 20])
     """
     values = table[column].to_numpy()

@@ -115,7 +115,7 @@ def _labelled(table, features, label, query_name) -> Labelled:
     return Labelled(table, tuple(features), label, np.array([list(QUERIES[query_name].values())], dtype=float))
 
 
-def athletes(extended: bool = False) -> Labelled:
+def athletes(*, extended: bool = False) -> Labelled:
     """The college athletes (speed, agility, draft) and the query (6.75, 3); ``extended`` adds ID 21.
 
     Examples

@@ -430,7 +430,7 @@ def _hierarchical_pairs(protocol: dict, secondary: bool) -> list[dict]:
 
 
 def write_hierarchical(scores: pd.DataFrame, protocol: dict, path=None, n_samples: int | None = None,
-                       chains: int | None = None, random_state: int | None = None, secondary: bool = True) -> dict:
+                       chains: int | None = None, random_state: int | None = None, *, secondary: bool = True) -> dict:
     """Fit the hierarchical model to the readings of every claim against each comparator, and store it.
 
     ``secondary=False``: the primary readings only (a quarter of an hour less on two cores).

@@ -184,7 +184,7 @@ class ColumnOrderStudy(NamedTuple):
     predictions: dict           #: {transform: ndarray (1 + n_orders, n_test)}, the data set's order first
 
 
-def _largest_change(new, ref, relative=False):
+def _largest_change(new, ref, *, relative=False):
     diff = np.abs(new - ref)
     if relative:
         return float(diff.max() / np.abs(ref).max())

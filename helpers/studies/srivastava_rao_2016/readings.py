@@ -76,7 +76,7 @@ def _accuracy(y_true, y_pred, multi):
 
 
 def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), readings=None,
-                         covariance="ledoit_wolf", loo: bool = True, verbose: bool | None = None,
+                         covariance="ledoit_wolf", *, loo: bool = True, verbose: bool | None = None,
                          desc: str = "readings") -> Readings:
     """Test predictions of every reading of Mahal-kNN (:data:`READINGS`) for every k.
 

@@ -270,7 +270,7 @@ def _yaml_loader(path: Path):
     class Loader(yaml.SafeLoader):
         pass
 
-    def mapping(loader, node, deep=False):
+    def mapping(loader, node, deep=False):  # PyYAML's construct_mapping signature
         seen = set()
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":  # << *anchor: YAML's own way to repeat keys

@@ -386,7 +386,7 @@ def run_sweep(
     grid: dict,
     out,
     jobs: int = 1,
-    retry_failed: bool = False,
+    *, retry_failed: bool = False,
     dask: str | None = None,
     timeout: int | None = None,
     progress: bool = True,
@@ -424,10 +424,11 @@ def run_sweep(
         The folder's results table (:func:`~helpers.workbook.sweep.store.collect`).
     """
     notebook, out = check_sweep(notebook, grid, out, jobs, timeout, dask, max_runs=max_runs)
-    return run_checked(notebook, grid, out, jobs, retry_failed, dask, timeout, progress)
+    return run_checked(notebook, grid, out, jobs, retry_failed=retry_failed, dask=dask, timeout=timeout,
+                       progress=progress)
 
 
-def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, retry_failed: bool = False,
+def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, *, retry_failed: bool = False,
                 dask: str | None = None, timeout: int | None = None, progress: bool = True) -> pd.DataFrame:
     """:func:`run_sweep` without its checks: for a sweep :func:`check_sweep` has already accepted.
 
@@ -447,7 +448,7 @@ def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, retry_fail
 
 def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed: bool, dask: str | None,
                 timeout: int | None, progress: bool, code: str) -> pd.DataFrame:
-    todo, done = plan(out, combos, retry_failed, code)
+    todo, done = plan(out, combos, retry_failed=retry_failed, code=code)
     if todo and (others := other_versions(out, todo, code)):
         names = ", ".join(f"{n} by {'a notebook it did not record' if name == 'unknown' else name}"
                           for name, n in others.items())

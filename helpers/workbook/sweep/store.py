@@ -300,7 +300,7 @@ def read_run(runs: Path, rid: str) -> dict | None:
     return record
 
 
-def plan(out: Path, combos: list[dict], retry_failed: bool = False, code: str = "") -> tuple[list[dict], list[dict]]:
+def plan(out: Path, combos: list[dict], *, retry_failed: bool = False, code: str = "") -> tuple[list[dict], list[dict]]:
     """Split parameter sets into (to run, already done) given what ``out`` holds.
 
     Finished runs of the same parameters and notebook ``code`` (:func:`run_id`) are done;
