@@ -434,7 +434,12 @@ def problems(path) -> list[str]:
         than 1..n in order, error or stderr outputs, injected-parameters cells, and
         whether normalization would change the notebook.
     """
-    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception as exc:  # noqa: BLE001 - not JSON, or JSON nbformat cannot read: every kind is a problem to report
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        return [f"cannot be read as a notebook ({first[:120]}); restore it (git checkout -- {Path(path).name} in "
+                "its folder) or remove it"]
     found, counts, unexecuted = [], [], []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type != "code":

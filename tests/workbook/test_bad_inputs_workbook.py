@@ -760,3 +760,31 @@ def test_the_book_onto_a_full_disk_names_the_folder_and_leaves_no_torn_page(tmp_
                 assert page.read_bytes() == static.read_bytes()
             elif page.suffix == ".ipynb":
                 json.loads(page.read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- check: a notebook that cannot be read
+
+UNREADABLE_NOTEBOOKS = [
+    ("check-notebook-not-json", "not json {\n"),
+    ("check-notebook-empty", ""),
+    ("check-notebook-json-not-a-notebook", '{"cells": 3}'),
+    ("check-notebook-json-list", "[]"),
+    ("check-notebook-missing-metadata", '{"nbformat": 4, "nbformat_minor": 5, "cells": []}'),
+    ("check-notebook-not-utf8", "\udcff\udcfe"),
+]
+
+
+@pytest.mark.parametrize(("case", "content"), UNREADABLE_NOTEBOOKS, ids=[c[0] for c in UNREADABLE_NOTEBOOKS])
+def test_check_names_a_notebook_it_cannot_read_and_goes_on(case, content, tmp_path, capsys):
+    from helpers.workbook import cli
+
+    good = ROOT / "notebooks" / "01_dimensionality_primer.ipynb"
+    (tmp_path / good.name).write_bytes(good.read_bytes())
+    (tmp_path / "02_broken.ipynb").write_bytes(content.encode("utf-8", "surrogateescape"))
+    (tmp_path / "03_after.ipynb").write_text("[]")
+    assert cli.main(["check", "--notebooks-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"check: 02_broken\.ipynb: cannot be read as a notebook \(.+\); restore it \(git checkout -- "
+                     r"02_broken\.ipynb in its folder\) or remove it", err), err
+    assert "check: 03_after.ipynb: cannot be read" in err          # the check went on past it
+    assert "01_dimensionality_primer" not in err and "Traceback" not in err
