@@ -48,7 +48,9 @@ def atomic_path(dest, suffix: str = ".tmp"):
 
     Readers never see a half-written ``dest``: an exception (or Ctrl-C) deletes the
     temporary file and leaves ``dest`` as it was. The file gets the mode a plain
-    ``open(dest, "w")`` would give (0666 minus the umask), not ``mkstemp``'s 0600.
+    ``open(dest, "w")`` would give (0666 minus the umask), not ``mkstemp``'s 0600. Where
+    ``dest`` is a symbolic link, the file it points to is replaced and the link kept, as
+    ``open(dest, "w")`` would.
 
     Examples
     --------
@@ -60,6 +62,8 @@ def atomic_path(dest, suffix: str = ".tmp"):
     '{"a": 1}'
     """
     dest = Path(dest)
+    if dest.is_symlink():
+        dest = dest.resolve()   # write what the link points to; the link stays
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=suffix)
     os.close(fd)
     try:

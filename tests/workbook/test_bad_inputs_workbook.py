@@ -788,3 +788,20 @@ def test_check_names_a_notebook_it_cannot_read_and_goes_on(case, content, tmp_pa
                      r"02_broken\.ipynb in its folder\) or remove it", err), err
     assert "check: 03_after.ipynb: cannot be read" in err          # the check went on past it
     assert "01_dimensionality_primer" not in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- a README that is a symbolic link
+
+def test_make_ledger_writes_through_a_readme_that_is_a_link_and_keeps_the_link(tmp_path):
+    from helpers.workbook.coverage import README_END, README_START, update_readme
+
+    target = tmp_path / "docs" / "README.md"
+    target.parent.mkdir()
+    target.write_text(f"# Workbook\n\n{README_START}\nold table\n{README_END}\n\nmore\n", encoding="utf-8")
+    link = tmp_path / "README.md"
+    link.symlink_to(Path("docs") / "README.md")
+    assert update_readme(link) is True
+    assert link.is_symlink() and link.resolve() == target.resolve()          # still a link, to the same file
+    text = target.read_text(encoding="utf-8")
+    assert "old table" not in text and text.startswith("# Workbook") and text.rstrip().endswith("more")
+    assert "| source |" in text or "|" in text.split(README_START)[1]       # the coverage table went in
