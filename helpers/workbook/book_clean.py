@@ -132,8 +132,15 @@ def book_notebook(path: Path) -> str:
     - Each figure's title as its alt text (:func:`_figure_alt`).
     - Tables with narrower columns (:func:`_readable_table`), so that wide tables fit the page
       (``book/_static/book.css`` sets their size).
+    - MyST-NB's execution settings dropped from the notebook's metadata (``mystnb.execution_mode``
+      and the other ``execution_*`` keys): the book shows notebooks as ``make run`` executed them
+      and executes nothing, whatever a notebook asks for.
     """
     nb = json.loads(path.read_text(encoding="utf-8"))
+    settings = nb.get("metadata", {}).get("mystnb")
+    if isinstance(settings, dict):
+        for key in [key for key in settings if str(key).startswith("execution")]:
+            del settings[key]
     for cell in nb.get("cells", []):
         for output in cell.get("outputs", []):
             data = output.get("data", {})

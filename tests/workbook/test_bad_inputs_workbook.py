@@ -805,3 +805,24 @@ def test_make_ledger_writes_through_a_readme_that_is_a_link_and_keeps_the_link(t
     text = target.read_text(encoding="utf-8")
     assert "old table" not in text and text.startswith("# Workbook") and text.rstrip().endswith("more")
     assert "| source |" in text or "|" in text.split(README_START)[1]       # the coverage table went in
+
+
+# ---------------------------------------------------------------- the book executes nothing
+
+@pytest.mark.integration
+@pytest.mark.parametrize("case", ["book-execution-mode-force", "book-execution-mode-cache"])
+def test_the_book_executes_no_notebook_whatever_its_metadata_asks(case, tmp_path):
+    from helpers.workbook.book import build_book
+
+    out = build_folder(tmp_path)
+    marker = tmp_path / "executed.txt"
+    path = out / "notebooks" / "01_more.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["mystnb"] = {"execution_mode": case.rsplit("-", 1)[1], "execution_timeout": 5}
+    nb.cells.append(nbformat.v4.new_code_cell(f"open({str(marker)!r}, 'w').write('ran')", execution_count=2))
+    nbformat.write(nb, path)
+    build_book(out)
+    assert not marker.exists(), "the book executed a notebook"
+    chapter = json.loads((out / "book_src" / "notebooks" / "01_more.ipynb").read_text(encoding="utf-8"))
+    assert chapter["metadata"]["mystnb"] == {}
+    assert json.loads(path.read_text(encoding="utf-8"))["metadata"]["mystnb"]["execution_mode"]  # the input untouched
