@@ -150,7 +150,24 @@ def _read_notebook(path: Path) -> dict:
         what = (f"a {type(nb).__name__}" if not isinstance(nb, dict) else "an object without a list of cells"
                 if not isinstance(nb.get("cells"), list) else "cells that are not objects")
         raise ValueError(f"{path} is JSON but not a notebook (it holds {what}). {_rerun_hint(path)}")
+    for i, cell in enumerate(nb["cells"]):
+        source = cell.get("source", "")
+        text = source if isinstance(source, str) else "".join(map(str, source))
+        if cell.get("cell_type") == "markdown" and (found := _INCLUDE.search(text)):
+            taken = found.group(0).strip()
+            raise ValueError(f"{path}: Markdown cell {i} takes a file from outside the book ({taken}): "
+                             "the book shows a notebook's own text and outputs and publishes no other file, which "
+                             "an include or a path out of the book's folder could take from anywhere on this "
+                             "machine. Put the text or figure in the notebook itself, then run `make run` again.")
     return nb
+
+
+#: MyST and reStructuredText directives and Markdown links that copy a file into the book: an include of any
+#: file; an image, figure or download, or a linked file, outside the book's folder (``../`` or an absolute path)
+_INCLUDE = re.compile(r"\{(?:literal)?include\}[^\n]*|\.\.\s+(?:literal)?include::[^\n]*"
+                      r"|\{(?:image|figure|download)\}`?\s*[^\n]*?(?:\.\./|(?<![\w:])/)[^\n]*"
+                      r"|\.\.\s+(?:image|figure)::\s*(?:\.\./|/)[^\n]*"
+                      r"|\]\(\s*(?:\.\./|/)[^)\n]*\)")
 
 
 def _check_rows(rows, where: Path) -> str | None:

@@ -170,6 +170,20 @@ HINT = r"Run `make run` again \(`python -m helpers\.workbook run --only 00` for 
 
 # (id, the damage done to a fresh build folder, error type, words). write_sources must raise
 # before it writes anything: no book_src is made (an unwritable one is left as it was).
+def with_markdown(text):
+    """Add a Markdown cell holding ``text`` to the executed notebook 01."""
+    def damage(out):
+        path = out / "notebooks" / "01_more.ipynb"
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.append(nbformat.v4.new_markdown_cell(text))
+        nbformat.write(nb, path)
+    return damage
+
+
+OUTSIDE = (r"01_more\.ipynb: Markdown cell 2 takes a file from outside the book \(.+\): the book shows a notebook's "
+           r"own text and outputs and publishes no other file.*Put the text or figure in the notebook itself")
+
+
 BOOK_ERRORS = [
     ("book-notebook-torn", torn(nb_file("00_primer.ipynb")), ValueError,
      r"00_primer\.ipynb is not a whole notebook \(its JSON breaks off: .*\); the run that wrote it was cut short\. "
@@ -198,6 +212,12 @@ BOOK_ERRORS = [
      r"permitted)\. .*make the folder writable or free space there, then build the book again"),
     ("book-ledger-header-only", ledger_header_only, ValueError,
      r"ledger\.csv holds no ledger row, only its header: .*Restore the committed file"),
+    ("book-include-parent", with_markdown("```{include} ../../../README.md\n```"), ValueError, OUTSIDE),
+    ("book-literalinclude-absolute", with_markdown(":::{literalinclude} /etc/hostname\n:::"), ValueError, OUTSIDE),
+    ("book-rst-include", with_markdown("```{eval-rst}\n.. include:: ../../secret.txt\n```"), ValueError, OUTSIDE),
+    ("book-image-outside", with_markdown("```{image} ../../../plot.png\n```"), ValueError, OUTSIDE),
+    ("book-markdown-image-absolute", with_markdown("A figure: ![a plot](/tmp/plot.png)"), ValueError, OUTSIDE),
+    ("book-download-parent", with_markdown("The data: {download}`../../data.csv`"), ValueError, OUTSIDE),
 ]
 
 
