@@ -846,3 +846,22 @@ def test_the_book_executes_no_notebook_whatever_its_metadata_asks(case, tmp_path
     chapter = json.loads((out / "book_src" / "notebooks" / "01_more.ipynb").read_text(encoding="utf-8"))
     assert chapter["metadata"]["mystnb"] == {}
     assert json.loads(path.read_text(encoding="utf-8"))["metadata"]["mystnb"]["execution_mode"]  # the input untouched
+
+
+# ---------------------------------------------------------------- a book that shows this machine's paths
+
+@pytest.mark.integration
+def test_the_book_command_fails_when_the_book_shows_a_path_of_this_machine(tmp_path, capsys):
+    from helpers.workbook import cli
+
+    out = build_folder(tmp_path)
+    path = out / "notebooks" / "01_more.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    printed = nbformat.v4.new_output("stream", name="stdout", text=f"saved {out.resolve()}/results/01_more.json\n")
+    nb.cells.append(nbformat.v4.new_code_cell("print(path)", execution_count=2, outputs=[printed]))
+    nbformat.write(nb, path)
+    assert cli.main(["book", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "1 page(s) of the book show an absolute path of this machine" in err
+    assert "error: the book was built, but shows paths of this machine (listed above)" in err
+    assert (out / "book" / "index.html").is_file()               # built, to be looked at, but not passed
