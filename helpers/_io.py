@@ -64,7 +64,10 @@ def atomic_path(dest, suffix: str = ".tmp"):
     dest = Path(dest)
     if dest.is_symlink():
         dest = dest.resolve()   # write what the link points to; the link stays
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=suffix)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=suffix)
+    except OSError as exc:  # named by the file meant, not by the temporary name nobody asked for
+        raise type(exc)(exc.errno, f"cannot write {dest}: {exc.strerror} in {dest.parent}") from None
     os.close(fd)
     try:
         yield Path(tmp)

@@ -6,6 +6,7 @@ Fixtures live in the ``conftest.py`` files; test modules never import one anothe
 import errno
 import io
 import os
+import shutil
 import socket
 import subprocess
 import tarfile
@@ -202,3 +203,15 @@ def local_server(handler):
 SLOW_BODY = ("import json, time\ntime.sleep(1.0)\n"
              "if results_path:\n    json.dump({'score': seed}, open(results_path, 'w'))")
 
+
+
+@contextmanager
+def read_only(disk: Path, files=()):
+    """A small tmpfs at ``disk`` holding copies of ``files``, remounted read-only for the block (as root only)."""
+    with tmpfs(disk, "4m"):
+        for path in files:
+            shutil.copy(path, disk / Path(path).name)
+        done = subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"this machine does not allow a read-only remount: {done.stderr.decode().strip()}")
+        yield disk

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import signal
 import sys
 import tempfile
@@ -364,6 +365,15 @@ def resolve(names: list[str], folder) -> list[Path]:
     return paths
 
 
+def _cannot_replace(path: Path) -> str | None:
+    """Why ``path`` could not be replaced by a new file beside it, in words; ``None`` when it can."""
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"{path.parent} (read-only)"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path} (read-only)"
+    return None
+
+
 def refresh_notebooks(names: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR) -> int:
     """``refresh``: re-execute with defaults and replace each committed notebook on success.
 
@@ -388,6 +398,12 @@ def refresh_notebooks(names: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_D
         return 2
     if not targets:
         print(f"no numbered notebooks in {folder}", file=sys.stderr)
+        return 1
+    blocked = sorted({where for src in targets if (where := _cannot_replace(src))})
+    if blocked:  # refused before any notebook runs for minutes only to be thrown away
+        print("error: refresh replaces each notebook in place, and cannot write " + "; ".join(blocked)
+              + ": make the notebooks and their folder writable (or copy them to a writable folder and pass "
+              "--notebooks-dir), then run it again", file=sys.stderr)
         return 1
     failed = 0
     for src in targets:

@@ -39,7 +39,7 @@ from helpers.workbook import ledger as L
 from helpers.workbook import run as runner
 from helpers.workbook.checks import MIME, SourceCheck
 from helpers.workbook.verdicts import effect_verdict, holds_verdict, parse_printed
-from tests.support import fill, tmpfs, unwritable_dir
+from tests.support import fill, read_only, tmpfs, unwritable_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 VAC, MDS = "000_355ea6f26af76eed.txt", "001_a9361abd8dd83813.txt"
@@ -865,3 +865,29 @@ def test_the_book_command_fails_when_the_book_shows_a_path_of_this_machine(tmp_p
     assert "1 page(s) of the book show an absolute path of this machine" in err
     assert "error: the book was built, but shows paths of this machine (listed above)" in err
     assert (out / "book" / "index.html").is_file()               # built, to be looked at, but not passed
+
+
+# ---------------------------------------------------------------- notebooks that cannot be written
+
+def test_refresh_of_read_only_notebooks_is_refused_before_running_any(tmp_path, capsys):
+    from helpers.workbook import cli
+
+    notebook = ROOT / "notebooks" / "01_dimensionality_primer.ipynb"
+    with read_only(tmp_path / "ro", [notebook]) as folder:
+        start = time.perf_counter()
+        assert cli.main(["refresh", "--notebooks-dir", str(folder), notebook.stem]) == 1
+        assert time.perf_counter() - start < 5                      # refused, not executed first
+        err = capsys.readouterr().err
+        assert f"cannot write {folder} (read-only)" in err and "--notebooks-dir" in err
+        assert "Traceback" not in err and ".tmp" not in err
+        assert (folder / notebook.name).read_bytes() == notebook.read_bytes()
+
+
+def test_an_atomic_write_into_a_read_only_folder_names_the_file_meant(tmp_path):
+    from helpers._io import atomic_open
+
+    with read_only(tmp_path / "ro") as folder:
+        with pytest.raises(OSError, match=rf"cannot write {re.escape(str(folder))}/results\.json: Read-only file "
+                                          rf"system in {re.escape(str(folder))}$"):
+            with atomic_open(folder / "results.json") as fh:
+                fh.write("{}")
