@@ -67,7 +67,7 @@ def atomic_path(dest, suffix: str = ".tmp"):
     try:
         fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=suffix)
     except OSError as exc:  # named by the file meant, not by the temporary name nobody asked for
-        raise type(exc)(exc.errno, f"cannot write {dest}: {exc.strerror} in {dest.parent}") from None
+        raise type(exc)(exc.errno, exc.strerror, str(dest)) from None
     os.close(fd)
     try:
         yield Path(tmp)

@@ -37,7 +37,7 @@ from .._io import atomic_open
 from ..data.paths import ROOT
 from ..studies import SOURCES as STUDY_SOURCES
 from ..studies import notebook
-from .book_clean import book_notebook, machine_paths, report_machine_paths, site_machine_paths
+from .book_clean import book_notebook, machine_paths, outside_file, report_machine_paths, site_machine_paths
 from .checks import effect_text
 from .coverage import coverage, notebook_rows
 from .ledger import SOURCES, load_ledger
@@ -150,24 +150,12 @@ def _read_notebook(path: Path) -> dict:
         what = (f"a {type(nb).__name__}" if not isinstance(nb, dict) else "an object without a list of cells"
                 if not isinstance(nb.get("cells"), list) else "cells that are not objects")
         raise ValueError(f"{path} is JSON but not a notebook (it holds {what}). {_rerun_hint(path)}")
-    for i, cell in enumerate(nb["cells"]):
-        source = cell.get("source", "")
-        text = source if isinstance(source, str) else "".join(map(str, source))
-        if cell.get("cell_type") == "markdown" and (found := _INCLUDE.search(text)):
-            taken = found.group(0).strip()
-            raise ValueError(f"{path}: Markdown cell {i} takes a file from outside the book ({taken}): "
-                             "the book shows a notebook's own text and outputs and publishes no other file, which "
-                             "an include or a path out of the book's folder could take from anywhere on this "
-                             "machine. Put the text or figure in the notebook itself, then run `make run` again.")
+    if (taken := outside_file(nb)) is not None:
+        raise ValueError(f"{path}: Markdown cell {taken[0]} takes a file from outside the book ({taken[1]}): "
+                         "the book shows a notebook's own text and outputs and publishes no other file, which "
+                         "an include or a path out of the book's folder could take from anywhere on this "
+                         "machine. Put the text or figure in the notebook itself, then run `make run` again.")
     return nb
-
-
-#: MyST and reStructuredText directives and Markdown links that copy a file into the book: an include of any
-#: file; an image, figure or download, or a linked file, outside the book's folder (``../`` or an absolute path)
-_INCLUDE = re.compile(r"\{(?:literal)?include\}[^\n]*|\.\.\s+(?:literal)?include::[^\n]*"
-                      r"|\{(?:image|figure|download)\}`?\s*[^\n]*?(?:\.\./|(?<![\w:])/)[^\n]*"
-                      r"|\.\.\s+(?:image|figure)::\s*(?:\.\./|/)[^\n]*"
-                      r"|\]\(\s*(?:\.\./|/)[^)\n]*\)")
 
 
 def _check_rows(rows, where: Path) -> str | None:

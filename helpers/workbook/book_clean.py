@@ -122,6 +122,32 @@ def _readable_table(html: str, *, comparison: bool = False) -> str:
     return out
 
 
+#: MyST and reStructuredText directives and Markdown links that copy a file into the book: an include of any
+#: file; an image, figure or download, or a linked file, outside the book's folder (``../`` or an absolute path)
+_INCLUDE = re.compile(r"\{(?:literal)?include\}[^\n]*|\.\.\s+(?:literal)?include::[^\n]*"
+                      r"|\{(?:image|figure|download)\}`?\s*[^\n]*?(?:\.\./|(?<![\w:])/)[^\n]*"
+                      r"|\.\.\s+(?:image|figure)::\s*(?:\.\./|/)[^\n]*"
+                      r"|\]\(\s*(?:\.\./|/)[^)\n]*\)")
+
+
+def outside_file(nb: dict) -> tuple[int, str] | None:
+    """The first Markdown cell that takes a file from outside the book, as ``(index, what)``; ``None`` if none does.
+
+    Examples
+    --------
+    >>> outside_file({"cells": [{"cell_type": "markdown", "source": "```{include} ../../README.md\\n```"}]})
+    (0, '{include} ../../README.md')
+    >>> outside_file({"cells": [{"cell_type": "markdown", "source": "![a figure](figures/a.png)"}]}) is None
+    True
+    """
+    for i, cell in enumerate(nb.get("cells", [])):
+        source = cell.get("source", "")
+        text = source if isinstance(source, str) else "".join(map(str, source))
+        if cell.get("cell_type") == "markdown" and (found := _INCLUDE.search(text)):
+            return i, found.group(0).strip()
+    return None
+
+
 def book_notebook(path: Path) -> str:
     """An executed notebook as the book shows it.
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import socket
 import warnings
 from pathlib import Path
 
@@ -400,6 +401,13 @@ DRIVER_CASES = [
      r"`python -m helpers\.studies\.generalisation run`"),
     ("driver-protocol-missing", ["verify"], 2,
      r"error: cannot read the study's protocol .*gone\.toml"),
+    ("driver-dask-closed-port", ["run", "--dask", "tcp://127.0.0.1:1"], 2,
+     r"^error: No Dask scheduler answers at tcp://127\.0\.0\.1:1 \(.*\); start one \(dask scheduler\)"),
+    ("driver-dask-not-an-address", ["run", "--dask", "127.0.0.1:8786"], 2,
+     r"error: --dask '127\.0\.0\.1:8786' is not a scheduler address; give 'local' or tcp://HOST:PORT"),
+    ("driver-dask-silent-port", ["run", "--dask", "SILENT"], 2,
+     r"^error: Something listens at tcp://127\.0\.0\.1:\d+ but it is not a Dask scheduler \(no answer to Dask's "
+     r"handshake in 5 s\)"),
 ]
 
 
@@ -419,6 +427,9 @@ def test_driver_mistake_is_refused_before_any_work(case, tmp_path, monkeypatch, 
     elif name == "driver-protocol-missing":
         real = driver.load_protocol
         monkeypatch.setattr(driver, "load_protocol", lambda: real(tmp_path / "gone.toml"))
+    elif name == "driver-dask-silent-port":  # accepts the connection, never says a word
+        listener = socket.create_server(("127.0.0.1", 0))
+        argv = [f"tcp://127.0.0.1:{listener.getsockname()[1]}" if a == "SILENT" else a for a in argv]
     try:
         result = driver.main(argv)
     except SystemExit as exc:  # argparse's own refusals

@@ -887,7 +887,6 @@ def test_an_atomic_write_into_a_read_only_folder_names_the_file_meant(tmp_path):
     from helpers._io import atomic_open
 
     with read_only(tmp_path / "ro") as folder:
-        with pytest.raises(OSError, match=rf"cannot write {re.escape(str(folder))}/results\.json: Read-only file "
-                                          rf"system in {re.escape(str(folder))}$"):
+        with pytest.raises(OSError, match=rf"Read-only file system: '{re.escape(str(folder))}/results\.json'$"):
             with atomic_open(folder / "results.json") as fh:
                 fh.write("{}")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..._dask import check_dask_address
 from ..._environment import caller_hides_progress, reproducible_environment
 from ...data.paths import ROOT
 from . import readings
@@ -88,8 +89,8 @@ def main(argv=None, *, hide_progress: bool | None = None) -> int:
     except ScoringError as exc:  # the folds that failed, each named; the others are kept
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except (ValueError, FileNotFoundError, IsADirectoryError) as exc:  # a stored file or the protocol is not usable
-        print(f"error: {exc}", file=sys.stderr)
+    except (ValueError, FileNotFoundError, IsADirectoryError, ConnectionError) as exc:  # a file, the protocol or --dask
+        print(f"error: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}", file=sys.stderr)
         return 2
 
 
@@ -120,6 +121,8 @@ def _command(args) -> int:
                 f"present one ({protocol['sha256'][:12]}): a fresh table could not be compared with them. Pass "
                 "--write to compute the scores under the present protocol and replace the stored ones, or restore "
                 f"the protocol they were made under (git checkout data/protocols/{protocol_path(edition).name}).")
+        if args.dask:  # refused in seconds, before the data sets load
+            check_dask_address(args.dask)
         datasets, properties = study_datasets(protocol)
         start = time.perf_counter()
         table = run_scores(datasets, protocol, folder=_parts_folder(protocol), n_jobs=args.jobs, dask=args.dask,

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 
+from ..._dask import check_dask_address
 from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
 from .preregistration import EDITION, EDITIONS, IN_PROGRESS
@@ -271,6 +272,8 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
         client = None
         if dask:  # the folds go to the cluster's workers; the scores are the same
             from distributed import Client, LocalCluster
+
+            check_dask_address(dask)  # a wrong address refused in seconds, not after a hang
 
             client = Client(LocalCluster(n_workers=n_jobs or 2, threads_per_worker=1, dashboard_address=None)
                             if dask == "local" else dask, timeout=30)

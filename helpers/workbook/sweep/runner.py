@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sys
 import threading
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..._dask import check_dask_address
 from ..._io import progress_bar
 from ..._validation import is_whole_seconds
 from ..execute import execute_notebook
@@ -87,82 +87,9 @@ class SweepStopped(KeyboardInterrupt):
 # Checks, before anything is made
 
 
-def _dask_identity(address: str) -> dict | None:
-    """The scheduler's answer to Dask's ``identity`` request, or ``None`` when none comes in time.
-
-    Run in a thread of its own: it needs an event loop, and the caller may be in one (Jupyter).
-    """
-    import asyncio
-
-    from distributed.comm import connect
-
-    async def ask():
-        comm = await connect(address, timeout=DASK_CONNECT_TIMEOUT)
-        try:
-            await comm.write({"op": "identity"})
-            return await comm.read()
-        finally:
-            comm.abort()
-
-    answer: list = []
-
-    def probe():
-        try:
-            answer.append(asyncio.run(asyncio.wait_for(ask(), DASK_CONNECT_TIMEOUT)))
-        except BaseException:  # a timeout, a closed connection, a reply Dask cannot decode
-            answer.append(None)
-
-    thread = threading.Thread(target=probe, daemon=True)
-    thread.start()
-    thread.join(2 * DASK_CONNECT_TIMEOUT + 1)
-    reply = answer[0] if answer else None
-    return reply if isinstance(reply, dict) else None
-
-
 def _check_dask(address: str) -> None:
-    """Refuse a Dask address that is malformed, where nothing listens, or where what listens is not a
-    Dask scheduler (an HTTP server, the dashboard's port, a worker); 5 s for each step."""
-    from urllib.parse import urlsplit
-
-    try:
-        import distributed  # noqa: F401
-    except ImportError:  # pragma: no cover - dask is an optional extra
-        raise ValueError("--dask needs dask.distributed: pip install 'covsim-workbook[sweep]'.") from None
-    if address == "local":
-        return
-    parts = urlsplit(address)
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        host = port = None
-    if parts.scheme not in ("tcp", "tls") or not host or port is None:
-        raise ValueError(f"--dask {address!r} is not a scheduler address; give 'local' or tcp://HOST:PORT "
-                         "(e.g. tcp://127.0.0.1:8786).")
-    try:
-        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
-    except OSError as exc:
-        raise ConnectionError(
-            errno.ECONNREFUSED,
-            f"No Dask scheduler answers at {address} ({exc.strerror or exc}); start one (dask scheduler), "
-            "check the address, or use --dask local.",
-        ) from None
-    identity = _dask_identity(address)
-    if identity is None:
-        raise ConnectionError(
-            errno.EPROTO,
-            f"Something listens at {address} but it is not a Dask scheduler (no answer to Dask's handshake in "
-            f"{DASK_CONNECT_TIMEOUT:g} s): a web server, or the dashboard's port (8787)? Give the scheduler's "
-            "address (dask scheduler prints it: tcp://HOST:8786), or use --dask local.",
-        )
-    if identity.get("type") != "Scheduler":
-        raise ConnectionError(
-            errno.EPROTO,
-            f"{address} is a Dask {identity.get('type') or 'process'}, not a scheduler; give the scheduler's "
-            "address (dask scheduler prints it: tcp://HOST:8786), or use --dask local.",
-        )
-    if not identity.get("workers"):
-        warnings.warn(f"The Dask scheduler at {address} has no workers yet; the runs wait until one joins "
-                      f"(start one with: dask worker {address}).", stacklevel=3)
+    """:func:`helpers._dask.check_dask_address` with the sweep's time limit for each step."""
+    check_dask_address(address, timeout=DASK_CONNECT_TIMEOUT, stacklevel=4)
 
 
 def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: int | None = None,
