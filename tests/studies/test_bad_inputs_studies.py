@@ -354,8 +354,11 @@ def _part(t: Path) -> Path:
     ("other-fold", r"it holds scores of another fold \(\[\['wine', 0, 3\]\]\)"),
     ("bad-accuracy", r"its accuracies are not all numbers in \[0, 1\]"),
     ("repeated-method", r"it repeats a method"),
+    ("cut-in-last-row", r"the row\(s\) of \['[a-z_]+'\] lack fields \(the file was cut short\?\)"),
+    ("bad-balanced-accuracy", r"its balanced accuracies are not all numbers in \[0, 1\]"),
 ], ids=["parts-corrupt-file", "parts-empty-file", "parts-from-another-code-version", "parts-of-another-fold",
-        "parts-accuracy-out-of-range", "parts-method-twice"])
+        "parts-accuracy-out-of-range", "parts-method-twice", "parts-cut-inside-last-row",
+        "parts-balanced-accuracy-out-of-range"])
 def test_an_untrustworthy_part_is_recomputed(damage, words, tmp_path):
     good = scored(wine_with(), cells=[("wine", 0, 0)], folder=tmp_path)
     part = _part(tmp_path)
@@ -372,6 +375,14 @@ def test_an_untrustworthy_part_is_recomputed(damage, words, tmp_path):
         frame.assign(accuracy=[1.5, 0.2]).to_csv(part, index=False)
     elif damage == "repeated-method":
         pd.concat([frame, frame.iloc[:1]]).to_csv(part, index=False)
+    elif damage == "cut-in-last-row":  # the last line broken off after its accuracy
+        text = part.read_text().rstrip("\n")
+        head, last = text.rsplit("\n", 1)
+        cut = ",".join(last.split(",")[:5])
+        part.write_text(f"{head}\n{cut}\n")
+        assert pd.read_csv(part)["accuracy"].notna().all()      # the cut row still has an accuracy
+    elif damage == "bad-balanced-accuracy":
+        frame.assign(balanced_accuracy=[0.9, 1.4]).to_csv(part, index=False)
     with pytest.warns(UserWarning, match=r"Part file wine-[0-9a-f]{12}/r0-f0\.csv is not a finished fold of this "
                                          r"run: " + words + r".*recomputing that fold \(the file is replaced\)"):
         again = scored(wine_with(), cells=[("wine", 0, 0)], folder=tmp_path)
@@ -481,3 +492,27 @@ def test_plain_papermill_with_a_misspelt_name_stops_in_the_setup_cell(tmp_path):
     assert caught.value.ename == "ValueError" and caught.value.exec_count == 3
     assert re.search(r"notebook 08_generalisation has no parameter 'exlude' \(did you mean 'exclude'\?\)",
                      caught.value.evalue)
+
+
+def test_a_table_of_fewer_data_sets_than_the_protocol_asks_is_judged_with_a_warning():
+    from helpers.studies.generalisation._examples import example_scores
+    from helpers.studies.generalisation.evidence import FewerSetsWarning, claim_table
+
+    scores = example_scores()                                     # 12 data sets; the protocol's min_sets is 40
+    with pytest.warns(FewerSetsWarning, match=r"the score table holds 12 data sets, fewer than the protocol's "
+                                              r"min_sets \(40\): the verdicts below .* are not the study's"):
+        claim_table(scores, load_protocol(), n_samples=1000)
+    enough = dict(load_protocol(), datasets={**load_protocol()["datasets"], "min_sets": 12})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewerSetsWarning)           # as many as asked: no warning
+        claim_table(scores, enough, n_samples=1000)
+
+
+def test_a_study_of_fewer_data_sets_than_the_protocol_asks_is_refused_before_any_loads(monkeypatch):
+    from helpers.studies.generalisation import datasets
+
+    monkeypatch.setattr(datasets, "study_names", lambda protocol: ["iris", "wine"])
+    monkeypatch.setattr("helpers.data.collection.load_dataset", _never)
+    with pytest.raises(ValueError, match=r"the protocol's criteria admit 2 data sets, fewer than its min_sets \(40\): "
+                                         r"the study's decision rule needs that many"):
+        datasets.study_datasets(load_protocol())

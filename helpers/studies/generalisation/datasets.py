@@ -171,6 +171,12 @@ def study_datasets(protocol: dict, names=None, verbose: bool | None = None):
         if unknown:
             raise ValueError(f"unknown data set(s) {sorted(unknown)}; the study's data sets are {', '.join(chosen)}.")
         chosen = [n for n in chosen if n in wanted]
+    least = int(crit.get("min_sets", 0))
+    if names is None and len(chosen) < least:  # refused before hours of computation on too few sets
+        raise ValueError(f"the protocol's criteria admit {len(chosen)} data sets, fewer than its min_sets ({least}): "
+                         "the study's decision rule needs that many. A data set of the collection may be missing "
+                         "(reinstall the locked packages: make setup); the protocol is not to be changed after "
+                         "the fact.")
     minimum = int(crit["min_rows_per_class"])
     out = {}
     for name in chosen:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -251,11 +252,20 @@ def _claim_p(comparisons: Mapping) -> float:
     return max(c["p"] for c in comparisons.values())
 
 
-def _means(scores, metric, exclude) -> pd.DataFrame:
+class FewerSetsWarning(UserWarning):
+    """A score table holds fewer data sets than the protocol's ``min_sets``: its verdicts are not the study's."""
+
+
+def _table_means(scores, metric, exclude, protocol) -> pd.DataFrame:
     means = dataset_means(drop_sets(check_scores(scores, metric), exclude), metric)
     if len(means) < 2:
         raise ValueError(f"{len(means)} data set(s) left after exclude={list(exclude)}: comparisons over data sets "
                          "need at least two")
+    least = protocol.get("datasets", {}).get("min_sets")
+    if not exclude and least is not None and len(means) < int(least):
+        warnings.warn(f"the score table holds {len(means)} data sets, fewer than the protocol's min_sets ({least}): "
+                      "the verdicts below are computed as the protocol says, but they are not the study's, whose "
+                      "decision rule presumes at least that many sets", FewerSetsWarning, stacklevel=3)
     return means
 
 
@@ -352,7 +362,7 @@ def claim_table(scores: pd.DataFrame, protocol: Mapping, metric: str = "accuracy
     >>> print(row.reading, row.contrast, row.baseline, row.wins, row.losses, f"{row.effect:+.3f}")
     expected_cholesky_cosine covariance scaled_cosine 12 0 +0.030
     """
-    results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
+    results, rope = _evidence(_table_means(scores, metric, exclude, protocol), protocol, n_samples)
     return _table(results, rope)
 
 
@@ -426,7 +436,8 @@ def claim_effects(scores: pd.DataFrame, protocol: Mapping, metric: str = "accura
         if method not in allowed:
             raise ValueError(f"{method!r} is not a reading of {key}; its readings are {allowed}")
         chosen[key] = method
-    return _effects(_means(scores, metric, exclude), protocol, chosen, metric, n_samples, contrast=contrast)
+    means = _table_means(scores, metric, exclude, protocol)
+    return _effects(means, protocol, chosen, metric, n_samples, contrast=contrast)
 
 
 def _effects(means: pd.DataFrame, protocol: Mapping, chosen: Mapping, metric: str, n_samples: int | None,
@@ -472,7 +483,7 @@ def claim_evidence(scores: pd.DataFrame, protocol: Mapping, metric: str = "accur
     (True, ['covariance', 'source'])
     """
     claims = claims_of(protocol)
-    results, rope = _evidence(_means(scores, metric, exclude), protocol, n_samples)
+    results, rope = _evidence(_table_means(scores, metric, exclude, protocol), protocol, n_samples)
     chosen = {key: c["primary"] for key, c in claims.items()}
     contrasts_used = sorted({name for c in claims.values() for name in contrasts(c)} | {"source"})
     return _table(results, rope), {name: _effects_of(results, protocol, chosen, metric, list(claims), name)
@@ -500,7 +511,7 @@ def leave_one_out(scores: pd.DataFrame, protocol: Mapping, claim: str, reading: 
     if reading is not None and reading not in [r for r, _ in _readings(claims[claim])]:
         raise ValueError(f"{reading!r} is not a reading of {claim}; its readings are "
                          f"{[r for r, _ in _readings(claims[claim])]}")
-    means = _means(scores, metric, exclude)
+    means = _table_means(scores, metric, exclude, protocol)
     if len(means) < 3:
         raise ValueError(f"leaving one of {len(means)} data sets out leaves too few to compare; give at least three")
     chosen = {key: c["primary"] for key, c in claims.items()} | ({claim: reading} if reading else {})

@@ -147,11 +147,16 @@ def _read_part(path: Path) -> pd.DataFrame:
                        dtype={"dataset": str, "method": str, "params": str, "edges": str})
 
 
+#: the columns of a part that are empty by design (the column-order spread of a method without orders)
+_MAY_BE_EMPTY = ["order_min", "order_max"]
+
+
 def _stored_part(part: Path, dataset: str, repeat: int, fold: int, methods: list) -> pd.DataFrame | None:
     """The part file of a finished fold, or ``None`` (with a warning) when it cannot be trusted: then it is recomputed.
 
     A part is trusted when it reads as a CSV with exactly :data:`COLUMNS`, one row per method
-    asked, all of this data set, repeat and fold, and finite scores in [0, 1].
+    asked, all of this data set, repeat and fold, every field filled (but the column-order
+    spread, empty by design for most methods) and finite scores in [0, 1].
     """
     if part.is_dir():
         raise IsADirectoryError(f"{part} is a folder where a part file of finished scores belongs; remove it "
@@ -173,6 +178,11 @@ def _stored_part(part: Path, dataset: str, repeat: int, fold: int, methods: list
             problem = f"it holds scores of another fold ({where})"
         elif not (acc.between(0, 1).all()):
             problem = "its accuracies are not all numbers in [0, 1]"
+        elif (gaps := frame.drop(columns=_MAY_BE_EMPTY).isna()).any(axis=None):
+            rows = frame.loc[gaps.any(axis=1), "method"].tolist()
+            problem = f"the row(s) of {rows} lack fields (the file was cut short?)"
+        elif not pd.to_numeric(frame["balanced_accuracy"], errors="coerce").between(0, 1).all():
+            problem = "its balanced accuracies are not all numbers in [0, 1]"
         else:
             return frame
     warnings.warn(f"Part file {part.parent.name}/{part.name} is not a finished fold of this run: {problem}; "
