@@ -23,6 +23,7 @@ import errno
 import hashlib
 import logging
 import os
+import threading
 import urllib.parse
 import warnings
 from contextlib import contextmanager
@@ -130,10 +131,45 @@ def _pooch_downloader(url: str, timeout: float, bar):
     return pooch.HTTPDownloader(timeout=timeout, progressbar=progress, chunk_size=1 << 16)
 
 
+class _DeadlinePassed(TimeoutError):
+    """An attempt that was still receiving when its overall deadline passed (a server trickling bytes)."""
+
+
+def _within(get, deadline: float):
+    """``get`` (a pooch downloader) run in a thread of its own, given at most ``deadline`` seconds in all.
+
+    The per-request ``timeout`` catches a server that stops sending; this catches one that sends a
+    byte now and then for ever. The thread is left to end with its connection (a daemon thread:
+    it never holds the process); pooch deletes the temporary file it was writing.
+    """
+    def fetch(url, output_file, pup):
+        outcome: list = []
+
+        def attempt():
+            try:
+                get(url, output_file, pup)
+                outcome.append(None)
+            except BaseException as exc:  # handed to the caller's thread
+                outcome.append(exc)
+
+        worker = threading.Thread(target=attempt, daemon=True, name="reuters-download")
+        worker.start()
+        worker.join(deadline)
+        if worker.is_alive():
+            raise _DeadlinePassed(f"the download was still running after {deadline:g} s, the deadline of one "
+                                  "attempt: the server sends too slowly")
+        if outcome and outcome[0] is not None:
+            raise outcome[0]
+
+    return fetch
+
+
 def _why(exc: BaseException, timeout: float) -> str:
     """A download failure in words."""
     import requests
 
+    if isinstance(exc, _DeadlinePassed):
+        return str(exc)
     if isinstance(exc, requests.Timeout) or isinstance(exc, TimeoutError):
         return f"the server sent nothing for {timeout:g} s (timed out: {exc})"
     if isinstance(exc, requests.exceptions.ChunkedEncodingError):
@@ -172,7 +208,7 @@ def _quiet_pooch():
         logger.setLevel(level)
 
 
-def _downloader(checksums, verbose, downloader, timeout: float, label: str, state: dict):
+def _downloader(checksums, verbose, downloader, timeout: float, label: str, state: dict, deadline: float):
     """The downloader handed to pooch: one attempt, then the checks of a load on pooch's temporary file.
 
     It sorts failures for pooch's retry loop: a :class:`_Retry` (a ValueError) is tried again, a
@@ -185,7 +221,9 @@ def _downloader(checksums, verbose, downloader, timeout: float, label: str, stat
         try:
             with progress_bar(total=1, unit="B", unit_scale=True, desc=ARCHIVE_NAME, progress=verbose) as bar:
                 get = downloader if downloader is not None else _pooch_downloader(url, timeout, bar)
-                get(url, output_file, pup)
+                _within(get, deadline)(url, output_file, pup)
+        except _DeadlinePassed as exc:  # as slow next time: not retried
+            raise _Stop(exc, "download") from exc
         except OSError as exc:  # requests' errors are OSErrors
             raise (_Retry(exc) if _worth_retrying(exc) else _Stop(exc, "download")) from exc
         except ValueError as exc:  # a downloader's own error: not pooch's to retry
@@ -203,7 +241,8 @@ def _downloader(checksums, verbose, downloader, timeout: float, label: str, stat
     return fetch
 
 
-def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float, retries: int) -> dict[str, bytes]:
+def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float, retries: int,
+              deadline: float) -> dict[str, bytes]:
     """Fetch ``url`` onto ``dest`` through a :func:`pooch.create` store on ``dest``'s folder; the SGML files read.
 
     pooch downloads into a temporary file beside ``dest`` and moves it onto ``dest`` only when
@@ -233,7 +272,8 @@ def _download(url, dest: Path, *, checksums, verbose, downloader, timeout: float
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         with _quiet_pooch():
-            store.fetch(dest.name, downloader=_downloader(checksums, verbose, downloader, timeout, label, state))
+            store.fetch(dest.name, downloader=_downloader(checksums, verbose, downloader, timeout, label, state,
+                                                          deadline))
     except (_Retry, _Stop) as failed:
         exc, attempts = failed.error, state["attempts"]
         if isinstance(failed, _Stop) and failed.stage == "check":
@@ -365,7 +405,8 @@ def _check_pathlike(value, name: str) -> None:
         raise TypeError(f"{name} must be a path (str or pathlib.Path) or None; got {type(value).__name__} {value!r}.")
 
 
-def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries) -> None:
+def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries,
+                     deadline=1800.0) -> None:
     """Refuse bad arguments before any file is read or any byte downloaded."""
     for value, name in ((path, "path"), (raw_dir, "raw_dir"), (cache_dir, "cache_dir")):
         _check_pathlike(value, name)
@@ -393,6 +434,7 @@ def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader
             f"or None; got {type(downloader).__name__}."
         )
     check_real(timeout, "timeout", "timeout=60", low=0, closed="neither", why="seconds per request")
+    check_real(deadline, "deadline", "deadline=1800", low=0, closed="neither", why="seconds for one whole attempt")
     check_int(retries, "retries", 0, "retries=2", why="0: one attempt")
 
 
@@ -408,6 +450,7 @@ def load_reuters21578(
     downloader=None,
     timeout: float = 60.0,
     retries: int = 2,
+    deadline: float = 1800.0,
 ) -> pd.DataFrame:
     """The Reuters-21578 collection as a tidy table, one row per ``<REUTERS>`` record.
 
@@ -445,6 +488,10 @@ def load_reuters21578(
         Further attempts (pooch's ``retry_if_failed``) after a timeout, a refused or broken
         connection or a server error (5xx), 1 s, then 2 s, ... apart (pooch's schedule, at
         most 10 s); a 404, a full disk or a file failing its checks is not retried.
+    deadline : float, default=1800
+        Seconds one attempt may take in all (the 8 MB archive in 30 minutes is 4.6 kB/s): a
+        server that keeps sending a byte now and then never trips ``timeout``. An attempt cut
+        off here is not retried.
 
     Returns
     -------
@@ -482,7 +529,7 @@ def load_reuters21578(
     >>> df[["id", "lewissplit", "topics"]].values.tolist()
     [[1, 'TRAIN', ['earn']]]
     """
-    _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries)
+    _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries, deadline)
     raw_dir = Path(raw_dir).expanduser() if raw_dir is not None else RAW_DIR
     cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else PROCESSED_DIR
     source, origin = _locate(path, raw_dir)
@@ -495,7 +542,7 @@ def load_reuters21578(
                 f"get it from {REUTERS_URL}."
             )
         files = _download(url, source, checksums=checksums, verbose=verbose, downloader=downloader,
-                          timeout=timeout, retries=retries)
+                          timeout=timeout, retries=retries, deadline=deadline)
 
     try:
         key = archive_key(source)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import time
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -48,6 +49,14 @@ class _Hostile(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(10**13))
             self.end_headers()
             self.wfile.write(body)
+        elif behaviour == "trickle":  # a byte every 0.1 s: never quiet for the per-read timeout
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for i in range(min(len(body), 20)):
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                time.sleep(0.1)
         elif behaviour == "ok":
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -94,6 +103,22 @@ ANSWERS = [
     ("download_into_unicode_folder", "ok", lambda a, s: a, "données ünï 数据/raw"),
     ("download_into_folder_with_spaces_and_emoji", "ok", lambda a, s: a, "my data 📦/raw"),
 ]
+
+
+def test_a_server_that_trickles_bytes_is_cut_off_at_the_deadline(server, tmp_path, monkeypatch, archive):
+    monkeypatch.delenv(R.ENV_VAR, raising=False)
+    server.routes["/slow.tar.gz"] = ("trickle", archive)
+    raw = tmp_path / "raw"
+    start = time.perf_counter()
+    with pytest.raises(R.ReutersNotFoundError, match=r"failed \(1 attempt; the download was still running after "
+                                                     r"0\.5 s, the deadline of one attempt: the server sends too "
+                                                     r"slowly\)\. Download reuters21578\.tar\.gz on a machine"):
+        R.load_reuters21578(raw_dir=raw, url=server.url("/slow.tar.gz"), checksums=GOOD, cache=False, verbose=False,
+                            retries=2, timeout=5, deadline=0.5)
+    assert time.perf_counter() - start < 2                        # not the 2 s the whole trickle takes, nor more
+    assert server.hits["/slow.tar.gz"] == 1                       # as slow next time: not asked again
+    time.sleep(2.2)                                               # the abandoned attempt ends with the trickle
+    assert not raw.exists() or list(raw.iterdir()) == []          # nothing a later load would trust
 
 
 def _load(server, tmp_path, monkeypatch, behaviour, body, folder, archive):
