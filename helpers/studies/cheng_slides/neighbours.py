@@ -98,22 +98,6 @@ def one_nn_summary(near: pd.DataFrame, listed_third: int = 10) -> str:
             f"third, ahead of ID {listed_third}")
 
 
-def one_nn_claim(X, y, queries) -> dict:
-    """Lines 325-326: the two steps by hand (nearest instance, its label) against scikit-learn's 1-NN.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes, random_queries
-    >>> ath = athletes()
-    >>> one_nn_claim(ath.X, ath.y, random_queries(0, 50))["holds"]
-    True
-    """
-    brute = np.asarray(y)[np.argmin(minkowski(queries, X, 2), axis=1)]
-    sk_1nn = KNeighborsClassifier(1, algorithm="brute").fit(X, y).predict(queries)
-    return answer((brute == sk_1nn).all(),
-                   f"the two steps by hand and scikit-learn's 1-NN agree on {len(queries)} random queries")
-
-
 def voronoi_claim(X) -> dict:
     """Lines 411-417: every finite Voronoi vertex is equidistant from the two points of its edge.
 
@@ -196,18 +180,6 @@ def vote(q, k: int, X, y, weights=None):
     return max(tally, key=tally.get)
 
 
-def vote_tally(labels, first: str = "yes", second: str = "no") -> list[int]:
-    """Counts of ``first`` and ``second`` among ``labels``.
-
-    Examples
-    --------
-    >>> vote_tally(["no", "yes", "yes"])
-    [2, 1]
-    """
-    labels = np.asarray(labels)
-    return [int((labels == first).sum()), int((labels == second).sum())]
-
-
 def vote_claim(X, y, queries, weights=None, ks=(3, 5, 21)) -> dict:
     """Lines 485 and 515: :func:`vote` by hand against ``KNeighborsClassifier`` (uniform or ``weights``) for each K.
 
@@ -223,33 +195,6 @@ def vote_claim(X, y, queries, weights=None, ks=(3, 5, 21)) -> dict:
     return answer(agree, "the vote by hand equals scikit-learn's KNeighborsClassifier "
                           f"({'weights 1/d^2' if weights else 'uniform'}) for K = {', '.join(map(str, ks))} at "
                           f"{len(queries)} random queries")
-
-
-def knn_models(X, y) -> dict:
-    """kNN with ``K = 5``, 15, 21 and weighted ``K = 21`` (weights ``1/d^2``), fitted: the slides' region pictures.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> list(knn_models(*[athletes(extended=True).X, athletes(extended=True).y]))
-    ['K = 5', 'K = 15', 'K = 21, unweighted', 'K = 21, weights 1/d^2']
-    """
-    return {"K = 5": KNeighborsClassifier(5).fit(X, y), "K = 15": KNeighborsClassifier(15).fit(X, y),
-            "K = 21, unweighted": KNeighborsClassifier(21).fit(X, y),
-            "K = 21, weights 1/d^2": KNeighborsClassifier(21, weights=inverse_square_weights).fit(X, y)}
-
-
-def label_shares(models: dict, queries, label) -> dict:
-    """Share of ``queries`` each fitted model labels ``label``.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes, random_queries
-    >>> ext = athletes(extended=True)
-    >>> label_shares(knn_models(ext.X, ext.y), random_queries(0), "yes")["K = 21, unweighted"]
-    0.0
-    """
-    return {name: float((clf.predict(queries) == label).mean()) for name, clf in models.items()}
 
 
 def distance_ranks(data: Labelled) -> pd.DataFrame:
