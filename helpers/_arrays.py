@@ -227,5 +227,29 @@ def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, *, clip: bool = True)
     >>> A, B = rng.normal(size=(4, 3)), rng.normal(size=(5, 3))
     >>> bool(np.allclose(sq_euclidean(A, B), euclidean_distances(A, B, squared=True)))
     True
+
+    Values whose squares leave float64's range are refused, not squared to 0 or infinity
+    (every distance 0 would make every row the nearest):
+
+    >>> try:
+    ...     sq_euclidean(A * 1e-300, B * 1e-300)
+    ... except ValueError as exc:
+    ...     print(str(exc)[:69])
+    the rows' largest |value| is 2.3e-300: squared, such values underflow
     """
+    _check_squarable(A, B)
     return sq_distances_from_inner(row_sq_norms(A), row_sq_norms(B), A @ B.T if inner is None else inner, clip=clip)
+
+
+#: outside this range of |value|, squares (and sums of a few thousand of them) leave float64's normal range
+_SQUARABLE = (1e-150, 1e150)
+
+
+def _check_squarable(*arrays) -> None:
+    largest = max((float(np.max(np.abs(a), initial=0.0)) for a in arrays), default=0.0)
+    if largest == 0.0 or not np.isfinite(largest) or _SQUARABLE[0] <= largest <= _SQUARABLE[1]:
+        return
+    way = "underflow to 0" if largest < _SQUARABLE[0] else "overflow to infinity"
+    then = "every distance would be 0" if largest < _SQUARABLE[0] else "the distances would be infinite"
+    raise ValueError(f"the rows' largest |value| is {largest:.2g}: squared, such values {way} in float64 and {then}. "
+                     "Rescale the rows first (e.g. StandardScaler, or multiply by a power of ten).")

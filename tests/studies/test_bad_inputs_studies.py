@@ -516,3 +516,13 @@ def test_a_study_of_fewer_data_sets_than_the_protocol_asks_is_refused_before_any
     with pytest.raises(ValueError, match=r"the protocol's criteria admit 2 data sets, fewer than its min_sets \(40\): "
                                          r"the study's decision rule needs that many"):
         datasets.study_datasets(load_protocol())
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300], ids=["study-euclidean-at-1e-300", "study-euclidean-at-1e300"])
+def test_raw_rows_whose_squares_leave_float64_are_refused_not_scored_at_chance(scale):
+    with pytest.raises(ScoringError) as caught:
+        scored(wine_with(X_WINE * scale), cells=[("wine", 0, 0)])
+    message = str(caught.value)
+    assert "wine (repeat 0, fold 0), euclidean" in message and "Rescale the rows first" in message
+    assert re.search(r"squared, such values (underflow to 0|overflow to infinity) in float64", message)
+    assert caught.value.table.empty                                # a fold with a failed method is not kept
