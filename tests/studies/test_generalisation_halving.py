@@ -36,7 +36,7 @@ def test_the_schedule_ends_on_every_row_and_keeps_one_in_factor(n_candidates, n_
 
 def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
     v2, v3 = load_protocol(protocol_path(2)), load_protocol(protocol_path(3))
-    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 4, (2, 3, 4))
+    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 4, (2, 3, 4, 5))
     assert grids_from_protocol(v2).svc_search == "grid" and grids_from_protocol(v3).svc_search == "halving"
     assert (grids_from_protocol(v3).halving_factor, grids_from_protocol(v3).halving_min_rows_per_class) == (3, 10)
     assert v3["study"]["changes"][:-1] == v2["study"]["changes"]

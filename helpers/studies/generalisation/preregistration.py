@@ -19,10 +19,10 @@ __all__ = ["EDITION", "EDITIONS", "IN_PROGRESS", "PROTOCOL_PATH", "load_protocol
 #: the edition the study computes and its notebook reads
 EDITION = 4
 #: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
-EDITIONS = (2, 3, 4)
+EDITIONS = (2, 3, 4, 5)
 #: editions whose protocol is written and committed, and whose scores are still being computed
-#: (``python -m helpers.studies.generalisation run --edition 5``); none is read by a notebook
-IN_PROGRESS = (5,)
+#: (``python -m helpers.studies.generalisation run --edition N``); none is read by a notebook
+IN_PROGRESS = ()
 
 
 def protocol_path(edition: int = EDITION) -> Path:

@@ -120,12 +120,17 @@ def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part
     """One outer fold, every method: ``(frame, failures)``; the part file is written only when none failed.
 
     Each method is scored on its own (:func:`.readings.score_fold` scores them one after the
-    other, independently), so a failing method is named and the others still run.
+    other, independently), so a failing method is named and the others still run. BLAS runs on
+    one thread here whatever the process was started with: the stored scores were made so, and
+    a multi-threaded BLAS sums in another order, which can move a near tie of a tuning.
     """
+    from threadpoolctl import threadpool_limits
+
     records, failures = [], []
     for method in methods:
         try:
-            records += score_fold(X, y, train, test, [method], grids, orders)
+            with threadpool_limits(1):
+                records += score_fold(X, y, train, test, [method], grids, orders)
         except Exception as exc:  # noqa: BLE001 - reported with its data set, fold and method by run_scores
             text = " ".join(str(exc).split()) or "(no message)"
             failures.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": method,
