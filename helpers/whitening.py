@@ -51,6 +51,7 @@ __all__ = [
     "estimate_covariance",
     "expected_whitening_matrix",
     "transform_by_class",
+    "unchecked_whitening_matrix",
     "whitening_matrix",
 ]
 
@@ -352,6 +353,23 @@ def whitening_matrix(sigma, method: str = "cholesky", name: str = "sigma", n_sam
             f"(tolerance {WHITENING_TOLERANCE:.0e}; condition number of sigma {condition:.3g}). {fix}"
         )
     return W
+
+
+def unchecked_whitening_matrix(sigma: np.ndarray, method: str = "cholesky") -> np.ndarray:
+    """:func:`whitening_matrix` without its checks: for a loop over covariances its caller has made (a tuning grid).
+
+    The same arithmetic as :func:`whitening_matrix`, none of its checks of ``sigma`` (square,
+    symmetric, finite, its scale, its condition): ``scipy.linalg.LinAlgError`` where a Cholesky
+    factor does not exist, NaN or infinity where an eigenvalue is not positive. Use
+    :func:`whitening_matrix` anywhere else.
+
+    Examples
+    --------
+    >>> sigma = np.array([[4.0, 2.0], [2.0, 3.0]])
+    >>> bool(np.array_equal(unchecked_whitening_matrix(sigma), whitening_matrix(sigma)))
+    True
+    """
+    return _whitening_matrix(np.asarray(sigma, dtype=float), method)
 
 
 def _whitening_matrix(sigma: np.ndarray, method: str) -> np.ndarray:

@@ -344,3 +344,15 @@ def test_empty_input_is_refused_not_answered_with_zero():
         expected_whitening_matrix(np.empty((0, 3)), [])
     with pytest.raises(ValueError, match="X and y hold no rows"):
         class_whitening_matrices(np.empty((0, 3)), np.array([], dtype=int))
+
+
+@pytest.mark.parametrize("method", ["cholesky", "zca", "zca_cor", "pca", "pca_cor"])
+def test_the_unchecked_path_is_the_checked_one_without_its_checks(method):
+    from helpers.whitening import unchecked_whitening_matrix
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(40, 6))
+    sigma = np.cov(A, rowvar=False)
+    np.testing.assert_array_equal(unchecked_whitening_matrix(sigma, method), whitening_matrix(sigma, method))
+    with pytest.raises(np.linalg.LinAlgError):                   # no message of its own: the caller checked
+        unchecked_whitening_matrix(np.zeros((3, 3)), "cholesky")

@@ -11,8 +11,10 @@ from sklearn.model_selection import StratifiedKFold
 
 from helpers.studies.generalisation import svcs
 from helpers.studies.generalisation.preregistration import EDITION, EDITIONS, load_protocol, protocol_path
-from helpers.studies.generalisation.readings import Grids, fit_predict, grids_from_protocol, halving_schedule
+from helpers.studies.generalisation.readings import fit_predict
 from helpers.studies.generalisation.scores import scores_path
+from helpers.studies.generalisation.svcs import halving_schedule
+from helpers.studies.generalisation.tuning import Grids, grids_from_protocol
 
 GRID = Grids(k=(1, 3), shrinkage=(1.0, 0.3, 0.0), C=(0.25, 1.0, 4.0), gamma=(0.01, 0.1), C_linear=(0.01, 0.1, 1.0),
              inner_folds=3)

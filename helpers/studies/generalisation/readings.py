@@ -53,22 +53,10 @@ from sklearn.neighbors import NeighborhoodComponentsAnalysis
 
 from ..._arrays import sq_euclidean, unit_rows
 from ...neighbours import majority_votes, nearest_indices
-from ...whitening import estimate_covariance
+from ...whitening import estimate_covariance, unchecked_whitening_matrix
 from .shrinkage import ShrinkagePath, class_paths, expected_zca_path, per_category_distances
-from .svcs import SVCS, halving_schedule, svc_features, svc_predict, tune_svc  # noqa: F401 (the readings' SVCs)
-from .tuning import (  # noqa: F401 (the tuning the readings share, named here as before)
-    EARLIER_GRIDS,
-    PREP,
-    Grids,
-    best_point,
-    cholesky_whitener,
-    edges_of,
-    grid_point,
-    grids_from_protocol,
-    inner_folds,
-    scaled_rows,
-    whiten_rows,
-)
+from .svcs import svc_predict, tune_svc
+from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 
 #: the methods of the second and third editions, in display order, with their labels
 METHODS_V2 = {
@@ -129,7 +117,7 @@ def _per_category_distances(X_tr, y_tr, X_te, shrinkage):
     D = np.empty((len(X_te), len(X_tr)))
     for c in np.unique(y_tr):
         members = np.flatnonzero(y_tr == c)
-        W = cholesky_whitener(estimate_covariance(X_tr[members], shrinkage))
+        W = unchecked_whitening_matrix(estimate_covariance(X_tr[members], shrinkage), "cholesky")
         D[:, members] = sq_euclidean(X_te @ W.T, X_tr[members] @ W.T)
     return D
 

@@ -13,7 +13,8 @@ import pandas as pd
 
 from .datasets import criteria_of
 from .evidence import dataset_means
-from .readings import METHODS_V2, ORDER_DEPENDENT, grids_from_protocol
+from .readings import METHODS_V2, ORDER_DEPENDENT
+from .tuning import grids_from_protocol
 
 
 def protocol_table(protocol: dict) -> pd.DataFrame:

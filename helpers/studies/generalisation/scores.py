@@ -35,7 +35,8 @@ from ..._dask import check_dask_address
 from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
 from .preregistration import EDITION, EDITIONS, IN_PROGRESS
-from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, grids_from_protocol, score_fold
+from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, score_fold
+from .tuning import grids_from_protocol
 
 
 def scores_path(edition: int = EDITION) -> Path:

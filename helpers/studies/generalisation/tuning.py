@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
 from sklearn.model_selection import StratifiedKFold
 
 from ...estimators import ExpectedWhitener, Whitener
-from ...whitening import estimate_covariance
+from ...whitening import estimate_covariance, unchecked_whitening_matrix
 
 
 @dataclass(frozen=True)
@@ -99,16 +98,10 @@ def scaled_rows(X_tr, X_te, centre: bool):
 PREP = {"raw": None, "standardised": True, "scaled": False}
 
 
-def cholesky_whitener(S):
-    """``W`` with ``W S W' = I`` (lower-triangular inverse Cholesky factor); LinAlgError if S is singular."""
-    L = linalg.cholesky(S, lower=True)
-    return linalg.solve_triangular(L, np.eye(len(S)), lower=True)
-
-
 def whiten_rows(kind, X_tr, y_tr, X_te, shrinkage):
     """The training and test rows after the whitening ``kind`` with covariance shrinkage ``shrinkage``."""
     if kind == "total":
-        W = cholesky_whitener(estimate_covariance(X_tr, shrinkage))
+        W = unchecked_whitening_matrix(estimate_covariance(X_tr, shrinkage), "cholesky")
         return X_tr @ W.T, X_te @ W.T
     if kind == "within":
         model = Whitener(covariance=shrinkage, scatter="within").fit(X_tr, y_tr)
