@@ -18,17 +18,10 @@ from helpers.studies.generalisation._examples import example_scores
 from helpers.studies.generalisation.contrasts import claim_pairs, decomposition, reuters_rows
 from helpers.studies.generalisation.evidence import claim_effects, claim_table, contrasts, dataset_means
 from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
-from helpers.studies.generalisation.readings import (
-    EARLIER_GRIDS,
-    Grids,
-    edges_of,
-    fit_predict,
-    grids_from_protocol,
-    neighbour_distances,
-    svc_features,
-)
+from helpers.studies.generalisation.readings import fit_predict, neighbour_distances
 from helpers.studies.generalisation.shrinkage import ShrinkagePath, class_paths
-from helpers.studies.generalisation.svcs import _svc
+from helpers.studies.generalisation.svcs import _svc, svc_features
+from helpers.studies.generalisation.tuning import EARLIER_GRIDS, Grids, edges_of, grids_from_protocol
 from helpers.workbook.verdicts import answer_verdict, effect_verdict, intersection_union, table_verdicts
 
 N = 2000

@@ -16,14 +16,7 @@ from sklearn.svm import SVC
 
 from helpers.studies.generalisation import load_protocol, protocol_path
 from helpers.studies.generalisation.datasets import apply_criteria, cap_rows, dataset_properties_v2
-from helpers.studies.generalisation.readings import (
-    METHODS_V2,
-    Grids,
-    column_orders,
-    fit_predict,
-    grids_from_protocol,
-    neighbour_order,
-)
+from helpers.studies.generalisation.readings import METHODS_V2, column_orders, fit_predict, neighbour_order
 from helpers.studies.generalisation.scores import (
     COLUMNS,
     differences,
@@ -33,6 +26,7 @@ from helpers.studies.generalisation.scores import (
     run_scores,
     write_scores,
 )
+from helpers.studies.generalisation.tuning import Grids, grids_from_protocol
 
 X_WINE, Y_WINE = load_wine(return_X_y=True)
 SMALL = Grids(k=(1, 3, 5, 9), shrinkage=(1.0, 0.3, 0.0), C=(0.25, 1.0, 4.0), gamma=(0.01, 0.1),
