@@ -367,11 +367,9 @@ def resolve(names: list[str], folder) -> list[Path]:
 
 def _cannot_replace(path: Path) -> str | None:
     """Why ``path`` could not be replaced by a new file beside it, in words; ``None`` when it can."""
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        return f"{path.parent} (read-only)"
-    if path.exists() and not os.access(path, os.W_OK):
-        return f"{path} (read-only)"
-    return None
+    if (blocked := unwritable(path.parent)) is not None:
+        return f"{blocked[1]} ({blocked[0]})"
+    return f"{path} (read-only)" if path.exists() and not os.access(path, os.W_OK) else None
 
 
 def refresh_notebooks(names: list[str] | None = None, folder=DEFAULT_NOTEBOOKS_DIR) -> int:

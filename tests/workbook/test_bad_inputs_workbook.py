@@ -878,7 +878,7 @@ def test_refresh_of_read_only_notebooks_is_refused_before_running_any(tmp_path, 
         assert cli.main(["refresh", "--notebooks-dir", str(folder), notebook.stem]) == 1
         assert time.perf_counter() - start < 5                      # refused, not executed first
         err = capsys.readouterr().err
-        assert f"cannot write {folder} (read-only)" in err and "--notebooks-dir" in err
+        assert f"cannot write {folder} (not writable)" in err and "--notebooks-dir" in err
         assert "Traceback" not in err and ".tmp" not in err
         assert (folder / notebook.name).read_bytes() == notebook.read_bytes()
 

@@ -128,14 +128,14 @@ def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part
     from threadpoolctl import threadpool_limits
 
     records, failures = [], []
-    for method in methods:
-        try:
-            with threadpool_limits(1):
+    with threadpool_limits(1):
+        for method in methods:
+            try:
                 records += score_fold(X, y, train, test, [method], grids, orders)
-        except Exception as exc:  # noqa: BLE001 - reported with its data set, fold and method by run_scores
-            text = " ".join(str(exc).split()) or "(no message)"
-            failures.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": method,
-                             "error": f"{type(exc).__name__}: {text}"})
+            except Exception as exc:  # noqa: BLE001 - reported with its data set, fold and method by run_scores
+                text = " ".join(str(exc).split()) or "(no message)"
+                failures.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": method,
+                                 "error": f"{type(exc).__name__}: {text}"})
     if not records:
         return None, failures
     frame = pd.DataFrame.from_records(records)

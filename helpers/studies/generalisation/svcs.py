@@ -106,11 +106,9 @@ def _gram(Z_fit, Z_te, gamma):
 
 def _fit_predict(kernel, C, gamma, Z, y_fit, grids: Grids, gram=None):
     """Fit one grid point's SVC on ``Z[0]`` and predict ``Z[1]``; on ``gram`` (kernel matrices) where given."""
-    if gram is None:
-        return _fit_svc(kernel, C, gamma, Z[0], y_fit, grids).predict(Z[1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return SVC(kernel="precomputed", C=C, max_iter=1_000_000).fit(gram[0], y_fit).predict(gram[1])
+    if gram is not None:
+        kernel, Z = "precomputed", gram   # the same libsvm SVC (:func:`_svc`), on the kernel's values
+    return _fit_svc(kernel, C, gamma, Z[0], y_fit, grids).predict(Z[1])
 
 
 def svc_scores(method, X, y, folds, points, grids: Grids) -> dict:
