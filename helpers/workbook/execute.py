@@ -24,7 +24,10 @@ __all__ = [
     "execute_notebook",
     "ipc_kernel_manager_class",
     "longest_first",
+    "remove_stale_kernel_folders",
 ]
+
+KERNEL_PREFIX = "covsim-kernel-"   # + the pid of the process that started the kernel + "-" + a random part
 
 # Seconds each notebook takes on its own, keyed by its two-digit prefix: the manifest's
 # (helpers.studies.NOTEBOOKS). Only the order matters: two at a time, the longest first, no
@@ -47,11 +50,52 @@ def longest_first(paths) -> list[Path]:
     return sorted(map(Path, paths), key=lambda p: -EXPECTED_SECONDS.get(p.name[:2], unknown))
 
 
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_kernel_folders(folder=None) -> list[Path]:
+    """Remove the socket folders of kernels started by a process that no longer runs; return them.
+
+    A sweep stopped by Ctrl-C, SIGTERM or SIGKILL takes its kernels with it, but not their
+    folders of Unix sockets in the temporary directory (the manager's clean-up never runs). Each
+    folder carries the pid of the process that made it; a folder whose process is gone, and
+    which holds nothing but sockets, is removed the next time a kernel starts. Nothing else is
+    touched: a folder of a running process, or one holding anything but sockets, is kept.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> remove_stale_kernel_folders(tempfile.mkdtemp())
+    []
+    """
+    removed = []
+    for path in Path(folder or tempfile.gettempdir()).glob(KERNEL_PREFIX + "*-*"):
+        pid = path.name[len(KERNEL_PREFIX):].split("-")[0]
+        try:
+            stale = (pid.isdigit() and not _running(int(pid)) and path.is_dir() and not path.is_symlink()
+                     and all(f.is_socket() for f in path.iterdir()))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if stale:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
 def ipc_kernel_manager_class():
     """An AsyncKernelManager on the ipc transport in a private temp dir: no port races.
 
     Kernels started by different processes can collide on TCP ports (jupyter_client picks
     free ports before the kernel binds them); Unix-domain sockets in a fresh directory cannot.
+    The directory is removed when the kernel shuts down; one left by a process that was killed
+    is removed when the next kernel starts (:func:`remove_stale_kernel_folders`).
 
     It also skips the SIGINT that jupyter_client sends before every shutdown. papermill shuts
     the kernel down right after the reply to its last ``kernel_info_request``; the signal
@@ -69,7 +113,8 @@ def ipc_kernel_manager_class():
     class IPCKernelManager(AsyncKernelManager):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            self._ipc_dir = tempfile.mkdtemp(prefix="covsim-kernel-")
+            remove_stale_kernel_folders()
+            self._ipc_dir = tempfile.mkdtemp(prefix=f"{KERNEL_PREFIX}{os.getpid()}-")
             self.transport = "ipc"
             self.ip = os.path.join(self._ipc_dir, "k")
 
