@@ -91,9 +91,8 @@ run: $(STAMP) ## recompute a random sample of the own study's folds (any differe
 	@$(PY) -m helpers.studies.generalisation verify --cells $(STUDY_SAMPLE) --jobs 2
 	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
 
-study: $(STAMP) ## recompute the own study's scores (resumable; about 55 minutes on two cores), compare, then probe its grid edges (3 minutes)
+study: $(STAMP) ## recompute every score of the own study's present edition (resumable; about 70 minutes on two cores) and compare with the stored ones
 	@$(PY) -m helpers.studies.generalisation run --jobs 2
-	@$(PY) -m helpers.studies.generalisation edges
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
 	@$(PY) -m helpers.workbook book --out build

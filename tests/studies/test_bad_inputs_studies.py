@@ -228,7 +228,7 @@ ERROR_CASES = [
      r"them, or restore the protocol"),
     ("protocol-file-missing", lambda t: load_protocol(t / "gone.toml"), ValueError,
      r"cannot read the study's protocol .*gone\.toml.*committed with the workbook as "
-     r"data/protocols/generalisation_v4\.toml"),
+     r"data/protocols/generalisation_v5\.toml"),
     ("protocol-not-toml", lambda t: (t.joinpath("p.toml").write_text("[study\nx="), load_protocol(t / "p.toml"))[1],
      ValueError, r"p\.toml is not valid TOML"),
     ("study-names-a-bare-string", lambda t: study_datasets(PROTOCOL, names="iris"), TypeError,

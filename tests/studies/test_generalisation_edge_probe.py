@@ -18,11 +18,13 @@ from helpers.studies.generalisation.edge_probe import (
     edge_tunings,
     probe_edges,
     read_probe,
+    steps_beyond,
     write_probe,
 )
+from helpers.studies.generalisation.evidence import grid_edges
 from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
-from helpers.studies.generalisation.scores import SCORES_PATH, outer_folds, read_scores
-from helpers.studies.generalisation.svcs import svc_scores, tune_svc
+from helpers.studies.generalisation.scores import outer_folds, read_scores, scores_path
+from helpers.studies.generalisation.svcs import SVCS, svc_scores, tune_svc
 from helpers.studies.generalisation.tuning import grids_from_protocol, inner_folds
 
 
@@ -116,8 +118,8 @@ def test_a_sample_of_the_stored_probe_recomputes_identically(protocol):
     from helpers.studies.generalisation.datasets import study_datasets
     from helpers.studies.generalisation.edge_probe import probe_path
 
-    stored = read_probe(probe_path(SCORES_PATH), protocol)
-    scores = read_scores(SCORES_PATH, protocol)
+    stored = read_probe(probe_path(scores_path(4)), protocol)
+    scores = read_scores(scores_path(4), protocol)
     fast = ["skulls", "caterpillars", "holzinger"]   # sets whose probe takes a second or two
     sample = stored[stored["dataset"].isin(fast)].reset_index(drop=True)
     assert len(sample) >= 10
@@ -125,3 +127,26 @@ def test_a_sample_of_the_stored_probe_recomputes_identically(protocol):
     fresh = probe_edges(scores[scores["dataset"].isin(fast)], datasets, protocol)
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), sample, check_dtype=False, rtol=0, atol=1e-9)
     assert np.isfinite(sample[["inner_chosen", "inner_beyond"]].to_numpy()).all()
+
+
+def test_the_fifth_edition_went_beyond_its_grids_at_most_its_extension_and_the_fourth_never():
+    """steps_beyond agrees with the chosen values counted independently (grid_edges' value counts)."""
+    for edition, most in ((5, 3), (4, 0)):
+        protocol = load_protocol(protocol_path(edition))
+        scores = read_scores(scores_path(edition), protocol)
+        table = steps_beyond(scores, protocol)
+        steps = [c for c in table.columns if "step" in c]
+        assert (table["beyond"] == table["below"] + table["above"]).all()
+        assert (table["beyond"] == table[steps].sum(axis=1)).all()
+        grids = grids_from_protocol(protocol)
+        for (method, parameter), row in grid_edges(scores[scores["method"].isin(SVCS)]).iterrows():
+            if parameter not in ("C", "gamma"):
+                continue
+            grid = grids.gamma if parameter == "gamma" else grids.C if method == "rbf_svc" else grids.C_linear
+            outside = {v: n for v, n in row["values"].items() if not grid[0] <= v <= grid[-1]}
+            assert table.loc[(method, parameter), "beyond"] == sum(outside.values())
+            step = grid[1] / grid[0]
+            assert all(v in {grid[0] / step ** i for i in range(1, most + 1)} | {grid[-1] * step ** i
+                                                                                  for i in range(1, most + 1)}
+                       for v in outside)
+        assert table["beyond"].sum() == (25 if edition == 5 else 0)

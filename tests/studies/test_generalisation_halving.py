@@ -38,7 +38,7 @@ def test_the_schedule_ends_on_every_row_and_keeps_one_in_factor(n_candidates, n_
 
 def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
     v2, v3 = load_protocol(protocol_path(2)), load_protocol(protocol_path(3))
-    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 4, (2, 3, 4, 5))
+    assert (v2["study"]["edition"], v3["study"]["edition"], EDITION, EDITIONS) == (2, 3, 5, (2, 3, 4, 5))
     assert grids_from_protocol(v2).svc_search == "grid" and grids_from_protocol(v3).svc_search == "halving"
     assert (grids_from_protocol(v3).halving_factor, grids_from_protocol(v3).halving_min_rows_per_class) == (3, 10)
     assert v3["study"]["changes"][:-1] == v2["study"]["changes"]
@@ -49,7 +49,7 @@ def test_the_protocols_of_both_editions_differ_only_in_the_svc_search():
 
     assert rest(v2) == rest(v3)
     assert scores_path(2).parent.name == "generalisation_v2" and scores_path(3).parent.name == "generalisation_v3"
-    assert scores_path().parent.name == "generalisation_v4"
+    assert scores_path().parent.name == "generalisation_v5"
 
 
 @pytest.mark.parametrize("function", [protocol_path, scores_path])
@@ -116,3 +116,14 @@ def test_the_command_line_takes_a_kept_edition_only(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["verify", "--edition", "1"])
     assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3, 4, 5)" in capsys.readouterr().err
+
+
+def test_the_edge_probe_is_refused_for_an_edition_that_steps_beyond_its_grids_itself(capsys):
+    """Edition 5's tunings extend their grids: the fourth edition's probe would read an extended value as
+    'not an end of the grid' and stop in a traceback; it is refused in one line that says where the probe belongs."""
+    from helpers.studies.generalisation.__main__ import main
+
+    assert main(["edges"]) == 2
+    err = capsys.readouterr().err
+    assert "edition 5 steps beyond an end of a grid it chose itself" in err
+    assert "edges --edition 4" in err and "Traceback" not in err

@@ -53,5 +53,5 @@ def test_a_protocol_that_cannot_decide_is_refused_with_the_field(tmp_path, edit,
 
 
 def test_a_missing_protocol_says_where_it_belongs(tmp_path):
-    with pytest.raises(ValueError, match="cannot read the study's protocol .*data/protocols/generalisation_v4.toml"):
+    with pytest.raises(ValueError, match="cannot read the study's protocol .*data/protocols/generalisation_v5.toml"):
         load_protocol(tmp_path / "nope.toml")

@@ -1,15 +1,15 @@
-"""Does the covariance each source credits help beyond its data set? The own study, fourth edition.
+"""Does the covariance each source credits help beyond its data set? The own study, fifth edition.
 
 Each source rests its claim on one data set: the variance-adjusted cosine and the
 expected-Cholesky SVC of Sahoo & Maiti on the Wisconsin data, Mahal-kNN of Srivastava & Rao
 on Reuters-21578. This study tests each claim, in every reading the sources support, over
 every data set that meets criteria written down before any result, with one protocol; the
-protocol (``data/protocols/generalisation_v4.toml``) fixes the claims, the comparison that
+protocol (``data/protocols/generalisation_v5.toml``) fixes the claims, the comparison that
 decides each (the reading against the method it nests: the same method with its covariance
 switched off), readings, criteria, grids, metric, ROPE and decision rule, and its SHA-256 is
-stored with every score. Editions 2 (the pre-registered record) and 3 are kept beside it with
-their protocols and scores, to be compared with (:func:`edition_comparison`) and recomputed
-(``--edition 2`` or ``3``).
+stored with every score. Editions 2 (the pre-registered record), 3 and 4 are kept beside it
+with their protocols and scores, to be compared with (:func:`edition_comparison`) and
+recomputed (``--edition 2``, ``3`` or ``4``).
 
 * :mod:`.preregistration`: :func:`load_protocol`, :func:`protocol_path` of each edition;
 * :mod:`.datasets`: :func:`study_datasets` (the collection's sets under the criteria, then
@@ -26,7 +26,8 @@ their protocols and scores, to be compared with (:func:`edition_comparison`) and
   model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
   critical-difference diagram, ranks and Friedman, the pre-specified property, the ablation;
 * :mod:`.edge_probe`: one grid step beyond every SVC tuning on an edge of its grid, and
-  whether the end bound it (:func:`stored_probe`, :func:`edge_summary`);
+  whether the end bound it (:func:`stored_probe`, :func:`edge_summary`, edition 4); how far
+  beyond its grids the fifth edition's search stepped (:func:`steps_beyond`);
 * :mod:`.contrasts`: scaling alone against the covariance beyond it (:func:`decomposition`),
   Reuters-21578 alone (:func:`reuters_rows`);
 * :mod:`.report`: the tables the notebook shows, :func:`edition_comparison` among them.
@@ -47,7 +48,7 @@ References
 
 from .contrasts import claim_pairs, decomposition, reuters_rows
 from .datasets import REUTERS, study_datasets, study_names
-from .edge_probe import edge_summary, stored_probe
+from .edge_probe import edge_summary, steps_beyond, stored_probe
 from .evidence import (
     claim_effects,
     claim_evidence,
@@ -129,6 +130,7 @@ __all__ = [
     "scores_path",
     "seconds_by_method",
     "stored_hierarchical",
+    "steps_beyond",
     "stored_probe",
     "stored_results",
     "study_datasets",

@@ -6,8 +6,9 @@ identical to the stored one in ``data/results/`` (``--write`` stores it).
 ``python -m helpers.studies.generalisation verify``: recompute a random sample of stored folds
 (the seed is printed) and fail on any difference. ``--edition 2`` does either for the earlier
 edition, whose protocol and scores are kept.
-``python -m helpers.studies.generalisation edges``: score one grid step beyond every SVC tuning
-on an edge of its grid (did the end of the grid limit it?), stored beside the scores.
+``python -m helpers.studies.generalisation edges --edition 4``: score one grid step beyond every
+SVC tuning on an edge of its grid (did the end of the grid limit it?), stored beside the scores;
+the fifth edition steps beyond such an end itself.
 """
 
 from __future__ import annotations
@@ -165,6 +166,10 @@ def _edges(stored, protocol, stored_path, write: bool) -> int:
 
     from .edge_probe import edge_tunings, probe_edges, probe_path, read_probe, write_probe
 
+    if protocol["tuning"].get("edge_extension"):
+        raise ValueError(f"edition {protocol['study']['edition']} steps beyond an end of a grid it chose itself (the "
+                         "protocol's tuning.edge_extension), so there is nothing to probe; the probe is edition 4's "
+                         "check: python -m helpers.studies.generalisation edges --edition 4")
     names = set(edge_tunings(stored)["dataset"])
     datasets, _ = study_datasets(protocol, names=names)
     start = time.perf_counter()

@@ -13,11 +13,14 @@ round of the search did; the end *bound* the tuning when the point beyond scores
 beside the share the end bound.
 
 This is a check of edition 4's scores, not part of them: it changes no score and no verdict.
+The fifth edition searches beyond an end it chose instead (the protocol's ``edge_extension``);
+:func:`steps_beyond` counts how far beyond its grid each of its SVC tunings went.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -49,6 +52,51 @@ def _beyond(grid: tuple, value: float) -> tuple[str, float]:
     if value == grid[-1]:
         return "high", float(value * step)
     raise ValueError(f"{value!r} is not an end of the grid {grid[0]!r} ... {grid[-1]!r}")
+
+
+def steps_beyond(scores: pd.DataFrame, protocol: dict) -> pd.DataFrame:
+    """Per SVC and hyper-parameter: how many tunings chose a value beyond the protocol's grid, and how far.
+
+    A fifth-edition tuning steps beyond an open end of its ``C`` or ``gamma`` grid while that
+    scores higher on the inner folds, at most ``edge_extension`` steps (:func:`.svcs.tune_svc`).
+    Columns: ``fits``, ``beyond`` (tunings whose chosen value lies outside the grid),
+    ``below`` and ``above`` (which side), ``share`` (``beyond / fits``) and one column per
+    number of steps, ``1 step`` ... (how many went that far).
+
+    Examples
+    --------
+    >>> from .preregistration import load_protocol, protocol_path
+    >>> scores = pd.DataFrame({"method": ["linear_svc", "linear_svc", "rbf_svc"],
+    ...                        "params": ['{"C": 0.5}', '{"C": 524288.0}', '{"C": 2.0, "gamma": 1.9073486328125e-06}']})
+    >>> t = steps_beyond(scores, load_protocol(protocol_path(5)))   # 2^19: one step above the grid's 2^17
+    >>> t.loc[("linear_svc", "C"), ["fits", "beyond", "below", "above", "1 step", "2 steps"]].tolist()
+    [2, 1, 0, 1, 1, 0]
+    >>> t.loc["rbf_svc", "beyond"].tolist()
+    [0, 0]
+    """
+    grids = grids_from_protocol(protocol)
+    most = max(int(protocol["tuning"].get("edge_extension", 0)), 1)
+    steps = [f"{n} step{'s' if n > 1 else ''}" for n in range(1, most + 1)]
+    rows = {}
+    for method, params in scores.loc[scores["method"].isin(SVCS), ["method", "params"]].itertuples(index=False):
+        for parameter, value in json.loads(params).items():
+            if parameter not in ("C", "gamma"):
+                continue
+            grid = _grid_of(method, parameter, grids)
+            width = math.log2(grid[1] / grid[0])
+            below = round(math.log2(grid[0] / value) / width)
+            above = round(math.log2(value / grid[-1]) / width)
+            row = rows.setdefault((method, parameter), dict.fromkeys(["fits", "beyond", "below", "above", *steps], 0))
+            row["fits"] += 1
+            far = max(below, above, 0)
+            if far:
+                row["beyond"] += 1
+                row["below" if below > 0 else "above"] += 1
+                row[steps[min(far, most) - 1]] += 1
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index = table.index.set_names(["method", "parameter"])
+    table.insert(4, "share", table["beyond"] / table["fits"])
+    return table.sort_index()
 
 
 def edge_tunings(scores: pd.DataFrame, methods=None) -> pd.DataFrame:
@@ -161,12 +209,13 @@ def read_probe(path, protocol: dict) -> pd.DataFrame:
     meta_path = path.with_suffix(".json")
     if not path.exists() or not meta_path.exists():
         raise FileNotFoundError(f"no stored edge probe at {path.name} (and {meta_path.name}): compute it with "
-                                "`python -m helpers.studies.generalisation edges` (a few minutes).")
+                                "`python -m helpers.studies.generalisation edges --edition "
+                                f"{protocol['study']['edition']}` (a few minutes).")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     if meta.get("protocol_sha256") != protocol["sha256"]:
         raise ValueError(f"{path.name} was computed under protocol {str(meta.get('protocol_sha256'))[:12]}, not the "
                          f"present one ({protocol['sha256'][:12]}): recompute it "
-                         "(python -m helpers.studies.generalisation edges).")
+                         f"(python -m helpers.studies.generalisation edges --edition {protocol['study']['edition']}).")
     probe = pd.read_csv(path, dtype={"dataset": str, "method": str, "parameter": str, "end": str})
     if list(probe.columns) != PROBE_COLUMNS or len(probe) != meta.get("rows"):
         raise ValueError(f"{path.name} is not a complete edge probe (columns {list(probe.columns)}, {len(probe)} rows "

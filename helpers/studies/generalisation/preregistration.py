@@ -17,7 +17,7 @@ from ...data.paths import DATA_DIR
 __all__ = ["EDITION", "EDITIONS", "IN_PROGRESS", "PROTOCOL_PATH", "load_protocol", "protocol_path"]
 
 #: the edition the study computes and its notebook reads
-EDITION = 4
+EDITION = 5
 #: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
 EDITIONS = (2, 3, 4, 5)
 #: editions whose protocol is written and committed, and whose scores are still being computed
