@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from helpers.significance import average_ranks, critical_difference, friedman_test
 from helpers.studies.generalisation._examples import example_datasets, example_scores
 from helpers.studies.generalisation.evidence import (
     claim_effects,
@@ -22,8 +23,6 @@ from helpers.studies.generalisation.evidence import (
     leave_one_out,
 )
 from helpers.studies.generalisation.exploratory import (
-    ablation,
-    friedman,
     mean_ranks,
     pairwise_wilcoxon_holm,
     plot_pairwise_cd,
@@ -284,13 +283,17 @@ def test_pairwise_equals_scikit_posthocs(scores):
 
 
 def test_mean_ranks_and_friedman_equal_scipy(scores):
+    """The ranks and Friedman's test as notebook 08 computes them (one autorank run), against pandas and scipy."""
     means = dataset_means(scores)[METHODS]
     ranks = means.rank(axis=1, ascending=False).mean()
     r = mean_ranks(scores, METHODS)
     assert r.index[0] == "expected_cholesky_cosine"
     np.testing.assert_allclose(r[METHODS], ranks[METHODS])
-    f = friedman(scores, METHODS)
+    demsar = critical_difference(means)
+    pd.testing.assert_series_equal(average_ranks(demsar), r, check_names=False)
+    f = friedman_test(demsar)
     assert f["statistic"] == pytest.approx(stats.friedmanchisquare(*[means[m] for m in METHODS]).statistic)
+    assert f["p_value"] == pytest.approx(stats.friedmanchisquare(*[means[m] for m in METHODS]).pvalue, rel=1e-6)
     with pytest.raises(ValueError, match="at least two different methods"):
         pairwise_wilcoxon_holm(scores, ["cosine"])
 
@@ -322,15 +325,6 @@ def test_property_association(scores, datasets):
     pd.testing.assert_frame_equal(r, again)                                                # seeded
     with pytest.raises(ValueError, match="no property named for claim 'x'"):
         property_association(scores, datasets, {"x": ("cosine", "euclidean")})
-
-
-def test_ablation(scores):
-    r = ablation(scores)
-    means = dataset_means(scores)
-    d = means["mahalanobis_pooled_within"] - means["mahalanobis_class_blind"]
-    assert r["effect"] == pytest.approx(_walsh_median(d), abs=1e-15)
-    pd.testing.assert_series_equal(r["differences"], d, check_names=False)
-    assert ablation(scores, exclude=["breast_cancer"])["n"] == 11
 
 
 # -- the hierarchical model ------------------------------------------------------------------------

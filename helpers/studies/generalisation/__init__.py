@@ -24,7 +24,7 @@ recomputed (``--edition 2``, ``3`` or ``4``).
   Wilcoxon with Holm, the Bayesian signed-rank posterior at the ROPE: argmax shares and
   masses), leave-one-out, the hierarchical
   model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
-  critical-difference diagram, ranks and Friedman, the pre-specified property, the ablation;
+  critical-difference diagram, mean ranks, the pre-specified property;
 * :mod:`.edge_probe`: one grid step beyond every SVC tuning on an edge of its grid, and
   whether the end bound it (:func:`stored_probe`, :func:`edge_summary`, edition 4); how far
   beyond its grids the fifth edition's search stepped (:func:`steps_beyond`);
@@ -60,8 +60,6 @@ from .evidence import (
     leave_one_out,
 )
 from .exploratory import (
-    ablation,
-    friedman,
     mean_ranks,
     pairwise_wilcoxon_holm,
     plot_pairwise_cd,
@@ -82,7 +80,6 @@ from .report import (
     order_spread,
     plot_claim_differences,
     protocol_table,
-    seconds_by_method,
 )
 from .scores import SCORES_PATH, recompute_sample, scores_path, stored_hierarchical, stored_results
 
@@ -94,7 +91,6 @@ __all__ = [
     "REUTERS",
     "SCORES_PATH",
     "SHORT_V2",
-    "ablation",
     "chosen_values",
     "claim_pairs",
     "claim_effects",
@@ -108,7 +104,6 @@ __all__ = [
     "effect_phrase",
     "excluded_sets",
     "flags",
-    "friedman",
     "grid_edges",
     "hierarchical_posterior",
     "identical_methods_ratio",
@@ -128,7 +123,6 @@ __all__ = [
     "recompute_sample",
     "reuters_rows",
     "scores_path",
-    "seconds_by_method",
     "stored_hierarchical",
     "steps_beyond",
     "stored_probe",

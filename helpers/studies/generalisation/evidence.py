@@ -20,8 +20,7 @@ Every function here reads the tidy score table (one row per data set, repeat, fo
 * :func:`flags`: data sets at the ceiling or near chance, and the sources' own data;
   :func:`grid_edges`: how often a chosen hyper-parameter sits on the edge of its grid;
 * exploratory: :func:`property_association` (the gain against one pre-specified property of
-  the data, Spearman with a permutation p, Holm over the claims) and :func:`ablation`
-  (within-class against class-blind covariance).
+  the data, Spearman with a permutation p, Holm over the claims) in :mod:`.exploratory`.
 
 The Wilcoxon tests are two-sided, so that ``p < 0.05`` agrees with a 95% Hodges-Lehmann
 interval that excludes zero (both invert the same signed-rank statistic); a data set where

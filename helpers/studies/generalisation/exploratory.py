@@ -2,13 +2,12 @@
 
 * :func:`pairwise_wilcoxon_holm`: every pair of methods, the Wilcoxon signed-rank test over the
   per-data-set means, Holm-adjusted over the pairs (what ``scikit_posthocs.posthoc_wilcoxon``
-  computes); :func:`mean_ranks` and :func:`friedman` (Demsar 2006, through autorank); and
+  computes); :func:`mean_ranks` (Demsar 2006, through autorank); and
   :func:`plot_pairwise_cd`, the critical-difference diagram drawn from those pairwise decisions
   (``scikit_posthocs.critical_difference_diagram``) rather than from Nemenyi's critical difference;
 * :func:`property_association`: for each claim, the Spearman correlation between the gain on a
   data set and one property of it named before the results, with a permutation p, Holm over
-  the claims;
-* :func:`ablation`: within-class against class-blind covariance for Mahalanobis kNN, the same folds.
+  the claims.
 
 None of this decides a claim; the claims are decided by :mod:`.evidence`.
 
@@ -28,13 +27,11 @@ import pandas as pd
 from scipy import stats
 
 from ..._validation import check_int, check_real
-from ...effects import hodges_lehmann
-from ...significance import average_ranks, critical_difference, friedman_test, holm
+from ...significance import average_ranks, critical_difference, holm
 from ._examples import example_datasets, example_scores  # noqa: F401 (the doctests' tables)
 from .evidence import PROPERTIES, ZERO_METHOD, dataset_means, paired_differences
 
-__all__ = ["ablation", "friedman", "mean_ranks", "pairwise_wilcoxon_holm", "plot_pairwise_cd",
-           "property_association"]
+__all__ = ["mean_ranks", "pairwise_wilcoxon_holm", "plot_pairwise_cd", "property_association"]
 
 
 def _table(scores, methods, metric) -> pd.DataFrame:
@@ -90,21 +87,6 @@ def mean_ranks(scores: pd.DataFrame, methods: Sequence[str], metric: str = "accu
     {'expected_cholesky_cosine': 1.0, 'cosine': 2.333, 'euclidean': 2.667}
     """
     return average_ranks(critical_difference(_table(scores, methods, metric)))
-
-
-def friedman(scores: pd.DataFrame, methods: Sequence[str], metric: str = "accuracy") -> dict:
-    """Friedman's test that the methods rank alike over the data sets, as description.
-
-    :func:`helpers.significance.friedman_test` of the per-data-set means: the chi-squared
-    statistic and p, and Iman and Davenport's F form.
-
-    Examples
-    --------
-    >>> r = friedman(example_scores(), ["cosine", "expected_cholesky_cosine", "euclidean"])
-    >>> print(f"{r['statistic']:.2f} {r['p_value']:.5f}")
-    18.67 0.00009
-    """
-    return friedman_test(critical_difference(_table(scores, methods, metric)))
 
 
 def plot_pairwise_cd(scores: pd.DataFrame, methods: Sequence[str], metric: str = "accuracy", alpha: float = 0.05,
@@ -218,26 +200,4 @@ def property_association(scores: pd.DataFrame, datasets: pd.DataFrame, claim_pai
     out["p_holm"] = holm(out["p"].to_numpy()) if len(out) > 1 else out["p"]
     return out
 
-
-def ablation(scores: pd.DataFrame, within: str = "mahalanobis_pooled_within",
-             blind: str = "mahalanobis_class_blind", metric: str = "accuracy", exclude=()) -> dict:
-    """Within-class against class-blind covariance, the same folds: the per-data-set differences and their HL effect.
-
-    Returns
-    -------
-    dict
-        :func:`helpers.effects.hodges_lehmann` of the differences ``within - blind`` of the
-        per-data-set means (``effect``, ``interval``, ``n``, ``coverage``, ``method``), with
-        ``differences`` (a Series by data set) and ``wins``, ``ties``, ``losses``.
-
-    Examples
-    --------
-    >>> r = ablation(example_scores())
-    >>> r["n"], r["wins"] + r["ties"] + r["losses"], r["interval"][0] < r["effect"] < r["interval"][1]
-    (12, 12, True)
-    """
-    means = dataset_means(scores[~scores["dataset"].isin(list(exclude))], metric)
-    d = paired_differences(means, within, blind)
-    return {**hodges_lehmann(d.to_numpy()), "differences": d, "wins": int((d > 0).sum()),
-            "ties": int((d == 0).sum()), "losses": int((d < 0).sum())}
 

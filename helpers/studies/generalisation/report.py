@@ -99,13 +99,6 @@ def chosen_values(scores: pd.DataFrame, method: str, parameter: str) -> pd.Serie
     return values.value_counts().sort_index()
 
 
-def seconds_by_method(scores: pd.DataFrame) -> pd.DataFrame:
-    """Seconds of tuning, fitting and predicting per fold, by method: mean, largest and total."""
-    g = scores.groupby("method")["fit_seconds"]
-    table = pd.DataFrame({"mean": g.mean(), "largest": g.max(), "total": g.sum()})
-    return table.reindex([m for m in METHODS_V2 if m in table.index])
-
-
 def edition_comparison(now: pd.DataFrame, before: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
     """Method by method, how one edition's scores differ from another's on the same outer folds.
 
