@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.spatial import procrustes
+from scipy.spatial.distance import cdist, pdist, squareform
+from sklearn.decomposition import PCA
 
 from helpers import binary_counts
 from helpers.mds import cailliez_constant, classical_mds, double_center, similarity_to_distance
@@ -70,10 +72,9 @@ def test_the_r_ports_agree_with_the_library(example_5):
 
 def test_the_r_jaccard_function_needs_both_values_in_each_vector():
     lion, tiger = np.ones(4, dtype=int), np.array([1, 1, 0, 1])
-    with pytest.raises(IndexError):
-        study.r_jaccard(lion, tiger)
-    assert study.r_jaccard_outcome(lion, tiger) == "IndexError: index 1 is out of bounds for axis 1 with size 1"
-    assert study.r_jaccard_outcome(np.array([1, 0, 1, 1]), tiger) == "0.5000"
+    with pytest.raises(IndexError, match="index 1 is out of bounds for axis 1 with size 1"):
+        study.r_jaccard(lion, tiger)                      # the lion has no 0: table(y, x) has one column
+    assert study.r_jaccard(np.array([1, 0, 1, 1]), tiger) == 0.5
 
 
 def test_example_4_and_the_baskets():
@@ -91,7 +92,6 @@ def test_example_4_and_the_baskets():
 
 def test_display_helpers():
     assert [study.as_fraction(v) for v in R_SMC[1]] == ["2/3", "1", "1/2", "1/3", "1/6"]
-    assert study.on_test_images(500).startswith("the first 500 MNIST test images")
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,12 +156,15 @@ def test_every_step_of_the_proof_holds_on_example_5(example_5):
     steps = study.proposition_steps(S)
     assert steps.loc["min eigenvalue of F"].round(4).tolist() == [0.0954, 0.2921]
     assert steps.loc["min f_ii + f_jj - 2 f_ij"].round(4).tolist() == [0.3333, 0.6667]
-    assert study.max_residual(steps) < 1e-12
+    identities = steps.loc[~steps.index.str.startswith("min")]
+    assert len(identities) == 9 and identities.abs().to_numpy().max() < 1e-12
     answers = study.proof_answers(steps, S)
     assert len(answers) == 11 and all(holds for holds, _ in answers.values())
     assert answers["proof.nonneg"][1] == "smallest f_ii + f_jj - 2 f_ij (i != j): 0.3333"
     assert answers["proof.a"][1] == "max |left - right| < 1e-10 over the two matrices"
-    assert study.mds_route_gap(S) < 1e-10
+    for F in S.values():                                  # l. 42: MDS of F (B = HFH) is MDS of its distances (6.6)
+        from_F = classical_mds(F=F, full_spectrum=False).embedding
+        assert_allclose(from_F, classical_mds(similarity_to_distance(F), full_spectrum=False).embedding, atol=1e-10)
 
 
 def test_a_matrix_that_is_not_positive_semi_definite_fails_the_assumption():
@@ -184,14 +187,10 @@ def test_formula_errors_are_rounding(example_5):
 
 
 def test_recoding_leaves_the_smc_and_moves_jaccard(example_5):
-    A01, _ = example_5
-    assert study.recoding_changes(A01) == (0.0, 0.5)
-
-
-def test_different_digit_pairs_take_the_upper_triangle():
-    S = {"SMC": np.arange(16.0).reshape(4, 4), "Jaccard": -np.arange(16.0).reshape(4, 4)}
-    smc, jaccard = study.different_digit_pairs(S, [0, 0, 1, 1])
-    assert smc.tolist() == [2.0, 3.0, 6.0, 7.0] and jaccard.tolist() == [-2.0, -3.0, -6.0, -7.0]
+    A01, S = example_5
+    recoded = study.similarities(1 - A01)                 # l. 77: 0 and 1 swapped in every attribute
+    assert_array_equal(recoded["SMC"], S["SMC"])
+    assert np.abs(recoded["Jaccard"] - S["Jaccard"]).max() == 0.5
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,9 +201,9 @@ def test_example_5_mds_as_notebook_07_reports(example_5):
     _, S = example_5
     mds, ftod_errors, cmdscale_errors = study.cmdscale_routes(S)
     assert max(ftod_errors) < 1e-15 and max(cmdscale_errors) < 1e-10
-    spectrum = study.spectrum_table(mds)
-    assert spectrum["SMC"].round(4).tolist() == [0.9603, 0.8131, 0.2642, 0.0957, 0.0, 0.8313]
-    assert spectrum["Jaccard"].round(4).tolist()[:4] == [1.2505, 0.9981, 0.3713, 0.2935]
+    assert mds["SMC"].eigenvalues.round(4).tolist() == [0.9603, 0.8131, 0.2642, 0.0957, 0.0]
+    assert round(mds["SMC"].gof[0], 4) == 0.8313                  # R's goodness of fit of two dimensions
+    assert mds["Jaccard"].eigenvalues.round(4).tolist()[:4] == [1.2505, 0.9981, 0.3713, 0.2935]
     assert_allclose(mds["SMC"].embedding[0], [0.4311, 0.2592], atol=5e-5)
     diff = study.map_differences(mds["SMC"].embedding, mds["Jaccard"].embedding, NAMES)
     assert round(diff.disparity, 3) == 0.037 and round(diff.rho, 3) == 0.891
@@ -225,28 +224,27 @@ def test_the_shortcut_one_minus_s_is_not_euclidean_for_example_5(example_5):
 # the MNIST drivers, on small stand-ins
 
 
-def test_threshold_rules_differ_only_at_the_threshold():
-    X = np.array([[0.0, 0.2, 0.4], [1.0, 0.6, 0.8]])
-    assert study.threshold_rules(X, 0.3) == {"levels": 6, "at_threshold": 0, "agree": True}
-    assert study.threshold_rules(X, 0.4)["agree"] is False
-
-
 def test_euclidean_mds_is_pca():
+    # l. 166: classical MDS of the Euclidean distances gives the PCA scores, up to the sign of each column
     X = np.random.default_rng(5).normal(size=(50, 7)) * np.arange(1, 8)
-    Z, gap = study.euclidean_mds_and_pca(X)
-    assert Z.shape == (50, 2) and gap < 1e-9
+    E = classical_mds(cdist(X, X), full_spectrum=False).embedding
+    Z = PCA(n_components=2, svd_solver="full").fit_transform(X)
+    assert_allclose(E, Z * np.sign(np.sum(E * Z, axis=0)), atol=1e-9)
 
 
 def test_mnist_drivers_on_a_random_binary_matrix():
     Y = np.random.default_rng(6).binomial(1, 0.2, size=(60, 30)).astype(np.int8)
     S = study.similarities(Y)
-    assert study.dist_route_error(Y, S) < 1e-15
+    p = Y.shape[1]
+    assert_allclose((p - squareform(pdist(Y, "cityblock"))) / p, S["SMC"], atol=1e-15)      # l. 176-177
+    assert_allclose(1 - squareform(pdist(Y.astype(bool), "jaccard")), S["Jaccard"], atol=1e-15)  # l. 178-179
     mds, table, gap = study.mnist_mds(S)
     assert gap < 1e-8 and table["negative eigenvalues"].tolist() == [0, 0]
     assert table.index.tolist() == ["SMC", "Jaccard"]
     assert_allclose(table["GOF g1 (k = 2)"], table["GOF g2 (k = 2)"], rtol=1e-12)   # g1 = g2 without negatives
-    smc_gap, binary_vs_itself = study.smc_mds_as_binary_pca(Y, mds["SMC"].embedding, mds["SMC"].embedding)
-    assert smc_gap < 1e-10 and binary_vs_itself < 1e-20      # the SMC map is the PCA map of Y
+    # 2 - 2 SMC(x, y) = 2 |x - y|^2 / p: the SMC map is the PCA map of Y scaled by sqrt(2/p), up to column signs
+    E, Z = mds["SMC"].embedding, np.sqrt(2 / p) * PCA(n_components=2, svd_solver="full").fit_transform(Y.astype(float))
+    assert_allclose(E, Z * np.sign(np.sum(E * Z, axis=0)), atol=1e-10)
 
 
 def test_excess_disparity_subtracts_the_median_noise():
@@ -297,7 +295,7 @@ def test_map_comparisons_of_a_gram_matrix_is_the_pca_map():
     smc = study.similarities(Y)["SMC"]
     out = study.map_comparisons({"gram": X @ X.T, "same": X @ X.T, "smc": smc},
                                 {"same": ("gram", "same"), "smc": ("smc", "gram")}, [0.01, 0.02, 0.03], n_resamples=20)
-    Z_pca, _ = study.euclidean_mds_and_pca(X)
+    Z_pca = PCA(n_components=2, svd_solver="full").fit_transform(X)   # the disparity ignores column signs
     same = out.table.loc["same", ["Procrustes disparity", "low", "high"]].tolist()
     assert same == pytest.approx([0, 0, 0], abs=1e-12)
     assert out.effects["same"]["effect"] == pytest.approx(-0.02)

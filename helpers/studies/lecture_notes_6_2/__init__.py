@@ -8,7 +8,7 @@ binarised MNIST digits. The maths lives in :mod:`helpers.mds` and :mod:`helpers.
 module holds what the notebook does with it:
 
 * the data: :func:`example_5` (the notes' table and its SMC and Jaccard matrices) and
-  :func:`binarised_mnist` (the notes' binarisation, l. 171);
+  :func:`market_baskets` (the notes' two baskets, l. 75);
 * the notes' R code, ported line by line so that it can be compared with the library:
   :data:`R_ANIMAL`, :func:`r_smc`, :func:`r_jaccard` and :func:`FtoD`;
 * one driver per check of the notebook: the route ``D -> B -> Z`` (:func:`classical_route`),
@@ -35,10 +35,8 @@ from .data import (
     COEFFICIENTS,
     R_ANIMAL,
     as_fraction,
-    binarised_mnist,
     example_5,
     market_baskets,
-    on_test_images,
     similarities,
 )
 from .definitions import (
@@ -47,37 +45,27 @@ from .definitions import (
     cosine_checks,
     definition_6_4_refusals,
     definition_6_4_verdict,
-    different_digit_pairs,
     formula_errors,
-    max_residual,
-    mds_route_gap,
     meets_definition_6_4,
     proof_answers,
     proposition_steps,
-    recoding_changes,
 )
 from .examples import (
     MapComparisons,
     MapDifferences,
     cmdscale_routes,
-    dist_route_error,
-    euclidean_mds_and_pca,
     excess_disparity,
     map_comparisons,
     map_differences,
     mnist_mds,
     sheep_as_cow,
     shortcut_spectra,
-    smc_mds_as_binary_pca,
-    spectrum_table,
-    threshold_rules,
     typeset_differences,
 )
 from .r_code import (
     FtoD,
     jaccard_routes,
     r_jaccard,
-    r_jaccard_outcome,
     r_smc,
     smc_routes,
 )
@@ -90,15 +78,11 @@ __all__ = [
     "MapDifferences",
     "FtoD",
     "as_fraction",
-    "binarised_mnist",
     "classical_route",
     "cmdscale_routes",
     "cosine_checks",
     "definition_6_4_refusals",
     "definition_6_4_verdict",
-    "different_digit_pairs",
-    "dist_route_error",
-    "euclidean_mds_and_pca",
     "example_5",
     "excess_disparity",
     "formula_errors",
@@ -106,23 +90,15 @@ __all__ = [
     "map_comparisons",
     "map_differences",
     "market_baskets",
-    "max_residual",
-    "mds_route_gap",
     "meets_definition_6_4",
     "mnist_mds",
-    "on_test_images",
     "proof_answers",
     "proposition_steps",
     "r_jaccard",
-    "r_jaccard_outcome",
     "r_smc",
-    "recoding_changes",
     "sheep_as_cow",
     "shortcut_spectra",
     "similarities",
-    "smc_mds_as_binary_pca",
     "smc_routes",
-    "spectrum_table",
-    "threshold_rules",
     "typeset_differences",
 ]

@@ -1,4 +1,4 @@
-"""The notes' data (Example 5's animals, binarised MNIST, market baskets) and how values are displayed."""
+"""The notes' data (Example 5's animals, the market baskets), their two coefficients and how values are displayed."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from fractions import Fraction
 import numpy as np
 
 from ...binary import binary_similarity
-from ...data.mnist import load_mnist_test
 from ...data.tables import load_animals
 
 #: the notes' two coefficients: label -> name in :func:`helpers.binary.binary_similarity`
@@ -31,18 +30,6 @@ def as_fraction(value) -> str:
     ('2/3', '5/6', '1')
     """
     return str(Fraction(float(value)).limit_denominator(6))
-
-
-def on_test_images(n: int) -> str:
-    """How the MNIST rows are answered here: on test images, where the notes use training images.
-
-    Examples
-    --------
-    >>> on_test_images(1000)[:40]
-    'the first 1,000 MNIST test images (the n'
-    """
-    return (f"the first {n:,} MNIST test images (the notes use the first 1,000 training "
-            "images, l. 169; the training set is not available here)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -82,28 +69,6 @@ def example_5():
     return animals, similarities(animals.to_numpy())
 
 
-def binarised_mnist(n_images: int, threshold: float):
-    """The first MNIST test images, binarised as the notes' code does (l. 171: ``Y <- (X > 0.3) * 1``).
-
-    The files must be there (no fallback to other digits): the numbers mean something on
-    MNIST only.
-
-    Returns
-    -------
-    X_grey : ndarray (n, 784)
-        Intensities ``k / 255`` in [0, 1].
-    digits : ndarray (n,)
-        The labels (only to colour figures).
-    Y : ndarray (n, 784) of int8
-        1 where the intensity exceeds ``threshold``.
-    S : dict
-        ``{"SMC": F, "Jaccard": F}`` between the binarised images.
-    """
-    X_grey, digits, _ = load_mnist_test(n_images, fallback=False)
-    Y = (X_grey > threshold).astype(np.int8)
-    return X_grey, digits, Y, similarities(Y)
-
-
 def market_baskets(products: int = 100):
     """The notes' two baskets (l. 75): customer A buys bread and beer, customer B peanuts and beer.
 
@@ -118,5 +83,3 @@ def market_baskets(products: int = 100):
     basket_a[[bread, beer]] = 1
     basket_b[[peanuts, beer]] = 1
     return basket_a, basket_b
-
-

@@ -14,10 +14,8 @@ from ...binary import binary_counts
 from ...display import rounding_level
 from ...mds import (
     check_similarity_matrix,
-    classical_mds,
     double_center,
     proposition_6_2_residuals,
-    similarity_to_distance,
 )
 from .data import similarities
 
@@ -187,18 +185,6 @@ def proposition_steps(matrices: dict) -> pd.DataFrame:
     return pd.concat([pd.DataFrame([min_eig], index=["min eigenvalue of F"]), steps])
 
 
-def max_residual(steps: pd.DataFrame) -> float:
-    """The largest residual of :func:`proposition_steps` over its identities (the rows that are not minima).
-
-    Examples
-    --------
-    >>> max_residual(pd.DataFrame({"F": [-1.0, 2e-16, 0.0]}, index=["min x", "a_ij", "b_ij"]))
-    2e-16
-    """
-    residuals = steps.drop(index=[s for s in steps.index if s.startswith("min")])
-    return float(residuals.abs().to_numpy().max())
-
-
 def proof_answers(steps: pd.DataFrame, matrices: dict, tol: float = 1e-10) -> dict:
     """The ledger's rows of Proposition 6.2 and of its proof, answered from :func:`proposition_steps`.
 
@@ -252,20 +238,6 @@ def proof_answers(steps: pd.DataFrame, matrices: dict, tol: float = 1e-10) -> di
     return answers
 
 
-def mds_route_gap(matrices: dict) -> float:
-    """Largest ``|coordinate difference|`` between MDS of ``F`` (``B = HFH``, l. 42) and MDS of its distances (6.6).
-
-    Examples
-    --------
-    >>> C, _ = cosine_checks(np.random.default_rng(0).uniform(size=(6, 3)))
-    >>> bool(mds_route_gap({"cosine": C}) < 1e-12)
-    True
-    """
-    return max(np.abs(classical_mds(F=F, full_spectrum=False).embedding
-                      - classical_mds(similarity_to_distance(F), full_spectrum=False).embedding).max()
-               for F in matrices.values())
-
-
 # --------------------------------------------------------------------------------------------
 # binary attributes (section 6.2.1)
 
@@ -308,36 +280,3 @@ def formula_errors(tables: dict) -> pd.DataFrame:
             "a/(a+b+c) vs 1 - scipy jaccard": np.abs(a / (a + b + c) - scipy_jaccard).max(),
         }
     return pd.DataFrame(out)
-
-
-def different_digit_pairs(S: dict, digits):
-    """The SMC and the Jaccard index of every pair of images of different digits (the upper triangle).
-
-    Examples
-    --------
-    >>> S = {"SMC": np.array([[1, 0.9, 0.8], [0.9, 1, 0.7], [0.8, 0.7, 1]]), "Jaccard": np.eye(3)}
-    >>> smc, jaccard = different_digit_pairs(S, np.array([1, 1, 2]))
-    >>> smc.tolist(), jaccard.tolist()
-    ([0.8, 0.7], [0.0, 0.0])
-    """
-    digits = np.asarray(digits)
-    iu = np.triu_indices(len(digits), 1)
-    different = digits[iu[0]] != digits[iu[1]]
-    return S["SMC"][iu][different], S["Jaccard"][iu][different]
-
-
-def recoding_changes(X):
-    """How far each coefficient moves when 0 and 1 are swapped in every attribute (l. 77): ``(SMC, Jaccard)``.
-
-    Examples
-    --------
-    >>> smc, jaccard = recoding_changes(np.array([[1, 1, 0, 0], [1, 0, 0, 0]]))
-    >>> smc, round(jaccard, 4)
-    (0.0, 0.1667)
-    """
-    X = np.asarray(X)
-    before, after = similarities(X), similarities(1 - X)
-    return (float(np.abs(after["SMC"] - before["SMC"]).max()),
-            float(np.abs(after["Jaccard"] - before["Jaccard"]).max()))
-
-

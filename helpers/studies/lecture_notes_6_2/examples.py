@@ -9,9 +9,8 @@ import pandas as pd
 from scipy.linalg import eigh
 from scipy.sparse.linalg import eigsh
 from scipy.spatial import procrustes
-from scipy.spatial.distance import cdist, pdist, squareform
+from scipy.spatial.distance import pdist, squareform
 from scipy.stats import bootstrap, spearmanr
-from sklearn.decomposition import PCA
 from sklearn.manifold import ClassicalMDS
 
 from ..._validation import as_float_array, check_int, check_real
@@ -92,22 +91,6 @@ def cmdscale_routes(S: dict):
     return mds, ftod_errors, cmdscale_errors
 
 
-def spectrum_table(mds: dict) -> pd.DataFrame:
-    """Every eigenvalue of each MDS and R's goodness of fit of two dimensions, one column per map.
-
-    Examples
-    --------
-    >>> F = np.array([[1.0, 0.5, 0.0], [0.5, 1.0, 0.5], [0.0, 0.5, 1.0]])
-    >>> spectrum_table({"F": classical_mds(F=F)}).index.tolist()
-    ['lambda_1', 'lambda_2', 'lambda_3', 'GOF (k = 2)']
-    """
-    n = len(next(iter(mds.values())).eigenvalues)
-    table = pd.DataFrame({label: r.eigenvalues for label, r in mds.items()},
-                         index=[f"lambda_{k + 1}" for k in range(n)])
-    table.loc["GOF (k = 2)"] = [r.gof[0] for r in mds.values()]
-    return table
-
-
 class MapDifferences(NamedTuple):
     """How two 2-D maps of the same objects differ (:func:`map_differences`)."""
 
@@ -142,58 +125,6 @@ def map_differences(E1, E2, names, labels=("SMC map", "Jaccard map")) -> MapDiff
 
 # --------------------------------------------------------------------------------------------
 # MNIST (section 6.2.2)
-
-
-def threshold_rules(X, threshold: float) -> dict:
-    """The two binarisations of the notes: prose, 0 below ``threshold`` (l. 166), and code, 1 above it (l. 171).
-
-    Returns ``levels`` (how many grey levels ``k / 255`` occur), ``at_threshold`` (pixels exactly
-    at ``threshold``, the only ones where the rules can differ) and ``agree``.
-
-    Examples
-    --------
-    >>> threshold_rules(np.array([[0.0, 0.3, 1.0]]), 0.3)
-    {'levels': 3, 'at_threshold': 1, 'agree': False}
-    """
-    levels = np.unique(np.rint(X * 255))
-    Y_prose = np.where(X < threshold, 0, 1)                        # l. 166
-    Y_code = (X > threshold) * 1                                   # l. 171
-    return {"levels": int(levels.size), "at_threshold": int(np.sum(X == threshold)),
-            "agree": bool(np.array_equal(Y_prose, Y_code))}
-
-
-def euclidean_mds_and_pca(X):
-    """Classical MDS of the Euclidean distances between the rows of ``X`` and the two leading PCA scores.
-
-    Returns ``(Z_pca, gap)``: the PCA scores with their column signs matched to the MDS
-    coordinates, and the largest ``|difference|`` (l. 166: the two are the same).
-
-    Examples
-    --------
-    >>> Z, gap = euclidean_mds_and_pca(np.random.default_rng(0).normal(size=(30, 4)))
-    >>> Z.shape, bool(gap < 1e-10)
-    ((30, 2), True)
-    """
-    mds = classical_mds(cdist(X, X), full_spectrum=False)
-    Z_pca = PCA(n_components=2, svd_solver="full").fit_transform(X)
-    Z_pca = Z_pca * np.sign(np.sum(mds.embedding * Z_pca, axis=0))
-    return Z_pca, np.abs(mds.embedding - Z_pca).max()
-
-
-def dist_route_error(Y, S: dict) -> float:
-    """How far the notes' ``dist`` route (l. 176-179) is from ``S``: ``(p - L1) / p`` and ``1 -`` binary distance.
-
-    Examples
-    --------
-    >>> from helpers.studies.lecture_notes_6_2 import similarities
-    >>> Y = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]])
-    >>> bool(dist_route_error(Y, similarities(Y)) < 1e-15)
-    True
-    """
-    p = Y.shape[1]
-    F_smc = (p - squareform(pdist(Y, "cityblock"))) / p                   # l. 176-177
-    F_jaccard = 1 - squareform(pdist(Y.astype(bool), "jaccard"))          # l. 178-179
-    return max(np.abs(F_smc - S["SMC"]).max(), np.abs(F_jaccard - S["Jaccard"]).max())
 
 
 def mnist_mds(S: dict):
@@ -399,35 +330,6 @@ def map_comparisons(matrices: dict, pairs: dict, noise, *, n_resamples: int = 20
                      "effect": e["effect"], "effect low": e["interval"][0], "effect high": e["interval"][1],
                      "p (resampling)": e["p"]})
     return MapComparisons(pd.DataFrame(rows, index=list(pairs)), effects)
-
-
-def smc_mds_as_binary_pca(Y, E_smc, Z_pca):
-    """MDS on the SMC is PCA of the binarised images scaled by ``sqrt(2/p)``; how far that is from the grey PCA.
-
-    For 0/1 vectors ``2 - 2 SMC(x, y) = 2 |x - y|^2 / p``, so the distances (6.6) of the SMC are
-    Euclidean distances between the binarised rows scaled by ``sqrt(2/p)``.
-
-    Returns
-    -------
-    gap : float
-        ``max |E_smc - sqrt(2/p) PCA(Y)|``, column signs matched.
-    binary_vs_grey : float
-        The Procrustes disparity of the PCA map of ``Y`` from ``Z_pca``.
-
-    Examples
-    --------
-    >>> from helpers.studies.lecture_notes_6_2 import similarities
-    >>> Y = np.random.default_rng(1).integers(0, 2, size=(15, 6))
-    >>> E = classical_mds(F=similarities(Y)["SMC"]).embedding
-    >>> gap, _ = smc_mds_as_binary_pca(Y, E, E)
-    >>> bool(gap < 1e-10)
-    True
-    """
-    p = Y.shape[1]
-    Z_binary = PCA(n_components=2, svd_solver="full").fit_transform(Y.astype(float))
-    scaled = np.sqrt(2 / p) * Z_binary
-    gap = np.abs(E_smc - scaled * np.sign(np.sum(E_smc * scaled, axis=0))).max()
-    return gap, procrustes(Z_binary, Z_pca)[2]
 
 
 # --------------------------------------------------------------------------------------------

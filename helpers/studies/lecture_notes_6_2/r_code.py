@@ -38,20 +38,6 @@ def r_jaccard(x, y):
     return bt[1, 1] / (bt[0, 1] + bt[1, 0] + bt[1, 1])
 
 
-def r_jaccard_outcome(x, y) -> str:
-    """What :func:`r_jaccard` gives for one pair: its value, or the IndexError it raises.
-
-    Examples
-    --------
-    >>> r_jaccard_outcome(np.array([1, 1, 1, 1]), np.array([1, 1, 0, 1]))
-    'IndexError: index 1 is out of bounds for axis 1 with size 1'
-    """
-    try:
-        return f"{r_jaccard(x, y):.4f}"
-    except IndexError as err:
-        return f"IndexError: {err}"
-
-
 def FtoD(FF):  # noqa: N802 - the notes' name
     """The notes' R function ``FtoD`` (l. 144-153): ``D[ii, jj] = sqrt(FF[ii, ii] + FF[jj, jj] - 2 FF[ii, jj])``.
 
@@ -110,5 +96,3 @@ def jaccard_routes(X):
     n = len(X)
     F_outer = np.array([[r_jaccard(X[i], X[j]) for j in range(n)] for i in range(n)])
     return F_outer, 1 - squareform(pdist(X.astype(bool), "jaccard"))
-
-
