@@ -3,8 +3,11 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.datasets import make_blobs
+from sklearn.metrics import pairwise
 
-from helpers import l0_norm, load_signup
+from helpers import cosine_similarity, l0_norm, load_signup, lp_norm
+from helpers.clustering import select_k_by_alpha
 from helpers.data import load_bird_ata, load_lfw_faces, load_weather
 from helpers.neighbours import inverse_square_weights
 from helpers.plotting import kdtree_splits
@@ -75,7 +78,10 @@ def test_lp_distances_obey_the_four_criteria_and_one_minus_cos_does_not(ext):
 
 
 def test_norm_claims_as_the_slides_state_them():
-    assert S.lp_formula_claim(S.athletes().X)["holds"]
+    X = S.athletes().X                                                   # line 99's L^p norm, p = 1, 2, inf and 3
+    for p in (1, 2, np.inf):
+        np.testing.assert_allclose(lp_norm(X, p), np.linalg.norm(X, ord=p, axis=1))
+    np.testing.assert_allclose(lp_norm(X, 3), (np.abs(X) ** 3).sum(1) ** (1 / 3))
     even = S.even_numerator_claim()
     assert not even["holds"] and "||(1,0)+(0,1)|| = 2.828 > 2" in even["evidence"]
     assert S.l2_gradient_claim([3.0, 4.0])["evidence"].endswith("x/||x|| = [0.6, 0.8]")
@@ -84,9 +90,13 @@ def test_norm_claims_as_the_slides_state_them():
 
 
 def test_l0_examples_and_homogeneity():
-    assert S.banach_terms([1.0, 0.0, -4.0]) == [0.25, 0.0, 0.1]                            # lines 181-183
-    assert l0_norm([1, -4, 0, -2, 0, 0, 0], "donoho") == 3                               # line 196
-    assert S.donoho_norm_claim([1, -4, 0, -2, 0, 0, 0])["holds"]
+    x = np.array([1.0, 0.0, -4.0])
+    terms = 0.5 ** np.arange(1, 4) * np.abs(x) / (1 + np.abs(x))                        # line 177
+    assert terms.tolist() == [0.25, 0.0, 0.1]                                            # lines 181-183
+    assert l0_norm(x, "banach") == pytest.approx(0.35)                                   # their sum
+    x_donoho = np.array([1, -4, 0, -2, 0, 0, 0])
+    assert l0_norm(x_donoho, "donoho") == 3                                              # line 196
+    assert (l0_norm(2 * x_donoho, "donoho"), 2 * l0_norm(x_donoho, "donoho")) == (3, 6)  # not a norm (line 199)
     homogeneous = S.donoho_homogeneity_claim([1, -4, 0, -2, 0, 0, 0], [1.0, 0.0, -4.0])
     assert not homogeneous["holds"] and "= 3 for a = [-3.0, -1.0, 0.5, 2.0, 10.0]" in homogeneous["evidence"]
 
@@ -107,8 +117,9 @@ def test_raw_comparison_gives_the_printed_distances_and_not_the_printed_cosines(
     assert (answers["salary.raw.l1-x8"], answers["salary.raw.l1-x10"]) == (19119.0, 19511.0)
     cos8, note = answers["salary.raw.cos-x8"]
     assert round(cos8, 4) == 1.0 and note["note"].startswith("1 - cos = ")                 # printed 0.099
-    assert S.raw_preference_claim(x1, x8, x10)["holds"]
-    assert S.id_of_row(cust, [72800, 60]) == 8                                             # "ID = 6", line 241
+    assert answers["salary.raw.l2-x8"] < answers["salary.raw.l2-x10"]                     # line 253
+    assert answers["salary.raw.l1-x8"] < answers["salary.raw.l1-x10"]
+    assert cust.ids[(cust.X == [72800, 60]).all(1)].tolist() == [8]                       # "ID = 6", line 241
     readings = S.cosine_readings(cust)
     assert not np.isclose(readings.to_numpy(float), 0.099, atol=5e-4).any()
 
@@ -121,7 +132,7 @@ def test_normalised_comparison_reverses_l1_l2_but_not_cosine():
     assert round(answers["salary.norm.l1-x8"], 2) == 1.22                  # printed 1.21 (line 299): not its rounding
     assert round(answers["salary.norm.l1-x10"], 4) == 0.9959
     assert (round(answers["salary.norm.cos-x8"], 2), round(answers["salary.norm.cos-x10"], 2)) == (0.99, 0.96)
-    assert S.id_of_difference(cust, 1, [-0.6586, -0.5588]) == 8                            # written x_6, line 295
+    np.testing.assert_allclose(n1 - n8, [-0.6586, -0.5588], atol=5e-5)                    # written x_6, line 295
     prints = {"salary.norm.l2-x8": "0.864", "salary.norm.l1-x8": "1.21", "salary.norm.cos-x8": "0.99",
               "salary.norm.l2-x10": "0.746", "salary.norm.l1-x10": "0.9959", "salary.norm.cos-x10": "0.96"}
     noted = S.comparison_answers("salary.norm", n1, {8: n8, 10: n10}, printed=prints.get)
@@ -142,14 +153,13 @@ def test_the_twenty_printed_l2_distances_and_their_order():
     assert S.ranked_ids(near, "L2") == list(PRINTED_L2)                                  # printed in rank order
     assert S.keyed_rows("l1.id", near, "L1", width=1, ids=[18, 12, 10]) == {"l1.id18": 1.5, "l1.id12": 2.25,
                                                                              "l1.id10": 3.25}
-    value, note = S.cosine_reading(near, {12: 0.999, 18: 0.992, 10: 0.954})
-    assert value == "similarities" and note["note"].endswith("[0.001, 0.008, 0.046]")
+    cos = near.set_index("id").loc[[12, 18, 10], "cosine"]       # printed 0.999, 0.992, 0.954 as distances (line 405)
+    assert cos.round(3).tolist() == [0.999, 0.992, 0.954] and (1 - cos).round(3).tolist() == [0.001, 0.008, 0.046]
     assert S.one_nn_summary(near) == ("1-NN: L2 -> ID 18 (yes), L1 -> ID 18, cosine -> ID 12 (no); by cosine ID 20 "
                                       "(0.968) ranks third, ahead of ID 10")
 
 
-def test_one_nn_voronoi_and_the_noisy_queries(ext):
-    assert S.voronoi_claim(ext.X)["holds"]
+def test_one_nn_and_the_noisy_queries(ext):
     near88 = S.nearest_rows(ext, [8.0, 8.0])
     assert near88.id.tolist()[:2] == [19, 13] and near88.L2.round(3).tolist()[:2] == [0.5, 0.559]   # not ID 13
     assert S.nearest_rows(ext, [7.0, 7.0]).iloc[0][["id", "draft"]].tolist() == [19, "yes"]          # line 474
@@ -157,9 +167,8 @@ def test_one_nn_voronoi_and_the_noisy_queries(ext):
 
 def test_k3_vote_at_eight_eight(ext):
     near88 = S.nearest_rows(ext, [8.0, 8.0])
-    third, tied, d = S.tied_neighbour(near88, 2, [7.25, 5.75])
-    assert (third, tied, round(d, 4)) == (20, [14, 20], 2.3717)
-    assert [str(v) for v in S.neighbour_entry(near88, third)] == ["ID20", "7.25", "5.75", "yes"]   # printed "ID13"
+    assert near88.id.tolist()[2:] == [14, 20] and near88.L2.round(4).tolist()[2:] == [2.3717, 2.3717]  # a tie
+    assert [str(v) for v in S.neighbour_entry(near88, 20)] == ["ID20", "7.25", "5.75", "yes"]      # printed "ID13"
     assert S.vote([8.0, 8.0], 3, ext.X, ext.y) == "yes"
     for weights in (None, inverse_square_weights):
         assert S.vote_claim(ext.X, ext.y, S.random_queries(0, 60), weights)["holds"]
@@ -211,13 +220,13 @@ def test_binary_counts_and_coefficients_of_lines_796_to_884():
 
 def test_covariance_sigma_and_mahalanobis():
     W = load_weather()[S.WEATHER_FEATURES].to_numpy()
-    assert S.covariance_claim(W)["holds"]
+    np.testing.assert_allclose(S.neighbours._covariance(W), np.cov(W, rowvar=False))         # line 904
     assert S.sigma_index(W)[0] == "k"                                                     # printed n, line 902
     ath = S.athletes()
     mc = S.mahalanobis_check(ath.X, ath.query)
     assert mc.equation["holds"] and mc.whitening["holds"] and "correlation before: 0.341" in mc.whitening["evidence"]
     np.testing.assert_allclose(mc.W @ mc.cov @ mc.W.T, np.eye(2), atol=1e-12)
-    assert S.cosine_agreement_claim(ath.X)["holds"]
+    np.testing.assert_allclose(cosine_similarity(ath.X, ath.X), pairwise.cosine_similarity(ath.X))   # line 890
 
 
 def test_flagged_items_lists_the_flagged_verdicts_by_id():
@@ -233,8 +242,11 @@ def test_flagged_items_lists_the_flagged_verdicts_by_id():
 def test_kmeans_claims_and_the_alpha_rule(ext):
     lloyd = S.lloyd_claims(ext.X, 3, 0)
     assert lloyd["objective"]["holds"] and lloyd["algorithm"]["holds"]
-    tables = S.alpha_tables({"21 athletes": ext.X, "3 blobs": S.three_blobs(0)}, 10, 10, 0)
-    choice = S.alpha_choices(tables, [0.01, 0.02, 0.05, 0.1, 0.2])
+    blobs = make_blobs(60, centers=[[0, 0], [6, 0], [3, 5]], cluster_std=0.6, random_state=0)[0]   # notebook 01's
+    tables = S.alpha_tables({"21 athletes": ext.X, "3 blobs": blobs}, 10, 10, 0)
+    tolerances = [0.01, 0.02, 0.05, 0.1, 0.2]
+    choice = pd.DataFrame({name: [select_k_by_alpha(t["S_K"], tol) for tol in tolerances]
+                           for name, t in tables.items()}, index=tolerances)                 # line 968's rule
     assert choice["21 athletes"].tolist() == [6, 5, 4, 3, 2] and choice["3 blobs"].tolist() == [3] * 5
     answers = S.alpha_claims(ext.X, tables, choice, 10, 0)
     assert all(a["holds"] for a in answers.values())
@@ -244,9 +256,9 @@ def test_kmeans_claims_and_the_alpha_rule(ext):
 
 
 def test_densities_of_lines_988_to_1018():
-    assert [round(S.density(k, m), 4) for k, m in ((10, 1), (4, 2), (2, 3), (10, 2), (10, 3))] == [
+    assert [round(k ** (1 / m), 4) for k, m in ((10, 1), (4, 2), (2, 3), (10, 2), (10, 3))] == [  # k^(1/m), line 988
         10.0, 2.0, 1.2599, 3.1623, 2.1544]
-    assert [S.instances_for_density(10, m) for m in (1, 2, 3)] == [10, 100, 1000]
+    assert [10 ** m for m in (1, 2, 3)] == [10, 100, 1000]                                # d^m, lines 1015-1018
 
 
 # -- 01: PCA and eigenfaces ---------------------------------------------------------------------------
@@ -270,9 +282,9 @@ def test_eigenface_threshold_reconstruction_and_recognition(pca):
     k, answers = S.threshold_answers(pca, 0.9)
     assert k == 40 and answers["lambda-bar"][0] == "λ1+λ2+…+λn" and answers["threshold"][0] == "λ1+λ2+…+λk"
     assert S.eigenface_shortcut_claim(pca)["holds"]
-    rebuilt = S.reconstructions(pca, 0, [pca.m - 1])[0]
-    np.testing.assert_allclose(rebuilt, pca.faces[0], atol=1e-9)                  # m - 1 components are all there are
-    assert S.reconstruction_claim(pca, [40])["evidence"].endswith("k = 40: 0.314")
+    Qm, Q40 = pca.Q[:, : pca.m - 1], pca.Q[:, :40]                    # x = Q y + mean (line 1208)
+    np.testing.assert_allclose(pca.A[0] @ Qm @ Qm.T + pca.mean, pca.faces[0], atol=1e-9)   # m - 1 components are all
+    assert round(np.linalg.norm(pca.A @ Q40 @ Q40.T - pca.A) / np.linalg.norm(pca.A), 3) == 0.314
     table = S.recognition_table(pca, [0.25], [2], [40], random_state=0)
     assert table.round(2).to_numpy().tolist() == [[1.0, 1.0], [0.4, 0.43], [0.18, 0.17]]
     assert S.recognition_claim(table, 40)["holds"]
@@ -283,19 +295,31 @@ def test_eigenface_threshold_reconstruction_and_recognition(pca):
 # -- 01: the bird example -----------------------------------------------------------------------------
 
 
-def test_bird_readings_eigenpairs_and_conclusions():
+@pytest.fixture(scope="module")
+def bird():
+    """The printed A'A (line 1230) read with its upper triangle mirrored: eigenvalues decreasing, each vector's largest
+    entry positive."""
     printed = load_bird_ata().to_numpy()
-    readings = S.symmetric_readings(printed)
-    spectra = S.reading_spectra(readings).round(2)
+    lam, V = np.linalg.eigh(np.triu(printed) + np.triu(printed, 1).T)
+    V = V * np.sign(V[np.abs(V).argmax(0), range(3)])
+    return lam[::-1], V[:, ::-1]
+
+
+def test_bird_readings_eigenpairs_and_conclusions(bird):
+    printed = load_bird_ata().to_numpy()
+    upper, lower = np.triu(printed) + np.triu(printed, 1).T, np.tril(printed) + np.tril(printed, -1).T
     # printed 1626.52, 128.99, 7.10 (line 1232): lambda_1 rounds to 1626.53, not to its print
-    assert spectra.loc["upper triangle mirrored"].tolist() == [1626.53, 128.99, 7.1, 1762.61]
-    assert spectra.loc["lower triangle mirrored", "lambda_3"] < 0                                 # impossible for A'A
-    lam, V = S.sorted_eigh(readings["upper triangle mirrored"])
+    assert np.round(np.linalg.eigvalsh(upper)[::-1], 2).tolist() == [1626.53, 128.99, 7.1]
+    assert round(np.trace(upper), 2) == 1762.61
+    assert np.linalg.eigvalsh(lower)[0] < 0                                                       # impossible for A'A
+    lam, V = bird
     np.testing.assert_allclose(V[:, 0], [0.22, 0.41, 0.88], atol=5e-3)                          # line 1234
     np.testing.assert_allclose(V[:, 1], [0.25, 0.85, -0.46], atol=5e-3)
     np.testing.assert_allclose(V[:, 2], [0.94, -0.32, -0.08], atol=5e-3)                         # printed 0.97
-    assert S.v3_note([0.97, -0.32, -0.08], V).startswith("printed v3 has length 1.025")
-    v1c = S.correlation_v1(readings["upper triangle mirrored"])
+    assert round(np.linalg.norm([0.97, -0.32, -0.08]), 3) == 1.025                  # the printed v3 is no unit vector
+    sd = np.sqrt(np.diag(upper))
+    v1c = np.linalg.eigh(upper / np.outer(sd, sd))[1][:, -1]                          # v1 on the correlation scale
+    v1c = v1c * np.sign(v1c[np.abs(v1c).argmax()])
     assert np.round(v1c, 3).tolist() == [0.594, 0.576, 0.561]
     claims = S.bird_claims(["length", "wingspan", "weight"], V, v1c)
     assert claims["weight-most"]["holds"] and claims["wingspan-next"]["holds"] and claims["v2-stoutness"]["holds"]
@@ -306,8 +330,8 @@ def test_bird_readings_eigenpairs_and_conclusions():
     assert not flipped["v2-stoutness"]["holds"]                            # wingspan and weight with one sign
 
 
-def test_eigenvalue_answers_note_only_a_print_that_truncation_alone_gives():
-    lam, _ = S.sorted_eigh(S.symmetric_readings(load_bird_ata().to_numpy())["upper triangle mirrored"])
+def test_eigenvalue_answers_note_only_a_print_that_truncation_alone_gives(bird):
+    lam, _ = bird
     answers = S.eigenvalue_answers(lam, ["1626.52", "128.99", "7.10"])                          # line 1232
     assert isinstance(answers["lambda2"], float) and isinstance(answers["lambda3"], float)
     value, note = answers["lambda1"]

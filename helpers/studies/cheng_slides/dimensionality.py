@@ -8,11 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from sklearn.cluster import KMeans
-from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.neighbors import NearestNeighbors
 
-from ...clustering import kmeans_alpha_table, pham_f, select_k_by_alpha
+from ...clustering import kmeans_alpha_table, pham_f
 from ...metrics import minkowski
 from .tables import answer, printed_decimals, rounded_and_cut, truncation_note
 
@@ -45,23 +44,14 @@ def lloyd_claims(X, k: int = 3, random_state: int = 0) -> dict:
                                  "its cluster's mean", how="scikit-learn's KMeans(init='random', algorithm='lloyd')")}
 
 
-def three_blobs(random_state: int = 0, n: int = 60) -> np.ndarray:
-    """Three well-separated Gaussian blobs (centres (0, 0), (6, 0), (3, 5), sd 0.6): data with a known K = 3.
-
-    Examples
-    --------
-    >>> three_blobs().shape
-    (60, 2)
-    """
-    return make_blobs(n_samples=n, centers=[[0, 0], [6, 0], [3, 5]], cluster_std=0.6, random_state=random_state)[0]
-
-
 def alpha_tables(data: dict, k_max: int, n_init: int, random_state: int) -> dict:
     """For each data set: ``S_K``, the slides' ``alpha_K`` and its slope, and Pham et al.'s ``f(K)``, K = 1..k_max.
 
     Examples
     --------
-    >>> t = alpha_tables({"blobs": three_blobs()}, 4, 10, 0)["blobs"]
+    >>> from sklearn.datasets import make_blobs
+    >>> blobs = make_blobs(60, centers=[[0, 0], [6, 0], [3, 5]], cluster_std=0.6, random_state=0)[0]
+    >>> t = alpha_tables({"blobs": blobs}, 4, 10, 0)["blobs"]
     >>> t.columns.tolist(), int(t["f_K (Pham et al.)"].idxmin())
     (['S_K', 'alpha_K', 'slope_K', 'f_K (Pham et al.)'], 3)
     """
@@ -73,30 +63,25 @@ def alpha_tables(data: dict, k_max: int, n_init: int, random_state: int) -> dict
     return tables
 
 
-def alpha_choices(tables: dict, tolerances) -> pd.DataFrame:
-    """The ``K`` the slides' rule selects (:func:`~helpers.clustering.select_k_by_alpha`) per data set and tolerance.
-
-    Examples
-    --------
-    >>> alpha_choices(alpha_tables({"blobs": three_blobs()}, 6, 10, 0), [0.02, 0.1])["blobs"].tolist()
-    [3, 3]
-    """
-    return pd.DataFrame({name: [select_k_by_alpha(t["S_K"], tol) for tol in tolerances] for name, t in tables.items()},
-                        index=pd.Index(list(tolerances), name="tolerance (fraction of alpha_1)"))
-
-
 def alpha_claims(X, tables: dict, choice: pd.DataFrame, n_init: int, random_state: int,
                  name: str = "21 athletes", control: str = "3 blobs") -> dict:
     """Lines 965-968: ``S_K`` falls with ``K``; ``alpha_K = S_K / K``; the rule finds the control's three clusters.
 
-    Returns ``{"decreasing": answer, "alpha": answer, "alpha-rule": answer}``.
+    ``choice`` holds the ``K`` the rule selects (:func:`~helpers.clustering.select_k_by_alpha`):
+    one row per tolerance (the index), one column per data set of ``tables``. Returns
+    ``{"decreasing": answer, "alpha": answer, "alpha-rule": answer}``.
 
     Examples
     --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from helpers.clustering import select_k_by_alpha
     >>> from helpers.studies.cheng_slides import athletes
     >>> X = athletes(extended=True).X
-    >>> tables = alpha_tables({"21 athletes": X, "3 blobs": three_blobs()}, 10, 10, 0)
-    >>> answers = alpha_claims(X, tables, alpha_choices(tables, [0.01, 0.2]), 10, 0)
+    >>> blobs = make_blobs(60, centers=[[0, 0], [6, 0], [3, 5]], cluster_std=0.6, random_state=0)[0]
+    >>> tables = alpha_tables({"21 athletes": X, "3 blobs": blobs}, 10, 10, 0)
+    >>> choice = pd.DataFrame({name: [select_k_by_alpha(t["S_K"], tol) for tol in (0.01, 0.2)]
+    ...                        for name, t in tables.items()}, index=[0.01, 0.2])
+    >>> answers = alpha_claims(X, tables, choice, 10, 0)
     >>> [a["holds"] for a in answers.values()], answers["alpha-rule"]["evidence"][-80:]
     ([True, True, True], 'the athletes it picks K = [6, 2]: the choice follows the tolerance, not the data')
     """
@@ -117,32 +102,6 @@ def alpha_claims(X, tables: dict, choice: pd.DataFrame, n_init: int, random_stat
                               "the data", how="the slides' 'small number' read as a fraction of alpha_1 (they give no "
                                               "scale)"),
     }
-
-
-# ------------------------------------------------------------------------------------------
-# 01, section 2: the curse of dimensionality (lines 984-1043)
-
-
-def density(k, m):
-    """The slides' ``density = k^(1/m)`` (line 988): instances per axis of ``k`` instances in ``m`` dimensions.
-
-    Examples
-    --------
-    >>> round(density(10, 2), 4), round(density(2, 3), 4)
-    (3.1623, 1.2599)
-    """
-    return k ** (1 / m)
-
-
-def instances_for_density(d, m):
-    """The ``k`` with ``k^(1/m) = d`` (lines 1015-1018): ``d^m``.
-
-    Examples
-    --------
-    >>> [instances_for_density(10, m) for m in (1, 2, 3)]
-    [10, 100, 1000]
-    """
-    return d ** m
 
 
 # ------------------------------------------------------------------------------------------
@@ -390,50 +349,6 @@ def eigenface_shortcut_claim(pca: FacePCA) -> dict:
                    f"from the {pca.m} x {pca.m} matrix AA' (the usual shortcut when m << n)")
 
 
-def leading_eigenfaces(pca: FacePCA, count: int = 5) -> np.ndarray:
-    """The first ``count`` eigenfaces as rows, each signed so that its largest entry is positive.
-
-    Examples
-    --------
-    >>> from helpers.data import load_lfw_faces
-    >>> faces = leading_eigenfaces(face_pca(*load_lfw_faces()), 2)
-    >>> faces.shape, bool((faces.max(1) >= -faces.min(1)).all())
-    ((2, 625), True)
-    """
-    Q = pca.Q[:, :count]
-    return (Q * np.sign(Q[np.abs(Q).argmax(0), range(count)])).T
-
-
-def reconstructions(pca: FacePCA, i: int, ks) -> list[np.ndarray]:
-    """Face ``i`` rebuilt from its first ``k`` coefficients, ``x = Q_k y_k + mean`` (line 1208), for each ``k``.
-
-    Examples
-    --------
-    >>> from helpers.data import load_lfw_faces
-    >>> pca = face_pca(*load_lfw_faces())
-    >>> np.allclose(reconstructions(pca, 0, [pca.n])[0], pca.faces[0])
-    True
-    """
-    return [pca.A[i] @ pca.Q[:, :k] @ pca.Q[:, :k].T + pca.mean for k in ks]
-
-
-def reconstruction_claim(pca: FacePCA, ks) -> dict:
-    """Lines 1204-1209: ``x = Q y + mean`` is exact with all components; the relative error with the leading ``k``.
-
-    Examples
-    --------
-    >>> from helpers.data import load_lfw_faces
-    >>> answer = reconstruction_claim(face_pca(*load_lfw_faces()), [5])
-    >>> answer["holds"], answer["evidence"][-12:]
-    (True, 'k = 5: 0.668')
-    """
-    A, Q = pca.A, pca.Q
-    errors = {k: np.linalg.norm(A @ Q[:, :k] @ Q[:, :k].T - A) / np.linalg.norm(A) for k in ks}
-    return answer(np.allclose(A @ Q @ Q.T + pca.mean, pca.faces),
-                   "x = Qy + mean is exact with all components (to rounding error); relative error with the leading "
-                   "k: " + ", ".join(f"k = {k}: {e:.3f}" for k, e in errors.items()))
-
-
 def perturbed(faces, shape, kind: str, amount, random_state: int = 0) -> np.ndarray:
     """Copies of the faces: Gaussian pixel noise (``"noise, sd"``), a shift (``"shift, pixels"``) or a mirror image.
 
@@ -519,51 +434,6 @@ def recognition_claim(table: pd.DataFrame, k: int, level: float = 0.95) -> dict:
 # 01, section 5: the bird example (lines 1218-1243)
 
 
-def symmetric_readings(P) -> dict:
-    """The printed matrix and its two symmetric readings: the upper or the lower triangle mirrored.
-
-    Examples
-    --------
-    >>> readings = symmetric_readings([[1.0, 2.0], [5.0, 3.0]])
-    >>> readings["upper triangle mirrored"].tolist(), readings["lower triangle mirrored"].tolist()
-    ([[1.0, 2.0], [2.0, 3.0]], [[1.0, 5.0], [5.0, 3.0]])
-    """
-    P = np.asarray(P, float)
-    return {"as printed (not symmetric)": P, "upper triangle mirrored": np.triu(P) + np.triu(P, 1).T,
-            "lower triangle mirrored": np.tril(P) + np.tril(P, -1).T}
-
-
-def reading_spectra(readings: dict) -> pd.DataFrame:
-    """Eigenvalues (real parts, decreasing) and trace of each reading.
-
-    Examples
-    --------
-    >>> from helpers.data import load_bird_ata
-    >>> spectra = reading_spectra(symmetric_readings(load_bird_ata().to_numpy())).round(2)
-    >>> spectra.loc["upper triangle mirrored"].tolist()
-    [1626.53, 128.99, 7.1, 1762.61]
-    """
-    n = len(next(iter(readings.values())))
-    table = pd.DataFrame({name: np.sort(np.linalg.eigvals(M).real)[::-1] for name, M in readings.items()},
-                         index=[f"lambda_{i + 1}" for i in range(n)]).T
-    table["trace"] = [np.trace(M) for M in readings.values()]
-    return table
-
-
-def sorted_eigh(M):
-    """Eigenvalues (decreasing) and unit eigenvectors of a symmetric matrix, each vector's largest entry positive.
-
-    Examples
-    --------
-    >>> lam, V = sorted_eigh([[2.0, 0.0], [0.0, 5.0]])
-    >>> lam.tolist(), V.tolist()
-    ([5.0, 2.0], [[0.0, 1.0], [1.0, 0.0]])
-    """
-    lam, V = np.linalg.eigh(np.asarray(M, float))
-    lam, V = lam[::-1], V[:, ::-1]
-    return lam, V * np.sign(V[np.abs(V).argmax(0), range(V.shape[1])])
-
-
 def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
     """The eigenvalues against their prints on one line, ``{"lambda1": value, ...}``, with notes where they miss.
 
@@ -610,33 +480,6 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
     return out
 
 
-def v3_note(printed_v3, V) -> str:
-    """The printed ``v3``'s length and dot products with ``v1``, ``v2``: a unit vector orthogonal to them has 1, 0, 0.
-
-    Examples
-    --------
-    >>> v3_note([0.97, -0.32, -0.08], np.eye(3))
-    'printed v3 has length 1.025 and dot products 0.970, -0.320 with v1, v2'
-    """
-    p = np.asarray(printed_v3, float)
-    return (f"printed v3 has length {np.linalg.norm(p):.3f} and dot products {p @ V[:, 0]:.3f}, {p @ V[:, 1]:.3f} "
-            "with v1, v2")
-
-
-def correlation_v1(ata) -> np.ndarray:
-    """``v1`` of the correlation matrix of ``A'A`` (each feature divided by its sd), its largest entry positive.
-
-    Examples
-    --------
-    >>> correlation_v1([[4.0, 0.0], [0.0, 1.0]]).tolist()
-    [0.0, 1.0]
-    """
-    ata = np.asarray(ata, float)
-    sd = np.sqrt(np.diag(ata))
-    V = np.linalg.eigh(ata / np.outer(sd, sd))[1]
-    return V[:, -1] * np.sign(V[np.abs(V[:, -1]).argmax(), -1])
-
-
 def bird_claims(features, V, v1_corr) -> dict:
     """Lines 1236-1244: weight (the largest entry of ``v1``) is the most significant feature, wingspan the next; ``v2``.
 
@@ -646,11 +489,12 @@ def bird_claims(features, V, v1_corr) -> dict:
 
     Examples
     --------
-    >>> from helpers.data import load_bird_ata
-    >>> ata = load_bird_ata().to_numpy()
-    >>> lam, V = sorted_eigh(symmetric_readings(ata)["upper triangle mirrored"])
-    >>> v1c = correlation_v1(symmetric_readings(ata)["upper triangle mirrored"])
-    >>> {k: a["holds"] for k, a in bird_claims(["length", "wingspan", "weight"], V, v1c).items()}
+    With the eigenvectors printed on line 1234 as the columns of ``V``, and ``v1`` of the
+    correlation matrix:
+
+    >>> V = np.array([[0.22, 0.25, 0.97], [0.41, 0.85, -0.32], [0.88, -0.46, -0.08]])
+    >>> claims = bird_claims(["length", "wingspan", "weight"], V, [0.594, 0.576, 0.561])
+    >>> {k: a["holds"] for k, a in claims.items()}
     {'weight-most': True, 'wingspan-next': True, 'v2-stoutness': True}
     """
     features = list(features)

@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import Voronoi
 from scipy.spatial import distance as scipy_distance
-from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 from sklearn.neighbors import KDTree, KNeighborsClassifier, KNeighborsRegressor
 
 from ...binary import binary_counts, jaccard, russell_rao, simple_matching
@@ -55,32 +53,6 @@ def ranked_ids(table: pd.DataFrame, column: str, *, descending: bool = False) ->
     return table["id"].to_numpy()[order].tolist()
 
 
-def cosine_reading(near: pd.DataFrame, printed: dict):
-    """Line 405 calls the printed cosine values distances: are they similarities (cos) or distances (1 - cos)?
-
-    Parameters
-    ----------
-    near : DataFrame
-        :func:`with_distances` of the athletes.
-    printed : dict
-        ``{ID: printed value}``.
-
-    Returns
-    -------
-    ("similarities" or "distances", {"note": ...}), a number answer.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> cosine_reading(with_distances(athletes()), {12: 0.999, 18: 0.992, 10: 0.954})[0]
-    'similarities'
-    """
-    ours = np.array([near.loc[near.id == i, "cosine"].iloc[0] for i in printed])
-    value = "similarities" if np.allclose(ours, list(printed.values()), atol=5e-4) else "distances"
-    return value, {"note": f"the printed values are cos (largest = nearest); 1 - cos would be "
-                           f"{np.round(1 - ours, 3).tolist()}"}
-
-
 def one_nn_summary(near: pd.DataFrame, listed_third: int = 10) -> str:
     """The 1-NN by ``L2``, ``L1`` and cosine, and which ID cosine ranks third (the slides list ``listed_third``).
 
@@ -96,22 +68,6 @@ def one_nn_summary(near: pd.DataFrame, listed_third: int = 10) -> str:
     return (f"1-NN: L2 -> ID {by['L2'].id} ({by['L2'].draft}), L1 -> ID {by['L1'].id}, cosine -> ID {by_cos.id} "
             f"({by_cos.draft}); by cosine ID {third} ({near.loc[near.id == third, 'cosine'].iloc[0]:.3f}) ranks "
             f"third, ahead of ID {listed_third}")
-
-
-def voronoi_claim(X) -> dict:
-    """Lines 411-417: every finite Voronoi vertex is equidistant from the two points of its edge.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> voronoi_claim(athletes(extended=True).X)["holds"]
-    True
-    """
-    vor = Voronoi(np.asarray(X, float))
-    gaps = [abs(np.linalg.norm(vor.vertices[v] - X[a]) - np.linalg.norm(vor.vertices[v] - X[b]))
-            for (a, b), verts in zip(vor.ridge_points, vor.ridge_vertices) for v in verts if v >= 0]
-    return answer(max(gaps) < 1e-9, f"every finite Voronoi vertex of the {len(X)} athletes is equidistant from the "
-                                     "two athletes of its edge (to 1e-9): the edges lie on perpendicular bisectors")
 
 
 def nearest_rows(data: Labelled, q, k: int = 4) -> pd.DataFrame:
@@ -142,24 +98,6 @@ def neighbour_entry(near: pd.DataFrame, i) -> list:
     """
     r = near[near.id == i].iloc[0]
     return [f"ID{i}", r.speed, r.agility, r.draft]
-
-
-def tied_neighbour(near: pd.DataFrame, position: int, coordinates):
-    """The neighbours tied in ``L2`` with the one at ``position`` (0-based), and the one of them at ``coordinates``.
-
-    Returns ``(ID, tied IDs, their distance)``; without a match at ``coordinates`` the first tied ID.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> third, tied, d = tied_neighbour(nearest_rows(athletes(extended=True), [8.0, 8.0]), 2, [7.25, 5.75])
-    >>> third, tied, round(d, 4)
-    (20, [14, 20], 2.3717)
-    """
-    tied = near[np.isclose(near["L2"], near["L2"].iloc[position])]
-    at = tied[(tied.speed == coordinates[0]) & (tied.agility == coordinates[1])]
-    pick = (at if len(at) else tied).iloc[0]
-    return int(pick.id), [int(i) for i in tied.id], float(tied.L2.iloc[0])
 
 
 def vote(q, k: int, X, y, weights=None):
@@ -422,41 +360,10 @@ def binary_answers(q, users: dict) -> dict:
     return out
 
 
-def cosine_agreement_claim(X) -> dict:
-    """Line 890's cosine similarity, q . x / (|q| |x|): ours against scikit-learn's, for all pairs of ``X``.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> cosine_agreement_claim(athletes(extended=True).X)
-    {'holds': True, 'evidence': "helpers' cosine similarity equals scikit-learn's for all pairs of the 21 athletes"}
-    """
-    X = np.asarray(X, float)
-    return answer(np.allclose(cosine_similarity(X, X), sk_cosine(X)),
-                   f"helpers' cosine similarity equals scikit-learn's for all pairs of the {len(X)} athletes")
-
-
 def _covariance(W) -> np.ndarray:
     """Line 904, every pair at once: ``(W - mean)' (W - mean) / (n - 1)``."""
     W = np.asarray(W, float)
     return (W - W.mean(0)).T @ (W - W.mean(0)) / (len(W) - 1)
-
-
-def covariance_claim(W) -> dict:
-    """Line 904's covariance equals numpy's (``1/(n - 1)``), and its diagonal the variances ``var(a) = cov(a, a)``.
-
-    Examples
-    --------
-    >>> from helpers.data import load_weather
-    >>> from helpers.studies.cheng_slides import WEATHER_FEATURES
-    >>> covariance_claim(load_weather()[WEATHER_FEATURES].to_numpy())["holds"]
-    True
-    """
-    W = np.asarray(W, float)
-    S = _covariance(W)
-    return answer(np.allclose(S, np.cov(W, rowvar=False)) and np.allclose(np.diag(S), W.var(0, ddof=1)),
-                   "the formula of line 904 equals numpy's covariance (1/(n - 1)) on the weather days, and its "
-                   "diagonal the variances var(a) = cov(a, a)")
 
 
 def sigma_index(W):

@@ -80,22 +80,6 @@ def axioms_claim(axioms: pd.DataFrame, X, ids) -> dict:
                           f"{_same_ray_pair(np.asarray(X, float), ids)}, lie on one ray: 1 - cos = 0)")
 
 
-def lp_formula_claim(X) -> dict:
-    """The ``L^p`` norm of line 99: ``lp_norm`` against numpy's norms (p = 1, 2, inf) and the formula (p = 3).
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import athletes
-    >>> lp_formula_claim(athletes(extended=True).X)["holds"]
-    True
-    """
-    X = np.asarray(X, float)
-    holds = all(np.allclose(lp_norm(X, p), np.linalg.norm(X, ord=p, axis=1)) for p in (1, 2, np.inf)) and \
-        np.allclose(lp_norm(X, 3), (np.abs(X) ** 3).sum(1) ** (1 / 3))
-    return answer(holds, f"lp_norm equals numpy's norm for p = 1, 2, inf and the formula for p = 3 on the "
-                          f"{len(X)} athletes")
-
-
 def _triangle(p: float) -> bool:
     """``||(1, 0) + (0, 1)||_p <= ||(1, 0)||_p + ||(0, 1)||_p``."""
     return bool(lp_norm([1.0, 1.0], p) <= lp_norm([1.0, 0.0], p) + lp_norm([0.0, 1.0], p) + 1e-12)
@@ -148,18 +132,6 @@ def agreement_claim(ours, reference, evidence: str) -> dict:
     return answer(np.allclose(ours, reference), evidence)
 
 
-def banach_terms(x) -> list[float]:
-    """The terms ``2^-i |x_i| / (1 + |x_i|)`` of Banach's ``L^0`` (line 177), ``i`` from 1.
-
-    Examples
-    --------
-    >>> banach_terms([1.0, 0.0, -4.0])
-    [0.25, 0.0, 0.1]
-    """
-    x = np.asarray(x, float)
-    return (0.5 ** np.arange(1, len(x) + 1) * np.abs(x) / (1 + np.abs(x))).tolist()
-
-
 def l2_gradient_claim(x=(6.75, 3.0), h: float = 1e-6) -> dict:
     """Lines 120-121: the gradient of ``||x||_2`` is ``x / ||x||_2``, against central differences at ``x``.
 
@@ -197,19 +169,6 @@ def l1_growth_claim() -> dict:
     return answer(holds, f"(1,1) -> (2,1) adds 1 to L1 but {lp_norm(y1, 2) - lp_norm(x1, 2):.3f} to L2; a zero entry "
                           f"of (1, 1, 0) moved to 0.1 adds 0.1 to L1 but {lp_norm(x3 + grow, 2) - lp_norm(x3, 2):.4f} "
                           "to L2")
-
-
-def donoho_norm_claim(x) -> dict:
-    """Line 199: Donoho's ``L^0`` (the count of non-zero entries) is not a norm: ``||2x||_0 != 2 ||x||_0``.
-
-    Examples
-    --------
-    >>> donoho_norm_claim([1, -4, 0, -2, 0, 0, 0])
-    {'holds': True, 'evidence': '||2x||_0 = 3, not 2 ||x||_0 = 6: absolute homogeneity fails'}
-    """
-    x = np.asarray(x, float)
-    doubled, twice = l0_norm(2 * x, "donoho"), 2 * l0_norm(x, "donoho")
-    return answer(doubled != twice, f"||2x||_0 = {doubled}, not 2 ||x||_0 = {twice}: absolute homogeneity fails")
 
 
 def donoho_homogeneity_claim(x_donoho, x_banach, alphas=(-3.0, -1.0, 0.5, 2.0, 10.0)) -> dict:
@@ -254,34 +213,6 @@ def cosine_law_claim(X) -> dict:
 
 # ------------------------------------------------------------------------------------------
 # 00, section 3: feature-space normalisation (lines 223-317)
-
-
-def id_of_row(data: Labelled, values) -> int:
-    """The ID of the first instance whose features equal ``values``.
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import customers
-    >>> id_of_row(customers(), [72800, 60])
-    8
-    """
-    hit = (data.X == np.asarray(values, float)).all(1)
-    if not hit.any():
-        raise ValueError(f"no instance has the features {list(values)}")
-    return int(data.ids[hit][0])
-
-
-def id_of_difference(data: Labelled, i, difference) -> int:
-    """The ID ``j`` for which ``x_i - x_j`` is nearest to ``difference`` (the first such ID).
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import customers, normalised
-    >>> id_of_difference(normalised(customers()), 1, [-0.6586, -0.5588])
-    8
-    """
-    gaps = [np.abs(data.row(i) - data.row(j) - np.asarray(difference, float)).max() for j in data.ids]
-    return int(data.ids[int(np.argmin(gaps))])
 
 
 def _comparison_label(key: str) -> str:
@@ -329,23 +260,6 @@ def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "", printe
             same = {_comparison_label(k): pair for k, pair in values.items() if k != key}
             out[key] = (v, {"note": truncation_note(v, text, same)})
     return out
-
-
-def raw_preference_claim(x1, x8, x10) -> dict:
-    """Line 253: in raw units ``x1`` is more similar to ``x8`` than to ``x10`` (by ``L2`` and ``L1``).
-
-    Examples
-    --------
-    >>> from helpers.studies.cheng_slides import customers
-    >>> cust = customers()
-    >>> answer = raw_preference_claim(cust.row(1), cust.row(8), cust.row(10))
-    >>> answer["holds"], answer["evidence"][:52]
-    (True, 'L2 19100.01 < 19500.003 and L1 19119 < 19511; raw co')
-    """
-    d = {j: (minkowski(x1, xj, 2), minkowski(x1, xj, 1), cosine_similarity(x1, xj)) for j, xj in ((8, x8), (10, x10))}
-    holds = d[8][0] < d[10][0] and d[8][1] < d[10][1]
-    return answer(holds, f"L2 {d[8][0]:.2f} < {d[10][0]:.3f} and L1 {d[8][1]:g} < {d[10][1]:g}; raw cosine prefers "
-                          f"x10 by a hair (1 - cos {1 - d[10][2]:.1e} vs {1 - d[8][2]:.1e} for x8)")
 
 
 def cosine_readings(data: Labelled, i=1, others=(8, 10), labels=None) -> pd.DataFrame:
