@@ -151,22 +151,20 @@ def test_order_averaged_difference_by_hand_and_against_the_paired_bootstrap():
         order_averaged_difference(y, preds[:, :5], ref)
 
 
-def test_order_free_and_format_spread_on_a_hand_made_table():
+def test_format_spread_on_a_hand_made_table():
     import pandas as pd
 
-    from helpers.studies.sahoo_maiti_2025a import format_spread, order_free
+    from helpers.studies.sahoo_maiti_2025a import format_spread
 
     spread = pd.DataFrame({"max |change| cosine": [1e-13, 5e-11, 0.17873],
                            "max |change| distance (relative)": [2e-12, 3e-10, 0.0311],
                            "accuracy, lowest": [0.93859, 0.75438, 0.92105],
                            "test rows whose prediction changes": [0, 0, 4]}, index=["a", "b", "c"])
-    assert order_free(spread).to_dict() == {"a": True, "b": False, "c": False}   # b: its distances change
-    assert order_free(spread, bound=1e-9).to_dict() == {"a": True, "b": True, "c": False}
     shown = format_spread(spread)
     assert shown.loc["a"].tolist() == ["< 1e-10", "< 1e-10", "0.939", "0"]
     assert shown.loc["c"].tolist() == ["0.179", "0.0311", "0.921", "4"]
     with pytest.raises(ValueError, match="bound"):
-        order_free(spread, bound=0)
+        format_spread(spread, bound=0)
 
 
 def test_order_counts_of_the_averaged_difference():

@@ -6,12 +6,15 @@ import pytest
 from scipy.spatial.distance import cdist
 from sklearn.model_selection import LeaveOneOut, StratifiedKFold, cross_val_predict, cross_val_score
 from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
+from helpers.evaluation import SCORE_FUNCTIONS
 from helpers.studies import sahoo_maiti_2025b as study
 from helpers.studies.sahoo_maiti_2025a import wdbc_split
 from helpers.studies.sahoo_maiti_2025b.limitations import accuracy_difference
+from helpers.svm import is_linearly_separable, svc_loocv_predict
 from tests.support import two_classes
 
 
@@ -26,8 +29,8 @@ def options(split):
 
 
 def test_kernels_on_the_raw_split_rbf_equals_poly_and_sigmoid_collapses(split):
-    fitted, preds = study.kernel_predictions(split.X_train, split.y_train, split.X_test)
-    assert list(preds) == list(study.KERNELS)
+    # notebook 05's Figs. 2-4: an SVC with each kernel, scikit-learn's defaults, on the raw rows
+    preds = {k: SVC(kernel=k).fit(split.X_train, split.y_train).predict(split.X_test) for k in study.KERNELS}
     acc = {k: np.mean(p == split.y_test) for k, p in preds.items()}
     assert acc == pytest.approx({"linear": 109 / 114, "rbf": 108 / 114, "poly": 108 / 114, "sigmoid": 53 / 114})
     np.testing.assert_array_equal(preds["rbf"], preds["poly"])
@@ -35,7 +38,7 @@ def test_kernels_on_the_raw_split_rbf_equals_poly_and_sigmoid_collapses(split):
     assert precision.index.tolist() == ["malignant", "benign", "macro avg", "weighted avg"]
     assert precision.loc["malignant", "rbf"] == 1.0 and precision.loc["malignant", "linear"] == pytest.approx(39 / 40)
     assert precision.loc["benign", "linear"] == pytest.approx(70 / 74)
-    assert study.split_metrics(split.y_test, preds["linear"]) == pytest.approx(
+    assert {m: SCORE_FUNCTIONS[m](split.y_test, preds["linear"]) for m in study.PAPER_METRICS} == pytest.approx(
         {"accuracy": 109 / 114, "precision": 39 / 40, "recall": 39 / 43, "f1": 78 / 83})
 
 
@@ -45,21 +48,19 @@ def test_two_options_option_b_is_eq_29_and_eq_28(split, options):
     p, M = study.eq29_by_hand(split.X_train, split.y_train)
     assert p == pytest.approx(169 / 455)
     np.testing.assert_allclose(M, options.expected, rtol=1e-12)
-    np.testing.assert_allclose(study.eq28_applied(split.X_test, split.X_train, split.y_train),
-                               split.X_test @ options.expected.T, rtol=1e-10)
+    W = class_whitening_matrices(split.X_train, split.y_train)
+    eq28 = p * (split.X_test @ W[1].T) + (1 - p) * (split.X_test @ W[0].T)   # Eq. 28 with L = p, row by row
+    np.testing.assert_allclose(eq28, split.X_test @ options.expected.T, rtol=1e-10)
     E = options.expected
     ref = SVC(kernel="linear").fit(split.X_train @ E.T, split.y_train).predict(split.X_test @ E.T)
     np.testing.assert_array_equal(options.predictions["expected_cholesky"], ref)
 
 
-def test_separability_by_exact_lp():
-    X, y = two_classes(seed=0, n=20)
-    far = X + np.where(y[:, None] == 1, 50.0, 0.0)                          # the classes pulled apart
-    mats = {0: np.eye(3), 1: np.eye(3)}
-    out = study.separability(far, y, far, y, mats, np.eye(3))
-    assert out == {"raw rows (all 40)": True, "Option A rows (all 40)": True, "Option B training rows": True}
-    mixed = study.separability(np.vstack([X[:20], X[:20]]), y, X, y, mats, np.zeros((3, 3)))
-    assert mixed["raw rows (all 40)"] is False and mixed["Option B training rows"] is False
+def test_raw_option_a_and_option_b_rows_are_all_linearly_separable(split, options):
+    # line 230's "the data becomes perfectly linearly separable": the raw rows already are (exact LP)
+    assert is_linearly_separable(split.X, split.y)
+    assert is_linearly_separable(transform_by_class(split.X, split.y, options.matrices), split.y)
+    assert is_linearly_separable(split.X_train @ options.expected.T, split.y_train)
 
 
 def test_eq_18_and_31_are_squared_distances_not_kernels():
@@ -88,7 +89,6 @@ def test_eq19_agrees_with_option_a_only_within_a_class():
     assert r["cross_share"] == pytest.approx(0.5) and r["same_max_deviation"] < 1e-9 < r["cross_max_deviation"]
     one = study.eq19_versus_optiona(X[::2], y[::2], X[1::2], y[1::2], {0: mats[0], 1: mats[0]})
     assert one["cross_max_deviation"] < 1e-9 and one["cross_ratio_median"] == pytest.approx(1.0)
-    assert study.eq32_is_a_distance(X[:5], X[5:10], mats[0])
 
 
 def test_eq33_differs_from_the_constraint_by_p_1_minus_p_d_d(split, options):
@@ -105,7 +105,7 @@ def test_eq33_differs_from_the_constraint_by_p_1_minus_p_d_d(split, options):
     assert same["differences"]["E(S^-1) vs E(C^-1)' E(C^-1)"] < 1e-10
 
 
-def test_svm_split_sweep_and_its_table(split):
+def test_svm_split_sweep_adds_option_a_beside_the_models(split):
     models = study.svm_models()
     assert list(models) == ["linear", "rbf", "poly", "sigmoid", "expected_cholesky", "whitened_linear",
                             "standardised_linear", "standardised_rbf"]
@@ -114,9 +114,6 @@ def test_svm_split_sweep_and_its_table(split):
     assert list(by_metric) == ["accuracy", "recall"]
     assert list(by_metric["accuracy"]) == ["rbf", "population_cholesky", "population_cholesky_train_matrices"]
     np.testing.assert_array_equal(by_metric["recall"]["population_cholesky_train_matrices"], [1.0, 1.0, 1.0])
-    table, acc = study.sweep_table(by_metric, 0.25)
-    assert table.index[-1] == "rbf" and table.loc["rbf", "accuracy"] == pytest.approx(acc.loc["rbf", "mean"])
-    assert table.loc["rbf", "accuracy ci_low"] <= table.loc["rbf", "accuracy"] <= table.loc["rbf", "accuracy ci_high"]
 
 
 def test_sweep_comparisons_are_corrected_differences_with_wins_and_losses():
@@ -177,11 +174,9 @@ def test_loocv_printing_note_accepts_cutting_only_as_a_hypothesis():
     assert "552/569 would round to 0.970" in study.loocv_printing_note({"b": "0.970"}, {"b": 553}, 569, "b")
 
 
-def test_kernel_cv_equals_scikit_learn_cross_validation(split):
+def test_loocv_shortcut_equals_scikit_learn_for_the_rbf_kernel(split):   # notebook 05 runs the raw kernels by it
     X, y = split.X[:90, :4], split.y[:90]
-    loo, folds = study.kernel_cv(X, y, ("rbf",))
-    np.testing.assert_array_equal(loo["rbf"], cross_val_predict(SVC(), X, y, cv=LeaveOneOut()))
-    np.testing.assert_allclose(folds["rbf"], cross_val_score(SVC(), X, y, cv=StratifiedKFold(10)))
+    np.testing.assert_array_equal(svc_loocv_predict(SVC(), X, y), cross_val_predict(SVC(), X, y, cv=LeaveOneOut()))
 
 
 # ---------------------------------------------------------------- section 5.7: the order of the columns
@@ -268,9 +263,8 @@ def test_fold_schemes_closeness_and_iterations(split):
                                "LOOCV training folds (149)"]
     values = list(closeness.values())
     assert values[0] > values[1] > values[2] > 0
-    fitted = SVC(kernel="rbf").fit(split.X_train, split.y_train)
-    iters = study.libsvm_iterations({"rbf": fitted}, split.X_train, split.y_train)
-    assert iters == {"rbf": float(f"{fitted.n_iter_[0]:.2g}"), "standardised_linear": 1100.0}
+    standardised = make_pipeline(StandardScaler(), SVC(kernel="linear")).fit(split.X_train, split.y_train)[-1]
+    assert float(f"{standardised.n_iter_[0]:.2g}") == 1100.0          # notebook 05's libsvm iterations, 2 digits
 
 
 # ---------------------------------------------------------------- notebook 02: Fig. 1, support vectors and spread
@@ -376,6 +370,5 @@ def test_input_space_margins_match_the_geometry_and_eq22(example):
     assert abs(chol["ratio, geometric"] - chol["ratio, paper's Eq. 27"]) > 0.1
     W, th, th0, Z, fit = fits["cholesky"]
     assert chol["margin, class +1"] == pytest.approx(1 / np.linalg.norm(W[1].T @ th), rel=1e-9)
-    assert study.eq20_eq21_gap(X[y == 1], W[1], th, th0) < 1e-9
     steps = study.eq22_steps({"class +1": covs[1]})
     assert steps.iloc[0, 0] < 1e-12 and steps.iloc[0, 2] < 1e-12 and steps.iloc[0, 1] > 0.1

@@ -13,16 +13,16 @@ The case study of sections 4-5 (notebook 04), in the order of the paper:
 
 * :func:`wdbc_split` and :func:`wdbc_features`: the Wisconsin data, its columns as the paper describes
   them, and the 80:20 split;
-* :func:`k_error_curves` and :func:`error_minima`: Fig. 2, misclassification error against K
-  on the test split and under three fold schemes;
+* :func:`k_error_curves`: Fig. 2, misclassification error against K on the test split and
+  under three fold schemes;
 * :func:`three_cases` and :func:`classification_rows`: the three cases of lines 353-370 (raw
   cosine, each row with its own class's factor, :math:`E(W^{-1})`) and the rows of their
   classification tables (Figs. 3-5); :func:`eq9_by_hand` writes Eq. 9 out;
 * :func:`eq7_versus_case2`: case 2's cosine against Eq. 7's, which uses one factor per pair;
 * :func:`leak_free_models` and :func:`split_sweep`: the methods over random splits with every
-  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS`,
-  :func:`pair_effects` and :func:`paired_claim` for the normalisation and decorrelation claims
-  (accuracy differences with their Nadeau-Bengio intervals), :func:`effects_table` to show them;
+  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS` and
+  :func:`pair_effects` for the normalisation and decorrelation claims (accuracy differences
+  with their Nadeau-Bengio intervals), :func:`effects_table` to show them;
 * :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
   Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
   which protocols print as the paper's cells (:func:`prints_as`);
@@ -50,12 +50,10 @@ from .case_study import (
     effects_table,
     eq7_versus_case2,
     eq9_by_hand,
-    error_minima,
     k_error_curves,
     leak_free_models,
     mcnemar_table,
     pair_effects,
-    paired_claim,
     prediction_effects,
     prints_as,
     protocols_printing_as,
@@ -75,7 +73,6 @@ from .column_order import (
     format_spread,
     knn_from_similarity,
     order_averaged_difference,
-    order_free,
     order_geometry,
     plot_column_orders,
     random_column_orders,
@@ -87,13 +84,11 @@ from .derivations import (
     expected_factor_checks,
     expected_whitening_error,
     method_invariance,
-    p_mle,
     rel,
     uncentred_transform,
 )
 from .limitations import (
     area_features,
-    cosine_formula_gap,
     cosine_nn,
     cosine_nn_agreement,
     fig1_points,
@@ -123,7 +118,6 @@ __all__ = [
     "classification_reports",
     "classification_rows",
     "column_order_study",
-    "cosine_formula_gap",
     "cosine_knn",
     "cosine_nn",
     "cosine_nn_agreement",
@@ -132,7 +126,6 @@ __all__ = [
     "eq7_versus_case2",
     "eq9_by_hand",
     "eqs_1_to_4",
-    "error_minima",
     "expected_factor_checks",
     "expected_whitening_error",
     "fig1_points",
@@ -145,11 +138,8 @@ __all__ = [
     "mcnemar_table",
     "method_invariance",
     "order_averaged_difference",
-    "order_free",
     "order_geometry",
-    "p_mle",
     "pair_effects",
-    "paired_claim",
     "plot_column_orders",
     "population_protocol_cv",
     "population_protocol_predict",

@@ -156,18 +156,6 @@ def k_error_curves(X_train, y_train, X_test, y_test, ks, random_state=0) -> dict
     return curves
 
 
-def error_minima(ks, curves: Mapping) -> dict[str, list[int]]:
-    """The K at the lowest error of each curve, ties (equal to 1e-8) included.
-
-    Examples
-    --------
-    >>> error_minima([1, 3, 5], {"a": np.array([0.2, 0.1, 0.1]), "b": np.array([0.1, 0.2, 0.3])})
-    {'a': [3, 5], 'b': [1]}
-    """
-    ks = np.asarray(ks)
-    return {name: [int(kk) for kk in ks[np.isclose(err, np.min(err))]] for name, err in curves.items()}
-
-
 # --------------------------------------------------------------------------------------------
 # Figs. 3-5: the three cases on the split
 
@@ -430,27 +418,6 @@ def effects_table(effects: Mapping) -> pd.DataFrame:
                                         "b right, a wrong") if key in e}
         rows[name] = row
     return pd.DataFrame.from_dict(rows, orient="index").round(4)
-
-
-def paired_claim(effects: Mapping, a: str, b: str, words: str) -> dict:
-    """A claimed advantage of ``a`` over ``b``: its effect dict and the evidence text, from :func:`pair_effects`.
-
-    Returns
-    -------
-    dict
-        ``{"effect": <the effect dict>, "evidence": str}``, the keywords of
-        ``SourceCheck.claim``.
-
-    Examples
-    --------
-    >>> e = {"a vs b": {"effect": 0.035, "interval": (0.01, 0.06), "p": 0.009, "n": 50, "wins": 44, "losses": 3}}
-    >>> paired_claim(e, "a", "b", "a against b")["evidence"]
-    'a against b: +0.035 accuracy [+0.010, +0.060] over 50 splits (better on 44, worse on 3)'
-    """
-    e = effects[f"{a} vs {b}"]
-    low, high = e["interval"]
-    return {"effect": e, "evidence": f"{words}: {e['effect']:+.3f} accuracy [{low:+.3f}, {high:+.3f}] over {e['n']} "
-                                     f"splits (better on {e['wins']}, worse on {e['losses']})"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ correlation, ``"zca_cor"``: :math:`W' = P W P^\\top`) gives one answer for every
 * :func:`knn_from_similarity`: the kNN vote from a similarity matrix (as scikit-learn's cosine kNN);
 * :func:`column_order_study`: the transforms over many orders: the largest change of the cosines,
   distances and coordinates against the data set's own order, and the kNN accuracy per order;
-* :func:`order_free` and :func:`format_spread`: which transforms do not change, and the table for display;
+* :func:`format_spread`: the table for display, changes below rounding shown as such;
 * :func:`order_averaged_difference`: the accuracy of a method averaged over orders, minus a
   reference's, on one test set, with a BCa interval over its rows;
 * :func:`plot_column_orders`: the figure of the finding.
@@ -252,20 +252,6 @@ def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: 
         for name in TRANSFORMS}).T
     spread["test rows whose prediction changes"] = spread["test rows whose prediction changes"].astype(int)
     return ColumnOrderStudy(orders, spread, accuracy, preds)
-
-
-def order_free(spread: pd.DataFrame, bound: float = ROUNDING_BOUND) -> pd.Series:
-    """Which transforms give the same cosines and distances whatever the column order (changes below ``bound``).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"max |change| cosine": [1e-13, 0.2], "max |change| distance (relative)": [1e-12, 0.03]},
-    ...                  index=["pooled", "expected"])
-    >>> order_free(t).to_dict()
-    {'pooled': True, 'expected': False}
-    """
-    bound = check_real(bound, "bound", "1e-10", 0, closed="neither")
-    return (spread["max |change| cosine"] < bound) & (spread["max |change| distance (relative)"] < bound)
 
 
 def format_spread(spread: pd.DataFrame, bound: float = ROUNDING_BOUND) -> pd.DataFrame:

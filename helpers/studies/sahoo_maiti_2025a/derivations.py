@@ -202,21 +202,6 @@ def expected_factor_checks(X, y, matrices: Mapping, class_covs: Mapping, sigma) 
             "factors_ok": bool(np.allclose(restored, 0, atol=1e-6 * np.max(sigma)))}
 
 
-def p_mle(y, grid_size: int = 9981) -> tuple[float, float]:
-    """Eq. 10 (SVM Eq. 35): the class proportion and the maximum of the Bernoulli log-likelihood on a grid.
-
-    Examples
-    --------
-    >>> p, p_grid = p_mle(np.repeat([0, 1], [357, 212]))
-    >>> round(p, 4), round(p_grid, 4)
-    (0.3726, 0.3726)
-    """
-    y = np.asarray(y)
-    grid = np.linspace(0.001, 0.999, grid_size)
-    loglik = (y == 1).sum() * np.log(grid) + (y == 0).sum() * np.log(1 - grid)
-    return float(np.mean(y == 1)), float(grid[np.argmax(loglik)])
-
-
 def expected_whitening_error(X, y, class_covs: Mapping, sigma) -> tuple[pd.DataFrame, float, float]:
     """How far :math:`E(W^{-1})` is from whitening: :math:`\\|E\\Sigma E^\\top - I\\|_2`; does the method matter?
 

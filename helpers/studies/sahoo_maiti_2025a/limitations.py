@@ -7,7 +7,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
@@ -19,21 +18,6 @@ from ...whitening import (
 
 # --------------------------------------------------------------------------------------------
 # Notebook 02, sections 1-2 and Fig. 1: cosine and the shape of the data
-
-
-def cosine_formula_gap(rows) -> float:
-    """Largest gap between the paper's cosine formula (lines 128-140) and scikit-learn's and helpers' cosine.
-
-    Examples
-    --------
-    >>> rows = np.random.default_rng(0).normal(size=(20, 3))
-    >>> cosine_formula_gap(rows) < 1e-12
-    True
-    """
-    rows = np.asarray(rows, dtype=float)
-    norms = np.linalg.norm(rows, axis=1)
-    formula = rows @ rows.T / np.outer(norms, norms)                      # X_i.X_j / (|X_i| |X_j|)
-    return float(max(np.abs(formula - sk_cosine(rows)).max(), np.abs(cosine_similarity(rows, rows) - formula).max()))
 
 
 def fig1_points(sigma, points: Mapping) -> tuple[dict, pd.DataFrame]:

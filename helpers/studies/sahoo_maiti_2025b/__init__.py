@@ -5,28 +5,25 @@ The second of the two 2025 papers reuses the first one's protocols on the Wiscon
 with support vector classifiers. What this paper needs beyond them, in the order of its
 sections 4-6:
 
-* :func:`kernel_predictions`, :func:`split_metrics` and :func:`precision_table`: the four
-  standard kernels on the raw data (Figs. 2-4);
+* :func:`precision_table`: the precision of each class for the four standard kernels on the
+  raw data (Figs. 2-4);
 * :func:`two_options`: Option A (each row times its own class's inverse Cholesky factor, which
   reads the test labels) and Option B (:math:`E(C^{-1})` of the training classes), then a
-  linear SVC (Figs. 5-6); :func:`eq28_applied` writes Eq. 28 out row by row;
-  :func:`separability` asks which rows are linearly separable (exact LP);
+  linear SVC (Figs. 5-6); :func:`eq29_by_hand` writes Eq. 29 out;
 * :func:`kernel_check`: Eqs. 18 and 31 as Gram matrices (squared distances: not positive
   semi-definite), with the valid kernels built from the same distances;
-  :func:`eq19_versus_optiona`, :func:`eq32_is_a_distance` and :func:`eq33_against_constraint`
-  for Eqs. 19, 32 and 33-34;
-* :func:`svm_models`, :func:`svm_split_sweep` and :func:`sweep_table`: the models over random
-  splits with every transform fitted on training rows, four metrics;
+  :func:`eq19_versus_optiona` and :func:`eq33_against_constraint` for Eqs. 19 and 33-34;
+* :func:`svm_models` and :func:`svm_split_sweep`: the models over random splits with every
+  transform fitted on training rows, four metrics;
   :func:`sweep_comparisons` gives the effect of each pair with its corrected interval,
   :func:`comparisons_table`, :func:`advantage_evidence` and :func:`advantage_claim` show, word
   and gather them for a claim;
-* :func:`table1_svm`, :func:`kernel_cv` and :func:`fold_scheme_scores`: Table 1 (LOOCV and
-  10-fold CV) under our stated protocol, the other kernels under the same, and other fold
-  schemes; :func:`protocol_comparisons` gives Option B's effect against each kernel under each
-  protocol (paired bootstrap for LOOCV and the split, corrected interval for the folds);
+* :func:`table1_svm` and :func:`fold_scheme_scores`: Table 1 (LOOCV and 10-fold CV) under our
+  stated protocol, and other fold schemes; :func:`protocol_comparisons` gives Option B's effect
+  against each kernel under each protocol (paired bootstrap for LOOCV and the split, corrected
+  interval for the folds);
   :func:`loocv_printing_note` says what a LOOCV print shows about rounding and cutting;
-  :func:`expected_matrix_closeness` and :func:`libsvm_iterations` for the paper's reason for
-  cross-validation and its drawback;
+  :func:`expected_matrix_closeness` for the paper's reason for cross-validation;
 * :mod:`.column_order`, our own finding: :func:`column_order_scores` (Option B over random
   orders of the columns, beside an order-free ZCA mixture), :func:`order_gram_change`, :func:`gram_changes`,
   :func:`order_spread` and :func:`plot_column_orders`.
@@ -39,9 +36,8 @@ Section 2's figure and derivations (notebooks 02 and 03):
 * :func:`gaussian_example`, :func:`standard_svm_checks`, :func:`earlier_formulations` and
   :func:`unit_change_flips`: Eqs. 1-8, the standard SVM and the earlier covariance
   formulations solved as printed, and which of them depend on the units;
-* :func:`input_space_margins`, :func:`eq20_eq21_gap` and :func:`eq22_steps`: Eqs. 14-27, one
-  whitened hyperplane as two input-space lines, and the step of Eq. 22 that holds only for a
-  symmetric root.
+* :func:`input_space_margins` and :func:`eq22_steps`: Eqs. 14-27, one whitened hyperplane as
+  two input-space lines, and the step of Eq. 22 that holds only for a symmetric root.
 """
 
 
@@ -53,19 +49,15 @@ from .case_study import (
     comparison_evidence,
     comparisons_table,
     eq19_versus_optiona,
-    eq32_is_a_distance,
     eq33_against_constraint,
     expected_matrix_closeness,
     fold_scheme_scores,
     kernel_check,
-    kernel_cv,
-    libsvm_iterations,
     loocv_printing_note,
     protocol_comparisons,
     svm_models,
     svm_split_sweep,
     sweep_comparisons,
-    sweep_table,
     table1_svm,
 )
 from .column_order import (
@@ -78,7 +70,6 @@ from .column_order import (
 )
 from .derivations import (
     earlier_formulations,
-    eq20_eq21_gap,
     eq22_steps,
     gaussian_example,
     input_space_margins,
@@ -89,12 +80,8 @@ from .kernels import (
     KERNELS,
     PAPER_METRICS,
     Options,
-    eq28_applied,
     eq29_by_hand,
-    kernel_predictions,
     precision_table,
-    separability,
-    split_metrics,
     two_options,
 )
 from .limitations import (
@@ -120,10 +107,7 @@ __all__ = [
     "comparisons_table",
     "earlier_formulations",
     "eq19_versus_optiona",
-    "eq20_eq21_gap",
     "eq22_steps",
-    "eq28_applied",
-    "eq32_is_a_distance",
     "eq33_against_constraint",
     "expected_matrix_closeness",
     "fold_scheme_scores",
@@ -131,17 +115,12 @@ __all__ = [
     "gram_changes",
     "input_space_margins",
     "kernel_check",
-    "kernel_cv",
-    "kernel_predictions",
-    "libsvm_iterations",
     "loocv_printing_note",
     "order_gram_change",
     "order_spread",
     "plot_column_orders",
     "precision_table",
     "protocol_comparisons",
-    "separability",
-    "split_metrics",
     "spread_classes",
     "spread_rules",
     "standard_svm_checks",
@@ -149,7 +128,6 @@ __all__ = [
     "svm_models",
     "svm_split_sweep",
     "sweep_comparisons",
-    "sweep_table",
     "table1_svm",
     "two_options",
     "unit_change_flips",

@@ -9,7 +9,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
-from sklearn.base import clone
 from sklearn.model_selection import (
     KFold,
     LeaveOneOut,
@@ -24,7 +23,7 @@ from sklearn.svm import SVC
 from ...effects import paired_bootstrap, resampled_difference
 from ...estimators import ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores
-from ...significance import mcnemar_exact, summarize_scores
+from ...significance import mcnemar_exact
 from ...svm import svc_loocv_predict
 from ...whitening import (
     class_whitening_matrices,
@@ -132,21 +131,6 @@ def eq19_versus_optiona(X_train, y_train, X_test, y_test, matrices: Mapping) -> 
             "same_max_deviation": float(np.abs(ratio[~cross] - 1).max())}
 
 
-def eq32_is_a_distance(X_a, X_b, E, n_pairs: int = 5) -> bool:
-    """Eq. 32's :math:`\\omega^\\top\\omega` for the first ``n_pairs`` pairs equals the squared distance of the
-    :math:`E(C^{-1})`-transformed points: one matrix for both classes, so the subscript k changes nothing.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> eq32_is_a_distance(rng.normal(size=(5, 3)), rng.normal(size=(5, 3)), rng.normal(size=(3, 3)))
-    True
-    """
-    A, B = np.asarray(X_a)[:n_pairs] @ E.T, np.asarray(X_b)[:n_pairs] @ E.T
-    omega = A - B                                                           # Eq. 32
-    return bool(np.allclose((omega ** 2).sum(1), np.diag(cdist(A, B, "sqeuclidean"))))
-
-
 def eq33_against_constraint(X_train, y_train, E, method="cholesky", covariance="sample") -> dict:
     """Is Eq. 33's :math:`E(S^{-1})` the matrix the constraint of Eq. 34 implies, :math:`E(C^{-1})^\\top E(C^{-1})`?
 
@@ -246,27 +230,6 @@ def svm_split_sweep(models: Mapping, X, y, n_splits: int = 50, test_size: float 
                                                random_state=random_state, matrices_from=source, method=method,
                                                covariance=covariance, n_jobs=n_jobs, scoring=metrics)
     return {m: {name: s[m] for name, s in scores.items()} for m in metrics}
-
-
-def sweep_table(by_metric: Mapping, test_train_ratio: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The mean of each metric per model, with the corrected 95% interval of the accuracy, best first.
-
-    Returns
-    -------
-    (table, accuracy_summary)
-        The table sorted by accuracy, and :func:`summarize_scores` of the accuracy.
-
-    Examples
-    --------
-    >>> table, _ = sweep_table({"accuracy": {"a": [0.9, 0.92], "b": [0.95, 0.97]},
-    ...                         "recall": {"a": [0.8, 0.8], "b": [0.9, 0.9]}}, 0.25)
-    >>> table.index.tolist(), table.loc["b", ["accuracy", "recall"]].round(2).tolist()
-    (['b', 'a'], [0.96, 0.9])
-    """
-    table = pd.concat({m: summarize_scores(s, test_train_ratio)["mean"] for m, s in by_metric.items()}, axis=1)
-    accuracy = summarize_scores(by_metric["accuracy"], test_train_ratio)
-    table[["accuracy ci_low", "accuracy ci_high"]] = accuracy[["ci_low", "ci_high"]]
-    return table.sort_values("accuracy", ascending=False), accuracy
 
 
 def sweep_comparisons(by_metric: Mapping, pairs: Sequence[tuple[str, str]], metric_names: Sequence[str],
@@ -463,26 +426,6 @@ def advantage_claim(comparisons: Mapping[str, dict], metric_names: Sequence[str]
             "evidence": advantage_evidence(chosen, words, n_splits, split_table, metric_names, pairs)}
 
 
-def kernel_cv(X, y, kernels: Sequence[str] = ("rbf", "poly", "sigmoid"), n_jobs=None) -> tuple[dict, dict]:
-    """The raw kernels under Table 1's protocols: LOOCV predictions and ``StratifiedKFold(10)`` fold accuracies.
-
-    Table 1 gives the linear kernel only; the conclusion (lines 266-268) compares Option B with
-    "the traditional SVM kernels" under LOOCV and 10-fold CV, so the other kernels are run the
-    same way (LOOCV by the exact shortcut of :func:`helpers.svm.svc_loocv_predict`).
-
-    Examples
-    --------
-    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
-    >>> split = wdbc_split()
-    >>> loo, folds = kernel_cv(split.X[:100, :4], split.y[:100], ("rbf",))
-    >>> round(float(np.mean(loo["rbf"] == split.y[:100])), 2), len(folds["rbf"])
-    (0.82, 10)
-    """
-    loo = {k: svc_loocv_predict(SVC(kernel=k), X, y, n_jobs=n_jobs) for k in kernels}
-    folds = {k: cross_val_score(SVC(kernel=k), X, y, cv=StratifiedKFold(10), n_jobs=n_jobs) for k in kernels}
-    return loo, folds
-
-
 # --------------------------------------------------------------------------------------------
 # Table 1: LOOCV and 10-fold CV
 
@@ -635,25 +578,4 @@ def expected_matrix_closeness(X, y, E_split, split_rows: int, method="cholesky",
             f"10-fold training folds ({len(folds[0][0])})": float(np.mean([dist(fitted(tr)) for tr, _ in folds])),
             f"LOOCV training folds ({len(y) - 1})": float(np.mean([dist(fitted(np.arange(len(y)) != i))
                                                                    for i in range(len(y))]))}
-
-
-def libsvm_iterations(models: Mapping, X_train, y_train) -> dict[str, float]:
-    """libsvm iterations of fitted SVCs, and of a linear SVC on standardised rows (the usual practice), 2 digits.
-
-    The iteration counts vary in their last digits with the platform's floating point, so
-    they are rounded to two significant digits.
-
-    Examples
-    --------
-    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
-    >>> split = wdbc_split()
-    >>> its = libsvm_iterations({}, split.X_train, split.y_train)
-    >>> its
-    {'standardised_linear': 1100.0}
-    """
-    iters = {name: float(f"{model.n_iter_[0]:.2g}") for name, model in models.items()}
-    standardised = clone(make_pipeline(StandardScaler(), SVC(kernel="linear"))).fit(X_train, y_train)[-1]
-    iters["standardised_linear"] = float(f"{standardised.n_iter_[0]:.2g}")
-    return iters
-
 

@@ -210,21 +210,6 @@ def input_space_margins(X, y, class_covs: Mapping, C: float = 1000.0, methods=("
     return pd.DataFrame(rows).set_index("whitening"), fits
 
 
-def eq20_eq21_gap(X_class, W, theta, theta0) -> float:
-    """Eqs. 20-21 for one class's rows: both sides, :math:`\\theta^\\top\\Psi^{-1}x` and its regrouping, compared.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> eq20_eq21_gap(rng.normal(size=(10, 2)), rng.normal(size=(2, 2)), np.array([1.0, 2.0]), 0.5) < 1e-12
-    True
-    """
-    left = X_class @ np.linalg.inv(W).T                                      # any points; both sides agree pointwise
-    eq20 = left @ W.T @ theta + theta0
-    eq21 = left @ (W.T @ theta) + theta0
-    return rel(eq21, eq20)
-
-
 def eq22_steps(covs: Mapping) -> pd.DataFrame:
     """The steps of Eq. 22 for each covariance: they hold for a symmetric root, not for the Cholesky factor.
 

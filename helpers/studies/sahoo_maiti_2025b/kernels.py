@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -11,11 +11,9 @@ from sklearn.metrics import classification_report
 from sklearn.svm import SVC
 
 from ...evaluation import SCORE_FUNCTIONS
-from ...svm import is_linearly_separable
 from ...whitening import (
     class_whitening_matrices,
     expected_whitening_matrix,
-    transform_by_class,
 )
 from ..sahoo_maiti_2025a import (
     Split,
@@ -39,37 +37,6 @@ def eq29_by_hand(X_train, y_train, method="cholesky", covariance="sample") -> tu
 
 # --------------------------------------------------------------------------------------------
 # Section 5.1, Figs. 2-4: the standard kernels on the raw data
-
-
-def kernel_predictions(X_train, y_train, X_test, kernels: Sequence[str] = KERNELS) -> tuple[dict, dict]:
-    """Fit an ``SVC`` with each kernel (scikit-learn's defaults: C = 1, gamma "scale", degree 3) on raw rows.
-
-    Returns
-    -------
-    (fitted, predictions)
-        Two dicts keyed by kernel: the fitted SVCs and their test predictions.
-
-    Examples
-    --------
-    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
-    >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
-    >>> fitted, preds = kernel_predictions(X_train, y_train, X_test, ("rbf", "poly"))
-    >>> bool(np.array_equal(preds["rbf"], preds["poly"])), round(float(np.mean(preds["rbf"] == y_test)), 3)
-    (True, 0.947)
-    """
-    fitted = {kern: SVC(kernel=kern).fit(X_train, y_train) for kern in kernels}
-    return fitted, {kern: model.predict(X_test) for kern, model in fitted.items()}
-
-
-def split_metrics(y_true, y_pred, metrics: Sequence[str] = PAPER_METRICS) -> dict[str, float]:
-    """Accuracy, precision, recall and F1 of one set of predictions, class 1 (malignant) positive.
-
-    Examples
-    --------
-    >>> split_metrics([0, 1, 1, 0], [0, 1, 0, 0])
-    {'accuracy': 0.75, 'precision': 1.0, 'recall': 0.5, 'f1': 0.6666666666666666}
-    """
-    return {m: SCORE_FUNCTIONS[m](y_true, y_pred) for m in metrics}
 
 
 def precision_table(y_true, predictions: Mapping) -> pd.DataFrame:
@@ -127,37 +94,4 @@ def two_options(split: Split, method="cholesky", covariance="sample") -> Options
                                                                 y_test, matrices=mats_all),
              "expected_cholesky": model.predict(X_test @ E.T)}
     return Options(preds, mats_all, E, model)
-
-
-def eq28_applied(X, X_train, y_train, method="cholesky", covariance="sample") -> np.ndarray:
-    """Eq. 28 applied to each row of ``X``: :math:`L\\,C_1^{-1}x + (1 - L)\\,C_0^{-1}x`, L = p of the training rows.
-
-    Examples
-    --------
-    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
-    >>> X, y, X_train, X_test, y_train, y_test = wdbc_split()
-    >>> E = expected_whitening_matrix(X_train, y_train)
-    >>> bool(np.allclose(eq28_applied(X_test, X_train, y_train), X_test @ E.T, rtol=1e-12))
-    True
-    """
-    p1, _ = eq29_by_hand(X_train, y_train, method, covariance)
-    W = class_whitening_matrices(X_train, y_train, method=method, covariance=covariance)
-    return p1 * (X @ W[1].T) + (1 - p1) * (X @ W[0].T)
-
-
-def separability(X, y, X_train, y_train, matrices: Mapping, E) -> dict[str, bool]:
-    """Which rows are linearly separable (exact LP): raw, after Option A, Option B's training rows.
-
-    Examples
-    --------
-    >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
-    >>> split = wdbc_split()
-    >>> options = two_options(split)
-    >>> separability(split.X, split.y, split.X_train, split.y_train, options.matrices, options.expected)
-    {'raw rows (all 569)': True, 'Option A rows (all 569)': True, 'Option B training rows': True}
-    """
-    return {f"raw rows (all {len(y)})": is_linearly_separable(X, y),
-            f"Option A rows (all {len(y)})": is_linearly_separable(transform_by_class(X, y, matrices), y),
-            "Option B training rows": is_linearly_separable(X_train @ E.T, y_train)}
-
 
