@@ -11,7 +11,6 @@ from helpers.studies.srivastava_rao_2016.corpus import (
     TABLE1,
     collection_claims,
     document_frequency,
-    keyword_vector,
     labels_provenance,
     paper_weights,
     preprocessing_claims,
@@ -19,7 +18,6 @@ from helpers.studies.srivastava_rao_2016.corpus import (
     table1_answers,
     topic_statistics,
     topics_in,
-    xml_parse_result,
 )
 from helpers.text import PaperTfidfTransformer, StemmingAnalyzer
 from tests.support import record, sgml
@@ -29,19 +27,20 @@ SENTENCE = ("The finance minister's finances were financed by financing the ball
             "umpired, and a break was breaking.")
 
 
-def test_xml_parse_result_says_where_the_parser_stops():
-    assert xml_parse_result(b"<REUTERS><BODY>oil</BODY></REUTERS>") == "parses as XML"
+def test_the_distributions_sgml_is_not_xml():
+    """Notebook 06 answers 'in XML format' (lines 221, 231) with where Python's XML parser stops."""
+    ET.fromstring(b"<REUTERS><BODY>oil</BODY></REUTERS>")
     bad = sgml(record(1))  # a doctype and the control-code references &#2; and &#3; of the distribution
-    with pytest.raises(ET.ParseError) as err:
+    with pytest.raises(ET.ParseError, match="reference to invalid character number"):
         ET.fromstring(bad)
-    assert xml_parse_result(bad) == f"is not XML: the parser stops with '{err.value}'"
-    assert "reference to invalid character number" in xml_parse_result(bad)
 
 
-def test_keyword_vector_gives_the_papers_example():
-    stems, vector = keyword_vector(StemmingAnalyzer(), SENTENCE, ["finance", "ball", "bat", "umpire", "break"])
+def test_the_analyzer_gives_the_papers_vector_space_example():
+    """Line 73: K = {finance, ball, bat, umpire, break} and v = <4, 1, 0, 3, 2>, as notebook 06 counts it."""
+    analyzer = StemmingAnalyzer()
+    stems = [analyzer(word)[0] for word in ["finance", "ball", "bat", "umpire", "break"]]
     assert stems == ["financ", "ball", "bat", "umpir", "break"]
-    assert vector == [4, 1, 0, 3, 2]
+    assert [analyzer(SENTENCE).count(stem) for stem in stems] == [4, 1, 0, 3, 2]
 
 
 @pytest.mark.parametrize("text", [SENTENCE, "Oil prices ROSE 3.5% to $18.20; OPEC's output fell.", "a I x \n\t",

@@ -18,7 +18,6 @@ from helpers.studies.srivastava_rao_2016 import (
     mahalanobis_readings,
     other_settings,
     readings_note,
-    setting_gaps,
     setting_table,
     settings_note,
     single_label_table,
@@ -90,11 +89,9 @@ def test_setting_table_in_the_multi_label_settings(corpus):
     assert sizes["multi_label"] == size
 
 
-def test_setting_gaps_and_notes():
+def test_settings_note():
     tables = {"single_label": pd.DataFrame({"macro_f1": [0.84], "micro_f1": [0.96]}, index=["naive Bayes"]),
               "all_90": pd.DataFrame({"macro_f1": [0.24], "micro_f1": [0.775]}, index=["naive Bayes"])}
-    gaps = setting_gaps(tables, "naive Bayes", [0.47, 0.80])
-    assert gaps == pytest.approx({"single_label": 0.37, "all_90": 0.23})
     assert settings_note(tables, "naive Bayes") == ("single_label: macro 0.840, micro 0.960; all_90: macro 0.240, "
                                                     "micro 0.775")
     assert settings_note(tables, "Rocchio") == ""

@@ -23,8 +23,8 @@ kNN engine of :mod:`helpers.neighbours`.
 
 The modules, in the order of the paper (and of notebook 06):
 
-* :mod:`.corpus`: the collection and its preprocessing (Sections 2.1 and 3, Table 1): the XML
-  question, the vector-space example, the stems by hand, the TF-IDF formula, the topics;
+* :mod:`.corpus`: the collection and its preprocessing (Sections 2.1 and 3, Table 1): the stems
+  by hand, the TF-IDF formula, the topics;
 * :mod:`.pca_checks`: the PCA (Eqs 1-5) fitted and checked, the scale invariance of line 146, the
   components that 90% of the variance needs under a keyword threshold;
 * :mod:`.readings`: the readings above;
@@ -88,7 +88,6 @@ from .corpus import (
     TABLE1,
     collection_claims,
     document_frequency,
-    keyword_vector,
     labels_provenance,
     paper_weights,
     preprocessing_claims,
@@ -96,7 +95,6 @@ from .corpus import (
     table1_answers,
     topic_statistics,
     topics_in,
-    xml_parse_result,
 )
 from .figures import accuracy_table, error_reduction, training_size_claims
 from .intervals import auc_effect, bonferroni, bonferroni_effect, effects_against, trend_effect
@@ -126,7 +124,6 @@ from .table2 import (
     TABLE2_BASELINES,
     other_settings,
     readings_note,
-    setting_gaps,
     setting_table,
     settings_note,
     single_label_table,
@@ -176,7 +173,6 @@ __all__ = [
     "fit_pca",
     "invertibility_claim",
     "k_choice_note",
-    "keyword_vector",
     "knn_by_dimension",
     "knn_sweep",
     "knn_vote_claim",
@@ -201,7 +197,6 @@ __all__ = [
     "rocchio_predict",
     "scale_invariance",
     "score_differences",
-    "setting_gaps",
     "setting_table",
     "settings_note",
     "single_label_table",
@@ -224,5 +219,4 @@ __all__ = [
     "training_size_claims",
     "training_size_curve",
     "trend_effect",
-    "xml_parse_result",
 ]

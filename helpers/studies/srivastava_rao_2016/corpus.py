@@ -1,8 +1,7 @@
 """The collection and its preprocessing as the paper describes them (Sections 2.1 and 3, Table 1).
 
-What the notebook checks before any classifier runs: whether the distribution is the XML the
-paper speaks of (:func:`xml_parse_result`), the paper's vector-space example
-(:func:`keyword_vector`), the preprocessing redone by hand (:func:`stems_by_hand`), the TF-IDF
+What the notebook checks before any classifier runs (beside the XML question and the paper's
+vector-space example, a few lines in the notebook): the preprocessing redone by hand (:func:`stems_by_hand`), the TF-IDF
 weight straight from its formula (:func:`paper_weights`; both answered by
 :func:`preprocessing_claims`), the topics of the collection
 (:func:`topic_statistics`, :func:`labels_provenance`, :func:`collection_claims`) and the answers
@@ -12,7 +11,6 @@ to Table 1's rows (:func:`table1_answers`).
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 
 import numpy as np
 import pandas as pd
@@ -27,7 +25,6 @@ __all__ = [
     "TABLE1",
     "collection_claims",
     "document_frequency",
-    "keyword_vector",
     "labels_provenance",
     "paper_weights",
     "preprocessing_claims",
@@ -35,7 +32,6 @@ __all__ = [
     "table1_answers",
     "topic_statistics",
     "topics_in",
-    "xml_parse_result",
 ]
 
 #: Table 1's rows (lines 277-287): ledger key -> the topic code of the printed class name, in the paper's order
@@ -50,54 +46,6 @@ _MODAPTE_YES = re.compile(r"Training\s+Set\s+\(9,603\s+docs\):\s+LEWISSPLIT=\"TR
 #: ... README VI: for which the indexer is assumed ("reasonable (though not certain)") to have considered the topics
 _INDEXER = re.compile(r"reasonable\s+\(though\s+not\s+certain\)\s+assumption\s+is\s+that\s+for\s+all\s+"
                       r"TOPICS=\"YES\"\s+stories\s+the\s+indexer\s+at\s+least\s+thought\s+about")
-
-
-def xml_parse_result(raw: bytes) -> str:
-    """What Python's XML parser makes of a file: ``"parses as XML"``, or where it stops and why.
-
-    The paper reads the collection "in XML format" (lines 221 and 231); the distribution is SGML.
-
-    Examples
-    --------
-    >>> xml_parse_result(b"<REUTERS><BODY>oil</BODY></REUTERS>")
-    'parses as XML'
-    >>> xml_parse_result(b"<REUTERS><BODY>&#3;</BODY></REUTERS>")
-    "is not XML: the parser stops with 'reference to invalid character number: line 1, column 15'"
-    """
-    try:
-        ET.fromstring(raw)
-    except ET.ParseError as exc:
-        return f"is not XML: the parser stops with '{exc}'"
-    return "parses as XML"
-
-
-def keyword_vector(analyzer, text: str, keywords) -> tuple[list[str], list[int]]:
-    """The vector-space model of line 73: how often each keyword occurs in ``text``, counted by stem.
-
-    Parameters
-    ----------
-    analyzer : callable
-        Text to a list of stems, e.g. :class:`helpers.text.StemmingAnalyzer`.
-    text : str
-    keywords : iterable of str
-        The ordered keyword set K; each is counted through its own stem.
-
-    Returns
-    -------
-    stems : list of str
-        The stem of each keyword.
-    vector : list of int
-        The number of times each stem occurs among the stems of ``text``.
-
-    Examples
-    --------
-    >>> from helpers.text import StemmingAnalyzer
-    >>> keyword_vector(StemmingAnalyzer(), "Umpires umpired the ball.", ["umpire", "ball", "bat"])
-    (['umpir', 'ball', 'bat'], [2, 1, 0])
-    """
-    stems = [analyzer(word)[0] for word in keywords]
-    tokens = analyzer(text)
-    return stems, [tokens.count(s) for s in stems]
 
 
 def stems_by_hand(text: str, stop_words=ENGLISH_STOP_WORDS) -> tuple[list[str], list[str]]:

@@ -4,8 +4,7 @@ The paper does not say on which documents Table 2 was computed. :func:`single_la
 scores the baselines (:func:`~.baselines.baseline_predictions`) and the readings on the
 single-label setting; :func:`setting_table` and :func:`other_settings` the same methods on the
 top-10 documents with all their topics and on the 90 topics with a training and a test
-document. :func:`setting_gaps` says how far each setting is from a printed pair;
-:func:`table2_answers` gives our answers to Table 2's rows, with the notes of
+document; :func:`table2_answers` gives our answers to Table 2's rows, with the notes of
 :func:`settings_note` and :func:`readings_note`.
 """
 
@@ -19,7 +18,7 @@ from .baselines import baseline_predictions
 from .readings import READINGS, mahalanobis_readings
 from .sweeps import summarize_readings
 
-__all__ = ["F1_COLUMNS", "TABLE2_BASELINES", "other_settings", "readings_note", "setting_gaps", "setting_table",
+__all__ = ["F1_COLUMNS", "TABLE2_BASELINES", "other_settings", "readings_note", "setting_table",
            "settings_note", "single_label_table", "table2_answers"]
 
 #: Table 2's baselines: ledger key -> the name of our classifier in the tables
@@ -137,20 +136,6 @@ def other_settings(train, test, counts, weights, scores, sd, ks, categories: int
         tables[setting], sizes[setting] = setting_table(train, test, setting, counts, weights, scores, sd, ks, readings,
                                                         categories, covariance, random_state, verbose)
     return tables, sizes
-
-
-def setting_gaps(tables: dict, method: str, printed) -> dict:
-    """``{setting: largest |ours - printed|}`` of a method's (macro F1, micro F1) in each setting.
-
-    Examples
-    --------
-    >>> t = {"a": pd.DataFrame({"macro_f1": [0.5], "micro_f1": [0.8]}, index=["kNN"]),
-    ...      "b": pd.DataFrame({"macro_f1": [0.6], "micro_f1": [0.9]}, index=["kNN"])}
-    >>> {s: round(g, 3) for s, g in setting_gaps(t, "kNN", [0.6, 0.86]).items()}
-    {'a': 0.1, 'b': 0.04}
-    """
-    return {s: float(abs(t.loc[method, ["macro_f1", "micro_f1"]].to_numpy() - list(printed)).max())
-            for s, t in tables.items()}
 
 
 def settings_note(tables: dict, method: str) -> str:
