@@ -5,7 +5,7 @@ feature transformation that turns it into a Euclidean distance. The figures are 
 their covariances and points are constructed here so that the text's statements are exactly
 true, and then every other statement is checked:
 
-* :func:`fig2_covariance`, :func:`fig2_table` and :func:`ellipse_grid`: Fig. 2, the 10%-90%
+* :func:`fig2_covariance` and :func:`fig2_table`: Fig. 2, the 10%-90%
   prediction ellipses and the two observations (5, 0) and (0, 1) (lines 160-167);
 * :func:`fig3_construction`: Fig. 3, a correlated cluster and two test points at equal
   Euclidean but unequal Mahalanobis distance (lines 177-179);
@@ -37,7 +37,6 @@ from ..sahoo_maiti_2025a import rel
 
 __all__ = [
     "Fig3",
-    "ellipse_grid",
     "ellipsoid_axes",
     "eqs_6_to_18",
     "estimate_covariance",
@@ -94,26 +93,6 @@ def fig2_table(points: Mapping, sigma) -> pd.DataFrame:
                      "level chi2.cdf(d^2, 2)": stats.chi2.cdf(d2, df=2),
                      "density": stats.multivariate_normal([0, 0], sigma).pdf(x)})
     return pd.DataFrame(rows).set_index("point")
-
-
-def ellipse_grid(sigma, levels) -> tuple[np.ndarray, np.ndarray]:
-    """The squared Mahalanobis radius of each prediction ellipse and the density where it crosses the x axis.
-
-    Returns
-    -------
-    (d2, density)
-        Both increasing with the level for d2 and decreasing for the density, for a valid normal.
-
-    Examples
-    --------
-    >>> d2, dens = ellipse_grid(np.diag([9.0, 0.2]), [0.1, 0.9])
-    >>> d2.round(2).tolist(), bool(dens[0] > dens[1])
-    ([0.21, 4.61], True)
-    """
-    sigma = np.asarray(sigma, dtype=float)
-    d2 = stats.chi2.ppf(levels, df=2)
-    on_axis = np.c_[np.sqrt(d2 * sigma[0, 0]), np.zeros(len(d2))]
-    return d2, stats.multivariate_normal([0, 0], sigma).pdf(on_axis)
 
 
 # --------------------------------------------------------------------------------------------
