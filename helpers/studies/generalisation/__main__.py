@@ -35,7 +35,6 @@ from .scores import (
     read_scores,
     recompute_sample,
     run_scores,
-    sample_cells,
     scores_path,
     write_hierarchical,
     write_scores,
@@ -147,12 +146,12 @@ def _command(args) -> int:
     if args.command == "edges":
         return _edges(stored, protocol, stored_path, args.write)
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
-    datasets, _ = study_datasets(protocol, names={d for d, _, _ in sample_cells(stored, args.cells, seed)})
     print(f"recomputing {args.cells} stored folds drawn with seed {seed} "
           f"(python -m helpers.studies.generalisation verify --cells {args.cells} --seed {seed} repeats it)",
           flush=True)
     start = time.perf_counter()
-    seed, cells, diff = recompute_sample(stored, datasets, protocol, n=args.cells, seed=seed, n_jobs=args.jobs)
+    seed, cells, diff = recompute_sample(stored, lambda names: study_datasets(protocol, names=names)[0], protocol,
+                                         n=args.cells, seed=seed, n_jobs=args.jobs)   # loads the drawn folds' sets only
     listed = ", ".join(f"{d} fold {f}" + (f" (repeat {r})" if r else "") for d, r, f in cells)
     print(f"recomputed {listed} in {time.perf_counter() - start:.0f} s: "
           + ("every score identical to the stored one" if diff.empty else

@@ -23,7 +23,7 @@ import os
 import platform
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -570,14 +570,16 @@ def sample_cells(stored: pd.DataFrame, n: int, seed: int, max_seconds: float | N
     return [(str(d), int(r), int(f)) for d, r, f in (cells[i] for i in sorted(pick))]
 
 
-def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n: int = 3, seed: int | None = None,
-                     methods=None, max_seconds: float | None = None, exclude=(),
+def recompute_sample(stored: pd.DataFrame, datasets: Mapping | Callable, protocol: dict, n: int = 3,
+                     seed: int | None = None, methods=None, max_seconds: float | None = None, exclude=(),
                      n_jobs: int = 1) -> tuple[int, list, pd.DataFrame]:
     """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.
 
-    ``seed`` defaults to a fresh one (print it: a failure is then reproducible);
-    ``max_seconds`` and ``exclude`` narrow the draw (:func:`sample_cells`); ``n_jobs``
-    workers share the folds (the scores do not depend on it).
+    ``datasets`` maps each data set's name to its ``(X, y)``, or is a function that loads the
+    named ones (``names -> mapping``, e.g. ``lambda names: study_datasets(protocol, names=names)[0]``),
+    so that only the sets of the drawn folds are loaded. ``seed`` defaults to a fresh one (print
+    it: a failure is then reproducible); ``max_seconds`` and ``exclude`` narrow the draw
+    (:func:`sample_cells`); ``n_jobs`` workers share the folds (the scores do not depend on it).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
@@ -590,6 +592,8 @@ def recompute_sample(stored: pd.DataFrame, datasets: Mapping, protocol: dict, n:
         raise ValueError(f"no stored fold qualifies (max_seconds={max_seconds!r}, exclude={list(exclude)}): "
                          "raise max_seconds or exclude fewer data sets.")
     names = dict.fromkeys(d for d, _, _ in cells)
+    if callable(datasets):
+        datasets = datasets(set(names))
     fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=n_jobs,
                        progress=False)
     return seed, cells, differences(stored, fresh)
