@@ -30,6 +30,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -47,6 +48,7 @@ from .verdicts import VERDICTS
 __all__ = [
     "BOOK_DIR",
     "SOURCE_CITATIONS",
+    "BuiltBook",
     "build_book",
     "intro_page",
     "ledger_page",
@@ -561,7 +563,14 @@ def write_sources(out="build") -> Path:
     return src
 
 
-def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path:
+class BuiltBook(NamedTuple):
+    """A built book: where to open it, and the pages that show a path of the building machine."""
+
+    index: Path                          #: ``out/book/index.html``
+    machine_paths: dict[str, list[str]]  #: ``{page: [absolute paths it shows]}``, empty when the book is clean
+
+
+def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> BuiltBook:
     """Write the book's sources (:func:`write_sources`) and build ``out/book/`` with Sphinx.
 
     Parameters
@@ -575,15 +584,17 @@ def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path
 
     Returns
     -------
-    Path
-        ``out/book/index.html``.
+    BuiltBook
+        ``index`` (``out/book/index.html``) and ``machine_paths``: the pages that show an absolute
+        path of this machine (listed on stderr; a book to publish has none), found once here.
 
     Raises
     ------
     FileNotFoundError
         No executed notebook in ``out/notebooks``: run ``make run`` first.
     RuntimeError
-        Sphinx failed, or (``strict``) warned; the message holds its warnings and the log's path.
+        Sphinx failed, or (``strict``) warned or showed a machine path; the message holds its
+        warnings and the log's path.
     """
     out = Path(out)
     src = write_sources(out)
@@ -600,5 +611,4 @@ def build_book(out="build", *, strict: bool = False, quiet: bool = True) -> Path
     if warned:
         print(f"the book was built with {len(warned.splitlines())} warning line(s), listed in {log}:\n{warned}",
               file=sys.stderr)
-    report_machine_paths(html, out, strict)
-    return html / "index.html"
+    return BuiltBook(html / "index.html", report_machine_paths(html, out, strict))

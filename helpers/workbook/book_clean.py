@@ -192,11 +192,11 @@ def site_machine_paths(site, *also) -> dict[str, list[str]]:
     return {page: paths for page, paths in found.items() if paths}
 
 
-def report_machine_paths(site: Path, out: Path, strict: bool) -> None:
-    """Say which pages show a path of the building machine; under ``strict``, refuse the book."""
+def report_machine_paths(site: Path, out: Path, strict: bool) -> dict[str, list[str]]:
+    """Say which pages show a path of the building machine, and return them; under ``strict``, refuse the book."""
     found = site_machine_paths(site, Path(out).resolve())
     if not found:
-        return
+        return found
     listing = "\n".join(f"  {page}: {', '.join(paths[:3])}" for page, paths in found.items())
     message = (f"{len(found)} page(s) of the book show an absolute path of this machine, which tells a reader "
                f"nothing:\n{listing}\nFind the cell that prints it (a returned Path, a warning's file name) and "
@@ -204,4 +204,5 @@ def report_machine_paths(site: Path, out: Path, strict: bool) -> None:
     if strict:
         raise RuntimeError(message)
     print(message, file=sys.stderr)
+    return found
 

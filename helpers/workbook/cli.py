@@ -80,18 +80,17 @@ def _check(args) -> int:
 
 def _book(args) -> int:
     from .book import build_book
-    from .book_clean import site_machine_paths
 
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.showwarning = _print_warning  # an unreadable run.json or results JSON: one line naming it
         try:
-            index = build_book(args.out, strict=args.strict)
+            book = build_book(args.out, strict=args.strict)
         except (OSError, RuntimeError, ValueError) as exc:  # each names the file and the fix
             print(f"error: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}", file=sys.stderr)
             return 1
-    print(f"book: {index.resolve()} ({time.perf_counter() - start:.1f} s)")
-    if site_machine_paths(index.parent, Path(args.out).resolve()):  # listed above by build_book
+    print(f"book: {book.index.resolve()} ({time.perf_counter() - start:.1f} s)")
+    if book.machine_paths:  # listed above by build_book
         print("error: the book was built, but shows paths of this machine (listed above); fix the cells that print "
               "them before publishing it", file=sys.stderr)
         return 1

@@ -325,15 +325,14 @@ def record_run(out, records) -> Path:
 def _build_book(out: Path) -> bool:
     """Build the book from ``out`` and print where to open it; a failure is printed, not raised."""
     from .book import build_book
-    from .book_clean import site_machine_paths
 
     try:
-        index = build_book(out)
+        book = build_book(out)
     except Exception as exc:  # the notebooks' results stand; say why the book is missing
         print(f"book: not built: {exc}", file=sys.stderr)
         return False
-    print(f"book: open {index.resolve()}")
-    if site_machine_paths(index.parent, Path(out).resolve()):  # listed above by build_book
+    print(f"book: open {book.index.resolve()}")
+    if book.machine_paths:  # listed above by build_book
         print("book: it shows paths of this machine (listed above); fix the cells that print them before "
               "publishing it", file=sys.stderr)
         return False

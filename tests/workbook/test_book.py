@@ -187,7 +187,7 @@ def test_comparison_tables_read_quantity_source_ours_difference_verdict():
 @pytest.mark.integration
 def test_the_book_builds_without_a_warning(build):
     out, _ = build
-    index = book.build_book(out, strict=True)
+    index = book.build_book(out, strict=True).index
     assert index == out / "book" / "index.html"
     chapter = (out / "book" / "notebooks" / "00_primer.html").read_text()
     assert "VAC-902" in chapter and "not reproduced" in chapter       # the comparison table, as HTML

@@ -58,7 +58,7 @@ def book(tmp_path_factory):
     (out / "notebooks").mkdir()
     for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         _as_make_run_leaves_it(nb, out)
-    index = build_book(out, strict=True)
+    index = build_book(out, strict=True).index
     return index.parent, sorted(p.stem for p in (out / "notebooks").glob("*.ipynb"))
 
 

@@ -148,7 +148,8 @@ def test_book_prints_where_to_open_it_or_why_not(monkeypatch, tmp_path, capsys):
 
     index = tmp_path / "book" / "index.html"
     calls = []
-    monkeypatch.setattr(book, "build_book", lambda out, strict=False: calls.append((out, strict)) or index)
+    built = book.BuiltBook(index, {})
+    monkeypatch.setattr(book, "build_book", lambda out, strict=False: calls.append((out, strict)) or built)
     assert cli.main(["book", "--out", str(tmp_path), "--strict"]) == 0
     assert cli.main(["book"]) == 0
     assert calls == [(tmp_path, True), (Path("build"), False)]
