@@ -520,6 +520,9 @@ def write_sources(out="build") -> Path:
         the message names it and the way out; files written before are whole.
     """
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{out} is a file, not the build folder the book is made from (the "
+                                 "--out of `make run`, with notebooks/, results/ and run.json); give that folder.")
     notebooks = _notebooks(out)
     if not notebooks:
         raise FileNotFoundError(

@@ -118,12 +118,19 @@ def check_transcriptions(ledger=None, sources=None) -> tuple[int, int, list[str]
 
 
 def main(sources=None, ledger=None, *, required: bool = False) -> int:
-    """Print every problem and the counts; 0 when every row checks (or, unless ``required``, no texts are at hand)."""
+    """Print every problem and the counts; 0 when every row checks.
+
+    Without the texts at the default place, nothing is checked and the exit status is 0 (the
+    texts are not distributed), unless ``required``. A folder the caller named (``sources`` or
+    ``COVSIM_SOURCES``) that holds no text is an error: a misspelt folder must not pass as a check.
+    """
+    named = sources is not None or bool(os.environ.get("COVSIM_SOURCES"))
     try:
         rows, numeric, problems = check_transcriptions(ledger, sources)
     except FileNotFoundError as exc:
-        print(("error: " if required else "transcriptions not checked: ") + str(exc))
-        return 1 if required else 0
+        refused = required or named
+        print(("error: " if refused else "transcriptions not checked: ") + str(exc))
+        return 1 if refused else 0
     except ValueError as exc:
         print(f"error: {exc}")
         return 1

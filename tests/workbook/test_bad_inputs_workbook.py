@@ -234,6 +234,18 @@ def test_bad_book_input(case, tmp_path):
     assert not src.exists() or src.is_symlink() or src.is_file(), "book sources were written from bad input"
 
 
+def test_the_book_command_refuses_an_out_that_is_a_file(tmp_path, capsys):
+    """`book --out results.txt` said "No executed notebooks in results.txt/notebooks": true, but it
+    sent the reader looking for notebooks instead of at the --out they mistyped."""
+    out = tmp_path / "results.txt"
+    out.write_text("kept")
+    assert cli.main(["book", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"error: .*results\.txt is a file, not the build folder the book is made from \(the --out "
+                        r"of `make run`, with notebooks/, results/ and run\.json\); give that folder\.\n", err), err
+    assert out.read_text() == "kept"
+
+
 def test_the_book_command_says_a_bad_input_in_one_line(tmp_path, capsys):
     out = build_folder(tmp_path)
     put(nb_file("00_primer.ipynb"), "")(out)

@@ -52,8 +52,22 @@ def test_without_the_source_texts_it_says_how_to_get_them(tmp_path, capsys):
     empty.mkdir()
     with pytest.raises(FileNotFoundError, match="does not distribute the text extractions .* --sources or COVSIM"):
         T.check_transcriptions(ledger, empty)
-    assert T.main(empty, ledger) == 0 and "transcriptions not checked" in capsys.readouterr().out
     assert T.main(empty, ledger, required=True) == 1 and capsys.readouterr().out.startswith("error: no source text")
+
+
+def test_no_texts_at_the_default_place_skip_the_check_but_a_named_empty_folder_fails(tmp_path, capsys, monkeypatch):
+    """The texts are not distributed, so `make ledger` without them says so and passes; a folder the caller
+    names (misspelt, or empty) used to pass the same way, as if its transcriptions had been checked."""
+    ledger, _ = write(tmp_path, [f"VAC-1,{SRC},1,0.939"])
+    empty = tmp_path / "none"
+    empty.mkdir()
+    monkeypatch.delenv("COVSIM_SOURCES", raising=False)
+    monkeypatch.setattr(T, "DEFAULT_SOURCES", empty)
+    assert T.main(None, ledger) == 0 and "transcriptions not checked" in capsys.readouterr().out
+    assert T.main(empty, ledger) == 1 and capsys.readouterr().out.startswith("error: no source text in")
+    assert T.main(tmp_path / "sorces", ledger) == 1 and "sorces" in capsys.readouterr().out
+    monkeypatch.setenv("COVSIM_SOURCES", str(empty))
+    assert T.main(None, ledger) == 1 and capsys.readouterr().out.startswith("error: no source text")
 
 
 def test_the_folder_comes_from_the_option_then_the_environment(tmp_path, monkeypatch):
