@@ -16,7 +16,7 @@ from sklearn.svm import SVC
 
 from helpers.studies.generalisation import load_protocol, protocol_path
 from helpers.studies.generalisation.datasets import apply_criteria, cap_rows, dataset_properties_v2
-from helpers.studies.generalisation.readings import METHODS_V2, column_orders, fit_predict, neighbour_order
+from helpers.studies.generalisation.readings import METHOD_LABELS, column_orders, fit_predict, neighbour_order
 from helpers.studies.generalisation.scores import (
     COLUMNS,
     differences,
@@ -248,7 +248,7 @@ def test_a_missing_score_table_says_how_to_make_it(protocol, tmp_path):
 
 
 def test_every_method_has_a_label():
-    assert len(METHODS_V2) == 15 and all(isinstance(v, str) and v for v in METHODS_V2.values())
+    assert len(METHOD_LABELS) == 15 and all(isinstance(v, str) and v for v in METHOD_LABELS.values())
 
 
 def test_differences_flags_a_missing_cell():
@@ -286,10 +286,10 @@ def test_excluded_sets_refuses_unknown_names_and_too_few_left():
 
 
 def test_methods_table_and_short_labels_cover_every_method():
-    from helpers.studies.generalisation import SHORT_V2, methods_table
+    from helpers.studies.generalisation import SHORT_LABELS, methods_table
 
     t = methods_table(load_protocol())
-    assert list(t.index) == list(METHODS_V2) == list(SHORT_V2)
+    assert list(t.index) == list(METHOD_LABELS) == list(SHORT_LABELS)
     assert t.loc["rbf_svc", "tuned"] == "C (14) and gamma (6)"
     assert t.loc["nca", "tuned"] == "k (14), NCA fitted inside every inner fold"
     assert t.loc["expected_cholesky_svc", "column orders"] == "averaged"

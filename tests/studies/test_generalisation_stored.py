@@ -16,7 +16,7 @@ import pytest
 from helpers.studies.generalisation import load_protocol
 from helpers.studies.generalisation.datasets import REUTERS, study_datasets, study_names
 from helpers.studies.generalisation.preregistration import EDITIONS, protocol_path
-from helpers.studies.generalisation.readings import METHODS_V2
+from helpers.studies.generalisation.readings import METHOD_LABELS
 from helpers.studies.generalisation.scores import read_scores, recompute_sample, scores_path
 
 pytestmark = pytest.mark.integration
@@ -44,8 +44,8 @@ def test_the_stored_table_is_complete(stored, protocol):
     p = protocol["protocol"]
     assert list(stored["dataset"].unique()) == names
     assert len(names) >= protocol["datasets"]["min_sets"] and REUTERS in names
-    assert set(stored["method"]) == set(METHODS_V2)
-    assert len(stored) == len(names) * p["outer_folds"] * p["repeats"] * len(METHODS_V2)
+    assert set(stored["method"]) == set(METHOD_LABELS)
+    assert len(stored) == len(names) * p["outer_folds"] * p["repeats"] * len(METHOD_LABELS)
     assert stored["accuracy"].between(0, 1).all() and stored["balanced_accuracy"].between(0, 1).all()
     ordered = stored["method"].isin(["expected_cholesky_cosine", "expected_cholesky_svc"])
     assert stored.loc[ordered, "order_min"].notna().all() and stored.loc[~ordered, "order_min"].isna().all()

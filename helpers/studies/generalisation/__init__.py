@@ -14,7 +14,7 @@ recomputed (``--edition 2``, ``3`` or ``4``).
 * :mod:`.preregistration`: :func:`load_protocol`, :func:`protocol_path` of each edition;
 * :mod:`.datasets`: :func:`study_datasets` (the collection's sets under the criteria, then
   Reuters-21578 in the Mahal-kNN paper's pipeline; larger sets capped), :func:`study_names`;
-* :mod:`.readings`: the fifteen methods (:data:`METHODS_V2`), one inner-CV engine for all,
+* :mod:`.readings`: the fifteen methods (:data:`METHOD_LABELS`), one inner-CV engine for all,
   every covariance-aware method nesting its plain counterpart at shrinkage 1;
 * :mod:`.scores`: the per-fold computation (resumable, parallel, on Dask given an address),
   stored under ``data/results/`` with the protocol's hash (:func:`stored_results`), and
@@ -67,9 +67,9 @@ from .exploratory import (
 )
 from .hierarchical import hierarchical_posterior
 from .preregistration import EDITION, PROTOCOL_PATH, load_protocol, protocol_path
-from .readings import METHODS_V2, ORDER_DEPENDENT, metric_learn_references
+from .readings import METHOD_LABELS, ORDER_DEPENDENT, metric_learn_references
 from .report import (
-    SHORT_V2,
+    SHORT_LABELS,
     chosen_values,
     edition_comparison,
     effect_phrase,
@@ -85,12 +85,12 @@ from .scores import SCORES_PATH, recompute_sample, scores_path, stored_hierarchi
 
 __all__ = [
     "EDITION",
-    "METHODS_V2",
+    "METHOD_LABELS",
     "ORDER_DEPENDENT",
     "PROTOCOL_PATH",
     "REUTERS",
     "SCORES_PATH",
-    "SHORT_V2",
+    "SHORT_LABELS",
     "chosen_values",
     "claim_pairs",
     "claim_effects",

@@ -58,8 +58,8 @@ from .shrinkage import ShrinkagePath, class_paths, expected_zca_path, per_catego
 from .svcs import svc_predict, tune_svc
 from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 
-#: the methods of the second and third editions, in display order, with their labels
-METHODS_V2 = {
+#: the fifteen methods of editions 2 to 5, in display order, with their labels (keys: the methods)
+METHOD_LABELS = {
     "euclidean": "kNN, Euclidean (raw)",
     "standardised_euclidean": "kNN, Euclidean (standardised)",
     "cosine": "kNN, cosine (raw)",
@@ -207,7 +207,7 @@ def neighbour_order(method: str, X_tr, y_tr, X_te, k: int, shrinkage=None, grids
     Parameters
     ----------
     method : str
-        A kNN method of :data:`METHODS_V2` other than ``nca``.
+        A kNN method of :data:`METHOD_LABELS` other than ``nca``.
     X_tr, y_tr, X_te : arrays
         Raw features and labels of the training rows, raw features of the test rows; every
         scaling and covariance is estimated on ``X_tr`` only.
@@ -331,7 +331,7 @@ def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
     Parameters
     ----------
     method : str
-        One of :data:`METHODS_V2`.
+        One of :data:`METHOD_LABELS`.
     X_tr, y_tr, X_te : arrays
         Raw features and labels of one outer training fold, raw features of its test fold.
     grids : Grids
@@ -357,8 +357,8 @@ def fit_predict(method: str, X_tr, y_tr, X_te, grids: Grids, orders=None):
     >>> chosen, edges, round(float(np.mean(preds[0] == y[1::2])), 3)
     ({'shrinkage': 0.3, 'k': 5}, [], 0.973)
     """
-    if method not in METHODS_V2:
-        raise ValueError(f"unknown method {method!r}; the methods are {', '.join(METHODS_V2)}.")
+    if method not in METHOD_LABELS:
+        raise ValueError(f"unknown method {method!r}; the methods are {', '.join(METHOD_LABELS)}.")
     if method == "nca":
         pred, chosen, edges = _nca(X_tr, y_tr, X_te, grids)
         return [pred], chosen, edges

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .datasets import criteria_of
 from .evidence import dataset_means
-from .readings import METHODS_V2, ORDER_DEPENDENT
+from .readings import METHOD_LABELS, ORDER_DEPENDENT
 from .tuning import grids_from_protocol
 
 
@@ -74,9 +74,9 @@ def methods_table(protocol: dict) -> pd.DataFrame:
         "expected_cholesky_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",
         "expected_zca_svc": f"shrinkage ({len(g.shrinkage)}) and C ({len(g.C_linear)})",
     }
-    table = pd.DataFrame({"method": list(METHODS_V2.values()), "tuned": [tuned[m] for m in METHODS_V2]},
-                         index=pd.Index(list(METHODS_V2), name="name"))
-    table["column orders"] = ["averaged" if m in ORDER_DEPENDENT else "" for m in METHODS_V2]
+    table = pd.DataFrame({"method": list(METHOD_LABELS.values()), "tuned": [tuned[m] for m in METHOD_LABELS]},
+                         index=pd.Index(list(METHOD_LABELS), name="name"))
+    table["column orders"] = ["averaged" if m in ORDER_DEPENDENT else "" for m in METHOD_LABELS]
     return table
 
 
@@ -144,7 +144,7 @@ def edition_comparison(now: pd.DataFrame, before: pd.DataFrame, metric: str = "a
                           "seconds before": before.groupby("method")["fit_seconds"].sum(),
                           "seconds now": now.groupby("method")["fit_seconds"].sum()})
     table["sets that moved"] = table["sets that moved"].astype(float)
-    return table.reindex([m for m in METHODS_V2 if m in table.index])
+    return table.reindex([m for m in METHOD_LABELS if m in table.index])
 
 
 def identical_methods_ratio(comparison: pd.DataFrame) -> float:
@@ -191,7 +191,7 @@ def effect_phrase(row) -> str:
 
 
 #: method -> the short column label of the wide tables and the diagram
-SHORT_V2 = {
+SHORT_LABELS = {
     "euclidean": "euclid", "standardised_euclidean": "euclid-std", "cosine": "cosine", "scaled_cosine": "cos-scl",
     "mahalanobis_class_blind": "mahal-blind", "mahalanobis_pooled_within": "mahal-within",
     "mahalanobis_per_category": "mahal-cat", "expected_cholesky_cosine": "E(W)-chol", "expected_zca_cosine": "E(W)-zca",

@@ -1,6 +1,6 @@
 """The study's computation: every method on every outer fold of every data set, stored and checked.
 
-One task is one (data set, repeat, fold): every method of :data:`~.readings.METHODS_V2` is
+One task is one (data set, repeat, fold): every method of :data:`~.readings.METHOD_LABELS` is
 tuned on the fold's training rows and scored on its test rows (:func:`.readings.score_fold`).
 A finished task is written at once to its own part file, atomically, under a folder named
 by the protocol's hash, so a killed run loses at most the folds in flight and a rerun
@@ -35,7 +35,7 @@ from ..._dask import check_dask_address
 from ..._io import atomic_open, atomic_path, progress_bar
 from ...data.paths import DATA_DIR
 from .preregistration import EDITION, EDITIONS, IN_PROGRESS
-from .readings import METHODS_V2, ORDER_DEPENDENT, column_orders, score_fold
+from .readings import METHOD_LABELS, ORDER_DEPENDENT, column_orders, score_fold
 from .tuning import grids_from_protocol
 
 
@@ -240,7 +240,7 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
     protocol : dict
         :func:`load_protocol` (folds, repeats, seed, grids, column orders).
     methods : sequence of str, optional
-        Default: every method of :data:`METHODS_V2`.
+        Default: every method of :data:`METHOD_LABELS`.
     cells : iterable of (dataset, repeat, fold), optional
         Only these outer folds (for :func:`recompute_sample`); default: all.
     folder : path, optional
@@ -314,10 +314,10 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
 
 
 def _check_arguments(datasets, methods, n_jobs) -> list:
-    methods = list(METHODS_V2 if methods is None else methods)
-    unknown = [m for m in methods if m not in METHODS_V2]
+    methods = list(METHOD_LABELS if methods is None else methods)
+    unknown = [m for m in methods if m not in METHOD_LABELS]
     if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; the methods are {', '.join(METHODS_V2)}.")
+        raise ValueError(f"unknown method(s) {unknown}; the methods are {', '.join(METHOD_LABELS)}.")
     if len(set(methods)) != len(methods) or not methods:
         raise ValueError(f"methods must name each method once, at least one; got {methods}.")
     if not isinstance(datasets, Mapping) or not datasets:
