@@ -15,17 +15,21 @@ matrix by accident. Compose with scikit-learn, e.g.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import (
     BaseEstimator,
     ClassifierMixin,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
+    _fit_context,
     clone,
 )
 from sklearn.model_selection import StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -35,19 +39,24 @@ from ._validation import (
     check_finite,
     check_int,
     check_label_values,
-    check_option,
     check_positive_ints,
     plain,
 )
 from .neighbours import cumulative_votes, knn_cv_accuracy_by_k, nearest_indices
 from .whitening import (
+    COVARIANCES,
     METHODS,
     class_whitening_matrices,
     estimate_covariance,
     whitening_matrix,
 )
 
-__all__ = ["TUNED_KNN_KS", "ClassConditionalKNN", "ExpectedWhitener", "TunedKNN", "Whitener"]
+__all__ = ["COVARIANCE_CONSTRAINTS", "TUNED_KNN_KS", "ClassConditionalKNN", "ExpectedWhitener", "TunedKNN", "Whitener"]
+
+#: what ``covariance=`` takes, in scikit-learn's ``_parameter_constraints`` terms: a name, a float
+#: shrinkage in [0, 1] or a covariance estimator (:func:`helpers.whitening.estimate_covariance`, which
+#: still refuses a bool: scikit-learn counts ``True`` as the number 1)
+COVARIANCE_CONSTRAINTS = [StrOptions(set(COVARIANCES)), Interval(Real, 0, 1, closed="both"), HasMethods("fit")]
 
 
 def _validate(estimator, X, y="no_validation", **kwargs):
@@ -175,16 +184,22 @@ class Whitener(_WhiteningTransformerMixin, BaseEstimator):
     [[0.333, 0.0], [0.0, 1.0]]
     """
 
+    _parameter_constraints: dict = {
+        "method": [StrOptions(set(METHODS))],
+        "covariance": COVARIANCE_CONSTRAINTS,
+        "center": ["boolean"],
+        "scatter": [StrOptions({"total", "within"})],
+    }
+
     def __init__(self, method="cholesky", covariance="sample", center=False, scatter="total"):
         self.method = method
         self.covariance = covariance
         self.center = center
         self.scatter = scatter
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a covariance estimator checks its own parameters
     def fit(self, X, y=None):
         """Estimate the covariance of ``X`` (total, or within the classes of ``y``) and its whitening matrix."""
-        check_option(self.method, METHODS, "whitening method")
-        check_option(self.scatter, ("total", "within"), "scatter")
         if self.scatter == "within":
             if y is None:
                 raise ValueError("scatter='within' pools the covariance within the classes of y: call fit(X, y), "
@@ -235,11 +250,18 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
      [0.75  1.   ]]
     """
 
+    _parameter_constraints: dict = {
+        "method": [StrOptions(set(METHODS))],
+        "covariance": COVARIANCE_CONSTRAINTS,
+        "center": ["boolean"],
+    }
+
     def __init__(self, method="cholesky", covariance="sample", center=False):
         self.method = method
         self.covariance = covariance
         self.center = center
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a covariance estimator checks its own parameters
     def fit(self, X, y=None):
         """Fit one whitening matrix per class and their prior-weighted mean."""
         if y is None:
@@ -252,7 +274,6 @@ class ExpectedWhitener(_WhiteningTransformerMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
         self.priors_ = counts / counts.sum()
-        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(X, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self.components_ = np.einsum("k,kij->ij", self.priors_, self.class_whitening_matrices_)
@@ -323,6 +344,14 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
     [[1.0, 0.0]]
     """
 
+    _parameter_constraints: dict = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],  # and not a bool: _check_n_neighbors
+        "metric": [StrOptions({"cosine", "euclidean"})],
+        "method": [StrOptions(set(METHODS))],
+        "covariance": COVARIANCE_CONSTRAINTS,
+        "center": ["boolean"],
+    }
+
     def __init__(self, n_neighbors=5, metric="cosine", method="cholesky", covariance="sample", center=False):
         self.n_neighbors = n_neighbors
         self.metric = metric
@@ -330,16 +359,15 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         self.covariance = covariance
         self.center = center
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a covariance estimator checks its own parameters
     def fit(self, X, y):
         """Store each class's whitening matrix and whitened training points."""
-        check_option(self.metric, ("cosine", "euclidean"), "metric")
         X, y = _validate(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         self._check_n_neighbors(X.shape[0])
         self.classes_ = np.unique(y)
         self.mean_ = X.mean(axis=0) if self.center else np.zeros(X.shape[1])
         Xc = X - self.mean_
-        # method and covariance are checked there, before any work
         mats = class_whitening_matrices(Xc, y, method=self.method, covariance=self.covariance)
         self.class_whitening_matrices_ = np.stack([mats[c] for c in self.classes_])
         self._train = [
@@ -352,7 +380,7 @@ class ClassConditionalKNN(ClassifierMixin, BaseEstimator):
         return self
 
     def _check_n_neighbors(self, n_samples_fit: int) -> int:
-        """``n_neighbors`` as an int in ``[1, n_samples_fit]`` (also after ``set_params``)."""
+        """``n_neighbors`` as an int (not a bool) in ``[1, n_samples_fit]``, also after ``set_params``."""
         k = check_int(self.n_neighbors, "n_neighbors", 1, "n_neighbors=5")
         if k > n_samples_fit:
             raise ValueError(
@@ -438,9 +466,9 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
     transformer : scikit-learn transformer or None, default=None
         Fitted with the labels (``ExpectedWhitener`` needs them), e.g.
         ``make_pipeline(StandardScaler(), Whitener())``; ``None``: the raw features.
-    metric : str, default="euclidean"
-        The kNN metric (``"euclidean"``, ``"cosine"``, ...).
-    ks : sequence of int, default=TUNED_KNN_KS
+    metric : str or callable, default="euclidean"
+        The kNN metric (``"euclidean"``, ``"cosine"``, ...), as ``KNeighborsClassifier`` takes it.
+    ks : int or sequence of int, default=TUNED_KNN_KS
         The numbers of neighbours tried; those larger than the smallest inner training
         fold are dropped.
     inner_folds : int, default=3
@@ -473,6 +501,16 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
     0.953
     """
 
+    _parameter_constraints: dict = {
+        "transformer": [HasMethods(["fit", "transform"]), None],
+        # the names KNeighborsClassifier takes; the inner search over k refuses a few more, saying why
+        "metric": KNeighborsClassifier._parameter_constraints["metric"],
+        "ks": [Interval(Integral, 1, None, closed="left"), "array-like"],  # its items: check_positive_ints
+        "inner_folds": [Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+        "nested": ["boolean"],
+    }
+
     def __init__(self, transformer=None, metric="euclidean", ks=TUNED_KNN_KS, inner_folds=3, random_state=0,
                  nested=True):
         self.transformer = transformer
@@ -482,9 +520,10 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.nested = nested
 
+    @_fit_context(prefer_skip_nested_validation=False)  # the transformer checks its own parameters
     def fit(self, X, y):
         """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
-        inner_folds = check_int(self.inner_folds, "inner_folds", 2, "inner_folds=3")
+        inner_folds = self.inner_folds
         requested = check_positive_ints(self.ks, "ks", "(1, 3, 5, 7)", scalar=True)
         X, y = _validate(self, X, y)
         check_classification_targets(y)

@@ -18,6 +18,8 @@ References
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
@@ -25,8 +27,10 @@ from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
+    _fit_context,
 )
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import Hidden, Interval, Options, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._arrays import cache_row_blocks, row_sq_norms, sq_distances_from_inner, sq_euclidean
@@ -125,13 +129,14 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Divide the scores by the component standard deviations, so Euclidean distance of
         the output is the Mahalanobis distance under the (diagonal) covariance of the
         training scores.
-    dtype : numpy dtype, default=np.float64
+    dtype : {np.float64, np.float32}, default=np.float64
         Precision of the Gram (or scatter) matrix and its eigendecomposition (``np.float32``
-        halves its memory: ``min(n, p)^2`` x 4 bytes). The fitted attributes are float64
-        either way, and so is the output of ``transform``.
+        halves its memory: ``min(n, p)^2`` x 4 bytes), as the type, its name or its
+        ``np.dtype``. The fitted attributes are float64 either way, and so is the output of
+        ``transform``.
     max_components : int or None, default=None
         Cap on the number of components, however ``n_components`` chooses them.
-    verbose : bool or None, default=None
+    verbose : bool, int or None, default=None
         A progress bar over the Gram-matrix blocks and the eigendecomposition (``None``: on
         a terminal only; ``TQDM_DISABLE=1`` hides it in every case).
 
@@ -168,6 +173,22 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     _block_rows = 1000  # rows of the Gram matrix computed at a time (bounds the sparse product)
 
+    _parameter_constraints: dict = {
+        "n_components": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+            Hidden(Interval(numbers.Real, 0, 1, closed="right")),  # a fraction as np.float32, not a RealNotInt
+        ],
+        "whiten": ["boolean"],
+        "dtype": [
+            Options(type, {float, np.float32, np.float64}),
+            StrOptions({"float32", "float64"}),
+            Options(np.dtype, {np.dtype(np.float32), np.dtype(np.float64)}),
+        ],
+        "max_components": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "verbose": ["verbose", None],
+    }
+
     def __init__(self, n_components=100, whiten: bool = False, dtype=np.float64, max_components=None,
                  verbose=None):
         self.n_components = n_components
@@ -177,10 +198,12 @@ class GramPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _check_params(self) -> None:
+        """What ``_parameter_constraints`` lets through: bools, which scikit-learn counts as the integers 0 and 1."""
         check_value(self.n_components, Integer(1) | Real(0.0, 1.0, closed="right"), "n_components",
                     "100 components or 0.9 for 90% of the variance")
         check_value(self.max_components, OneOf([None]) | Integer(1), "max_components", "max_components=500")
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the principal axes of ``X`` (dense or any scipy sparse format); ``y`` is ignored."""
         self._check_params()

@@ -16,6 +16,8 @@ References
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import linalg
 
@@ -37,6 +39,14 @@ __all__ = [
     "minkowski",
     "variance_adjusted_cosine",
 ]
+
+
+def _check_p_type(p, example: str) -> None:
+    """Refuse a ``p`` that is not a real number (text, None, a boolean, an array) before any comparison."""
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"p must be a real number (or np.inf), e.g. {example}; got {p!r} of type "
+                        f"{type(p).__name__}" + (" (booleans are not exponents)" if isinstance(p, (bool, np.bool_))
+                                                 else "") + ".")
 
 
 def lp_norm(x, p: float = 2):
@@ -61,6 +71,7 @@ def lp_norm(x, p: float = 2):
     >>> [round(lp_norm([2, 1], p), 4) for p in (1, 2, np.inf)]
     [3.0, 2.2361, 2.0]
     """
+    _check_p_type(p, "p=2")
     if p == 0:
         raise ValueError("p = 0 is not an L_p norm; use l0_norm(x, definition='donoho' or 'banach').")
     if not p > 0:
@@ -99,6 +110,7 @@ def minkowski(x, y, p: float = 2):
     >>> minkowski([2, 2], [1, 1], 1), round(minkowski([2, 2], [1, 1], 2), 4), minkowski([2, 2], [1, 1], np.inf)
     (2.0, 1.4142, 1.0)
     """
+    _check_p_type(p, "p=2")
     if not (p == np.inf or p >= 1):
         raise ValueError(f"The Minkowski distance needs p >= 1 (or np.inf) to be a metric; got {p}.")
     x, y, pairwise = pairwise_inputs(x, y)

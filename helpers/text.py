@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 from nltk.stem import PorterStemmer
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
 from sklearn.feature_extraction.text import (
     ENGLISH_STOP_WORDS,
     CountVectorizer,
@@ -38,6 +38,7 @@ from sklearn.feature_extraction.text import (
 )
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import normalize
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from ._io import progress_bar
@@ -123,13 +124,14 @@ class PaperTfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimato
     [1. 0.] [[2.0, 0.0], [0.0, 0.0]]
     """
 
+    _parameter_constraints: dict = {"norm": [StrOptions({"l2"}), None]}
+
     def __init__(self, norm="l2"):
         self.norm = norm
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Document frequencies of the training counts ``X`` and the IDF; ``y`` is ignored."""
-        if self.norm not in ("l2", None):
-            raise ValueError(f"norm must be 'l2' or None; got {self.norm!r}.")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "PaperTfidfTransformer (term counts X)")
         X = sp.csr_matrix(X)

@@ -86,6 +86,15 @@ def _with_inf(X, i, j):
 
 TOL = r"tolerance [\d.e+-]+ = rtol \* max\|D\|"
 
+
+def _str_among(param: str, owner: str, options, value: str, then: str = ".*") -> str:
+    """scikit-learn's refusal of a string, which lists the allowed ones in no fixed order: each must appear.
+
+    ``then``: what the message says between the list and "Got" (the other kinds of value allowed).
+    """
+    listed = "".join(f"(?=[^}}]*'{option}')" for option in options)
+    return rf"The '{param}' parameter of {owner} must be a str among \{{{listed}[^}}]*\}}{then}Got '{value}' instead\."
+
 ERRORS = [
     # --- MDS: real violations refused with the largest violation and the tolerance
     ("mds_diagonal_0.1", lambda: classical_mds(_replace(D6 / D6.max(), 0, 0, 0.1)), ValueError,
@@ -146,9 +155,14 @@ ERRORS = [
     ("whiten_p_greater_than_n", lambda: Whitener().fit(X40[:3] @ np.ones((3, 5))), ValueError,
      r"singular.*3 samples of 5 features; a sample covariance has rank at most n - 1 = 2.*PCA"),
     ("whiten_unknown_method", lambda: Whitener(method="foo").fit(X40), ValueError,
-     r"Unknown whitening method 'foo'; valid options are 'zca', 'zca_cor', 'pca', 'pca_cor', 'cholesky'"),
+     _str_among("method", "Whitener", ["zca", "zca_cor", "pca", "pca_cor", "cholesky"], "foo")),
     ("whiten_unknown_covariance", lambda: Whitener(covariance="robust").fit(X40), ValueError,
-     r"Unknown covariance 'robust'; valid options are 'sample', 'population', 'ledoit_wolf', 'oas'"),
+     _str_among("covariance", "Whitener", ["sample", "population", "ledoit_wolf", "oas"], "robust",
+                then=r", a float in the range \[0\.0, 1\.0\] or an object implementing 'fit'\. ")),
+    # a string was taken for its truth value: center="no" centred the data
+    ("whiten_center_text", lambda: Whitener(center="no").fit(X40), ValueError,
+     r"The 'center' parameter of Whitener must be an instance of 'bool' or an instance of 'numpy\.bool'\. "
+     r"Got 'no' instead\."),
     ("expected_whitener_singleton_class", lambda: ExpectedWhitener().fit(X40[:5], [0, 0, 0, 0, 1]), ValueError,
      r"Class 1 has 1 sample; a class covariance needs at least 2\. Merge or drop that class"),
     # --- kNN: n_neighbors refused, also after set_params
@@ -159,13 +173,13 @@ ERRORS = [
     ("knn_fit_too_many", lambda: ClassConditionalKNN(n_neighbors=41).fit(X40, Y40), ValueError,
      r"Expected n_neighbors <= n_samples_fit, but n_neighbors = 41, n_samples_fit = 40"),
     ("knn_negative", lambda: ClassConditionalKNN(n_neighbors=-3).fit(X40, Y40), ValueError,
-     r"n_neighbors must be an integer >= 1, e\.g\. n_neighbors=5; got -3"),
+     r"The 'n_neighbors' parameter of ClassConditionalKNN must be an int in the range \[1, inf\)\. Got -3 instead"),
     ("knn_non_integer", lambda: ClassConditionalKNN(n_neighbors=2.5).fit(X40, Y40), ValueError,
-     r"n_neighbors must be an integer >= 1, e\.g\. n_neighbors=5; got 2\.5"),
+     r"The 'n_neighbors' parameter of ClassConditionalKNN must be an int in the range \[1, inf\)\. Got 2\.5 instead"),
     ("knn_bool", lambda: ClassConditionalKNN(n_neighbors=True).fit(X40, Y40), ValueError,
      r"n_neighbors must be an integer >= 1, e\.g\. n_neighbors=5; got True"),
     ("knn_unknown_metric", lambda: ClassConditionalKNN(metric="manhattan").fit(X40, Y40), ValueError,
-     r"Unknown metric 'manhattan'; valid options are 'cosine', 'euclidean'"),
+     _str_among("metric", "ClassConditionalKNN", ["cosine", "euclidean"], "manhattan")),
     ("knn_transform_nan", lambda: _fitted_knn().predict(_with_nan(X40[:3], 2, 0)), ValueError,
      r"X contains NaN in 1 entries, first at row 2, column 0.*SimpleImputer"),
     ("nearest_neighbors_k_zero", lambda: nearest_neighbors(X40, X40, k=0), ValueError,
@@ -388,6 +402,9 @@ HOSTILE_ERRORS = [
     ("sparse_kmeans_inertias", lambda: kmeans_inertias(S40, 3), TypeError, "X " + SPARSE),
     ("sparse_whitener", lambda: Whitener().fit(S40), TypeError, r"Sparse data was passed for X.*\.toarray\(\)"),
     ("sparse_tuned_knn", lambda: TunedKNN().fit(S40, Y40), TypeError, r"Sparse data was passed.*\.toarray\(\)"),
+    ("tuned_knn_transformer_text", lambda: TunedKNN(transformer="passthrough").fit(X40, Y40), ValueError,
+     r"The 'transformer' parameter of TunedKNN must be an object implementing 'fit' and 'transform' or None\. "
+     r"Got 'passthrough' instead\."),
     ("sparse_class_conditional_knn", lambda: ClassConditionalKNN().fit(S40, Y40), TypeError,
      r"Sparse data was passed.*\.toarray\(\)"),
     # pandas: pd.NA in nullable Float64 columns is a missing value, told with its position
@@ -444,7 +461,15 @@ HOSTILE_ERRORS = [
     ("knn_cv_metric_misspelt", lambda: knn_cv_accuracy_by_k(X40, Y40, [1], KFold(2), metric="cosin"), ValueError,
      r"Unknown metric 'cosin'; did you mean 'cosine'\?"),
     ("tuned_knn_metric_misspelt", lambda: TunedKNN(metric="euclidian").fit(X40, Y40), ValueError,
-     r"Unknown metric 'euclidian'; did you mean 'euclidean'\?"),
+     _str_among("metric", "TunedKNN", ["euclidean", "cosine", "manhattan"], "euclidian")),
+    # an exponent that is not a real number: refused by name before any comparison (a str raised numpy's
+    # "'>=' not supported"; True was read as p = 1)
+    ("minkowski_p_text", lambda: minkowski([0, 0], [1, 3], "2"), TypeError,
+     r"p must be a real number \(or np\.inf\), e\.g\. p=2; got '2' of type str\.$"),
+    ("minkowski_p_bool", lambda: minkowski([0, 0], [1, 3], True), TypeError,
+     r"got True of type bool \(booleans are not exponents\)\.$"),
+    ("lp_norm_p_none", lambda: lp_norm([1.0, 2.0], None), TypeError,
+     r"p must be a real number.*got None of type NoneType"),
     ("svm_too_many_rows", lambda: primal_linear_svm(np.zeros((2001, 2)), np.ones(2001)), ValueError,
      r"X has 2,001 rows, beyond the 2,000 primal_linear_svm is meant for.*SVC\(kernel='linear'"),
 ]

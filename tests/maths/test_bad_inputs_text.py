@@ -114,12 +114,14 @@ ERRORS = [
     ("gram_empty", lambda: GramPCA(3).fit(np.empty((0, 5))), ValueError, r"0 sample\(s\).*minimum of 2 is required"),
     ("gram_one_row", lambda: GramPCA(3).fit(X[:1]), ValueError, r"1 sample\(s\).*minimum of 2 is required"),
     ("gram_n_components_0", lambda: GramPCA(0).fit(X), ValueError,
-     r"n_components must be an integer >= 1 or a number in \(0, 1\], e\.g\. 100 components.*got 0\."),
+     r"The 'n_components' parameter of GramPCA must be an int in the range \[1, inf\) or a float in the range "
+     r"\(0\.0, 1\.0\]\. Got 0 instead\."),
     ("gram_n_components_negative", lambda: GramPCA(-2).fit(X), ValueError,
-     r"an integer >= 1 or a number in \(0, 1\].*got -2\."),
+     r"'n_components' parameter of GramPCA must be an int in the range \[1, inf\).*Got -2 instead"),
     ("gram_n_components_1.5", lambda: GramPCA(1.5).fit(X), ValueError,
-     r"a number in \(0, 1\], e\.g\. 100 components or 0\.9 for 90% of the variance; got 1\.5"),
-    ("gram_n_components_text", lambda: GramPCA("3").fit(X), ValueError, r"got '3'"),
+     r"'n_components' parameter of GramPCA must be .*a float in the range \(0\.0, 1\.0\]\. Got 1\.5 instead"),
+    ("gram_n_components_text", lambda: GramPCA("3").fit(X), ValueError,
+     r"'n_components' parameter of GramPCA must be .*Got '3' instead"),
     ("gram_fraction_text", lambda: GramPCA(3).fit(X).n_components_for("a"), ValueError,
      r"fraction must be a number in \(0, 1\], e\.g\. 0\.9.*got 'a'"),
     ("gram_text_matrix", lambda: GramPCA(1).fit([["oil", "wheat"], ["gold", "tin"]]), ValueError,
@@ -128,6 +130,10 @@ ERRORS = [
      r"X has 5 features, but GramPCA is expecting 20 features"),
     ("gram_no_variance", lambda: GramPCA(2).fit(np.ones((5, 4))), ValueError,
      r"no variance: its 5 rows are identical.*empty vocabulary"),
+    # an integer Gram matrix truncated every inner product: variances about 3% low, without a word
+    ("gram_integer_dtype", lambda: GramPCA(3, dtype=np.int64).fit(X), ValueError,
+     r"The 'dtype' parameter of GramPCA must be a type among \{.*<class 'numpy\.float32'>.*\}.*"
+     r"Got <class 'numpy\.int64'> instead\."),
     # --- shrinkage from inner products
     ("lw_gram_nan", lambda: ledoit_wolf_shrinkage_gram(_with(XC @ XC.T, 1, 1, np.nan), 20), ValueError,
      r"K_centred contains NaN.*row 1, column 1"),

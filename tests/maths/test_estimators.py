@@ -162,7 +162,9 @@ def test_class_conditional_knn_errors():
     y = np.repeat([0, 1], 5)
     with pytest.raises(ValueError, match=r"n_neighbors = 11, n_samples_fit = 10"):
         ClassConditionalKNN(n_neighbors=11).fit(X, y)
-    with pytest.raises(ValueError, match="Unknown metric 'manhattan'; valid options are 'cosine', 'euclidean'"):
+    listed = r"\{'(cosine', 'euclidean|euclidean', 'cosine)'\}"  # a set: either order
+    with pytest.raises(ValueError, match=rf"The 'metric' parameter of ClassConditionalKNN must be a str among "
+                                         rf"{listed}\. Got 'manhattan' instead\."):
         ClassConditionalKNN(metric="manhattan").fit(X, y)
     with pytest.raises(ValueError, match="Unknown label type"):
         ClassConditionalKNN().fit(X, np.linspace(0, 1, 10))
@@ -190,8 +192,13 @@ def test_whitener_takes_a_covariance_estimator_object(rng):
 def test_bad_covariance_is_refused_by_every_estimator(rng):
     X, y = _data(rng)
     for est in (Whitener(covariance="mle"), ExpectedWhitener(covariance=1.5), ClassConditionalKNN(covariance=None)):
-        with pytest.raises(ValueError, match=r"covariance .*valid options are 'sample'|must lie in \[0, 1\]; got 1.5"):
+        with pytest.raises(ValueError, match=rf"The 'covariance' parameter of {type(est).__name__} must be a str among "
+                                             r"\{.*'sample'.*\}, a float in the range \[0\.0, 1\.0\] or an object "
+                                             r"implementing 'fit'\. Got (1\.5|'mle'|None) instead\."):
             est.fit(X, y)
+        # scikit-learn's interval of floats takes True for 1.0: estimate_covariance refuses it
+        with pytest.raises(ValueError, match=r"Unknown covariance True \(type bool\); valid options are 'sample'"):
+            est.set_params(covariance=True).fit(X, y)
 
 
 def test_components_are_the_whitening_matrix_and_name_the_outputs(rng):
@@ -259,7 +266,8 @@ def test_tuned_knn_drops_ks_larger_than_an_inner_fold_and_says_when_none_fit():
         TunedKNN(ks=(99,), inner_folds=3).fit(X, y)
     with pytest.raises(ValueError, match=r"the smallest class \(1\.0\) has 2 samples, fewer than inner_folds=3"):
         TunedKNN(inner_folds=3).fit(X[:8], np.r_[np.zeros(6), np.ones(2)])
-    with pytest.raises(ValueError, match=r"inner_folds must be an integer >= 2, e\.g\. inner_folds=3; got 1"):
+    with pytest.raises(ValueError, match=r"The 'inner_folds' parameter of TunedKNN must be an int in the range "
+                                         r"\[2, inf\)\. Got 1 instead\."):
         TunedKNN(inner_folds=1).fit(X, y)
     with pytest.raises(ValueError, match=r"ks must be a non-empty list of positive integers.*\(0 is not a positive"):
         TunedKNN(ks=(0, 3)).fit(X, y)

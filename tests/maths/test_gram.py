@@ -60,11 +60,19 @@ def test_gram_pca_whitened_scores_have_identity_covariance(rng):
     np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(10), atol=1e-8)
 
 def test_gram_pca_bad_inputs():
-    for bad in [0, -2, 1.5, 0.0, True, "0.9", float("nan")]:
-        with pytest.raises(ValueError, match=r"n_components must be an integer >= 1 or a number in \(0, 1\], e\.g\. "):
+    for bad in [0, -2, 1.5, 0.0, "0.9", float("nan")]:
+        with pytest.raises(ValueError, match=r"The 'n_components' parameter of GramPCA must be an int in the range "
+                                             r"\[1, inf\) or a float in the range \(0\.0, 1\.0\]\. Got .* instead"):
             GramPCA(bad).fit(np.eye(3))
-    with pytest.raises(ValueError, match=r"max_components must be None or an integer >= 1, e\.g\. .*; got 0"):
+    with pytest.raises(ValueError, match=r"The 'max_components' parameter of GramPCA must be an int in the range "
+                                         r"\[1, inf\) or None\. Got 0 instead"):
         GramPCA(0.9, max_components=0).fit(np.eye(3))
+    # scikit-learn's integer intervals take True as 1: these checks come after the constraints
+    with pytest.raises(ValueError, match=r"n_components must be an integer >= 1 or a number in \(0, 1\], e\.g\. "
+                                         r".*; got True"):
+        GramPCA(True).fit(np.eye(3))
+    with pytest.raises(ValueError, match=r"max_components must be None or an integer >= 1, e\.g\. .*; got True"):
+        GramPCA(0.9, max_components=True).fit(np.eye(3))
     with pytest.raises(ValueError, match=r"fraction must be a number in \(0, 1\], e\.g\. 0\.9.*got 1\.5"):
         GramPCA(1).fit(np.eye(3) + np.arange(3)).n_components_for(1.5)
 

@@ -35,7 +35,8 @@ def test_paper_idf_is_log2_n_over_df():
     np.testing.assert_allclose(t.transform(counts).toarray()[2], [1.0, 0.0, 4.0])
     unit = PaperTfidfTransformer().fit_transform(counts)
     np.testing.assert_allclose(sp.linalg.norm(unit[[0, 2]], axis=1), 1.0)
-    with pytest.raises(ValueError, match="norm must be"):
+    with pytest.raises(ValueError, match=r"The 'norm' parameter of PaperTfidfTransformer must be a str among "
+                                         r"\{'l2'\} or None\. Got 'l1' instead\."):
         PaperTfidfTransformer(norm="l1").fit(counts)
 
 def test_make_vectorizer_options():

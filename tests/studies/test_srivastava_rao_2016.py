@@ -53,7 +53,8 @@ def test_mahalanobis_centroid_shrinkage_and_small_classes(rng):
     d2 = np.stack([np.einsum("ij,jk,ik->i", X - mu, P, X - mu) for mu, P in zip(clf.means_, clf.precisions_)], 1)
     np.testing.assert_allclose(clf.decision_function(X), -d2, rtol=1e-10)
     np.testing.assert_array_equal(clf.predict(X), clf.classes_[d2.argmin(axis=1)])
-    with pytest.raises(ValueError, match=r"min_class_size must be an integer >= 2 \(a covariance needs two samples\)"):
+    with pytest.raises(ValueError, match=r"The 'min_class_size' parameter of MahalanobisCentroidClassifier must be an "
+                                         r"int in the range \[2, inf\)\. Got 1 instead\."):
         MahalanobisCentroidClassifier(min_class_size=1).fit(X, y)
 
 def test_class_without_spread_uses_pooled_covariance(rng):
@@ -72,8 +73,13 @@ def test_class_without_spread_uses_pooled_covariance(rng):
     assert unguarded.pooled_classes_.tolist() == []
     # a zero covariance has a zero pseudo-inverse: distance 0 to every document
     assert (unguarded.predict(Q) == "twins").all()
-    with pytest.raises(ValueError, match=r"degenerate_rtol must be None or a number >= 0, e\.g\. degenerate_rtol=1e-8"):
+    with pytest.raises(ValueError, match=r"The 'degenerate_rtol' parameter of MahalanobisCentroidClassifier must be "
+                                         r"a float in the range \[0\.0, inf\) or None\. Got -1\.0 instead\."):
         MahalanobisCentroidClassifier(degenerate_rtol=-1.0).fit(X, y)
+    # scikit-learn's interval of floats takes True for 1.0: refused after it
+    with pytest.raises(ValueError, match=r"degenerate_rtol must be None or a number >= 0, e\.g\. degenerate_rtol=1e-8; "
+                                         r"got True"):
+        MahalanobisCentroidClassifier(degenerate_rtol=True).fit(X, y)
 
 def test_rocchio_matches_nearest_centroid_per_label(rng):
     # NearestCentroid.predict (uniform priors) is the plain nearest centroid; OneVsRestClassifier

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..._validation import (
     OneOf,
     Real,
-    check_int,
     check_value,
     plain,
 )
+from ...estimators import COVARIANCE_CONSTRAINTS
 from ...whitening import estimate_covariance
 
 # --------------------------------------------------------------------------------------------
@@ -67,14 +70,21 @@ class MahalanobisCentroidClassifier(ClassifierMixin, BaseEstimator):
     [0, 1]
     """
 
+    _parameter_constraints: dict = {
+        "covariance": COVARIANCE_CONSTRAINTS,
+        "min_class_size": [Interval(numbers.Integral, 2, None, closed="left")],  # a covariance needs two samples
+        "degenerate_rtol": [Interval(numbers.Real, 0, None, closed="left"), None],
+    }
+
     def __init__(self, covariance="ledoit_wolf", min_class_size=2, degenerate_rtol=1e-8):
         self.covariance = covariance
         self.min_class_size = min_class_size
         self.degenerate_rtol = degenerate_rtol
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a covariance estimator checks its own parameters
     def fit(self, X, y):
         """Each class's mean and (pseudo-)inverse covariance."""
-        check_int(self.min_class_size, "min_class_size", 2, "min_class_size=2", why="a covariance needs two samples")
+        # a bool passes scikit-learn's interval of reals (True is 1.0): refused here
         check_value(self.degenerate_rtol, OneOf([None]) | Real(0), "degenerate_rtol", "degenerate_rtol=1e-8")
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
