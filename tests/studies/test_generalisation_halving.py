@@ -127,3 +127,15 @@ def test_the_edge_probe_is_refused_for_an_edition_that_steps_beyond_its_grids_it
     err = capsys.readouterr().err
     assert "edition 5 steps beyond an end of a grid it chose itself" in err
     assert "edges --edition 4" in err and "Traceback" not in err
+
+
+def test_verify_refuses_more_folds_than_are_stored_before_computing_any(capsys):
+    """`verify --cells 100000` printed "recomputing 100000 stored folds" and set out to recompute all 580 of
+    them (an hour and a half on two cores): a typo for --cells 10 cost the afternoon."""
+    from helpers.studies.generalisation.__main__ import main
+
+    assert main(["verify", "--cells", "581", "--seed", "1", "--edition", "2"]) == 2
+    out = capsys.readouterr()
+    assert out.err == ("error: --cells 581 asks for more folds than the 580 stored for edition 2; give at most 580 "
+                       "(make study, or `run --edition 2`, recomputes every one)\n")
+    assert "recomputing" not in out.out

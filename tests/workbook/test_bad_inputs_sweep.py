@@ -125,6 +125,9 @@ CLI_CASES = [
      r"Grid file .*grid\.json is not valid JSON at line 1, column 16 .*write \{\"seed\": \[0, 1, 2\]\}"),
     ("grid-bad-yaml", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed: [0, 1\nmethod: a\n", "grid.yaml")),
      r"Grid file .*grid\.yaml is not valid YAML at line \d+, column \d+ .*seed: \[0, 1, 2\]"),
+    ("grid-toml-file", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed = [0, 1]\n", "grid.toml")),
+     r"Grid file .*grid\.toml is read by its suffix, and '\.toml' is not one: write the grid as JSON \(\.json, "
+     r"e\.g\. \{\"seed\": \[0, 1, 2\]\}\) or YAML \(\.yaml or \.yml, e\.g\. seed: \[0, 1, 2\]\)\."),
     ("grid-not-utf8", sweep_cli(tiny, "--grid", lambda t: grid(t, b"\xff\xfe{")),
      r"Grid file .*grid\.json cannot be read \(.*codec.*\); give a UTF-8 JSON file"),
     ("grid-not-a-mapping", sweep_cli(tiny, "--grid", lambda t: grid(t, "[0, 1]")),

@@ -145,6 +145,10 @@ def _command(args) -> int:
         return 0
     if args.command == "edges":
         return _edges(stored, protocol, stored_path, args.write)
+    folds = len(stored[["dataset", "repeat", "fold"]].drop_duplicates())
+    if args.cells > folds:   # refused now: a typo such as --cells 8000 would recompute every fold for an hour
+        raise ValueError(f"--cells {args.cells} asks for more folds than the {folds} stored for edition {edition}; "
+                         f"give at most {folds} (make study, or `run --edition {edition}`, recomputes every one)")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     print(f"recomputing {args.cells} stored folds drawn with seed {seed} "
           f"(python -m helpers.studies.generalisation verify --cells {args.cells} --seed {seed} repeats it)",

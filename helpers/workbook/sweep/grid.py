@@ -322,12 +322,16 @@ def read_grid_file(path) -> dict:
     {'seed': [0, 1], 'method': ['zca']}
     """
     path = Path(path)
-    yaml_file = path.suffix in (".yaml", ".yml")
+    yaml_file = path.suffix.lower() in (".yaml", ".yml")
     kind = "YAML" if yaml_file else "JSON"
     example = "seed: [0, 1, 2]" if yaml_file else '{"seed": [0, 1, 2]}'
     if not path.exists():
         raise FileNotFoundError(errno.ENOENT, f"Grid file {path} does not exist; give the path of a {kind} file "
                                               f"such as {example}.")
+    if path.suffix.lower() not in (".json", ".yaml", ".yml"):   # a .toml or .csv grid was reported as bad JSON
+        raise ValueError(f"Grid file {path} is read by its suffix, and {path.suffix or 'no suffix'!r} is not one: "
+                         "write the grid as JSON (.json, e.g. {\"seed\": [0, 1, 2]}) or YAML (.yaml or .yml, e.g. "
+                         "seed: [0, 1, 2]).")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
