@@ -117,6 +117,9 @@ def nb05(t):
     return str(NOTEBOOKS / "06_reuters_mahalanobis_knn.ipynb")
 
 
+YAML_TYPES = (r"\(YAML reads yes, no, on, off, true and false as booleans and 2026-12-03 as a date: quote the value "
+              r"in the grid file, e\.g\. 'yes'\)\.")
+
 # (id, command line, words on stderr). Each must exit 2 before any work and leave no out/ behind.
 CLI_CASES = [
     ("grid-file-missing", sweep_cli(tiny, "--grid", lambda t: str(t / "nope.json")),
@@ -128,6 +131,11 @@ CLI_CASES = [
     ("grid-toml-file", sweep_cli(tiny, "--grid", lambda t: grid(t, "seed = [0, 1]\n", "grid.toml")),
      r"Grid file .*grid\.toml is read by its suffix, and '\.toml' is not one: write the grid as JSON \(\.json, "
      r"e\.g\. \{\"seed\": \[0, 1, 2\]\}\) or YAML \(\.yaml or \.yml, e\.g\. seed: \[0, 1, 2\]\)\."),
+    ("grid-yaml-yes-for-a-string", sweep_cli(tiny, "--grid", lambda t: grid(t, "method: [zca, yes]\n", "g.yaml")),
+     r"Parameter 'method' \(in .*g\.yaml\) of tiny\.ipynb takes .*; got True \(bool\) " + YAML_TYPES),
+    ("grid-yaml-date-for-a-string", sweep_cli(tiny, "--grid", lambda t: grid(t, "method: [2026-12-03]\n", "g.yml")),
+     r"Parameter 'method' \(in .*g\.yml\) of tiny\.ipynb takes .*; got datetime\.date\(2026, 12, 3\) \(date\) "
+     + YAML_TYPES),
     ("grid-not-utf8", sweep_cli(tiny, "--grid", lambda t: grid(t, b"\xff\xfe{")),
      r"Grid file .*grid\.json cannot be read \(.*codec.*\); give a UTF-8 JSON file"),
     ("grid-not-a-mapping", sweep_cli(tiny, "--grid", lambda t: grid(t, "[0, 1]")),

@@ -13,6 +13,7 @@ and gigabytes of expanding a typo such as ``0:10000000``.
 from __future__ import annotations
 
 import ast
+import datetime
 import errno
 import itertools
 import json
@@ -230,6 +231,10 @@ def validate_grid(notebook: Path, grid: dict, origin: dict | None = None) -> dic
             kind, expected = problem
             unread = (" (it could not be read as a Python literal: quote strings, write lists as [1, 2])"
                       if isinstance(value, str) and not isinstance(default, str) else "")
+            if str(origin.get(name, "")).lower().endswith((".yaml", ".yml")) and isinstance(
+                    value, (bool, datetime.date)) and not isinstance(default, (bool, datetime.date)):
+                unread = (" (YAML reads yes, no, on, off, true and false as booleans and 2026-12-03 as a date: "
+                          "quote the value in the grid file, e.g. 'yes')")
             error = TypeError if kind == "type" else ValueError
             raise error(
                 f"Parameter {name!r}{where} of {notebook.name} takes {expected} (default {default!r}); "
