@@ -167,6 +167,9 @@ def _downloader(checksums, verbose, downloader, timeout: float, label: str, stat
         except _DeadlinePassed as exc:  # as slow next time: not retried
             raise _Stop(exc, "download") from exc
         except OSError as exc:  # requests' errors are OSErrors
+            response = getattr(exc, "response", None)
+            if response is not None:  # pooch streams the body: an error answer's connection is left open
+                response.close()
             raise (_Retry(exc) if _worth_retrying(exc) else _Stop(exc, "download")) from exc
         except ValueError as exc:  # a downloader's own error: not pooch's to retry
             raise _Stop(exc, "download") from exc

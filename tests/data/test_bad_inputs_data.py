@@ -365,6 +365,9 @@ CASES = [
          check=lambda df, c: downloaded_and_kept(df, c) or (c.server.hits["/r.tar.gz"] == 2 and c.waits == [1])),
     Case("download-server-error-then-retried", lambda c: download(c, "error-once", retries=1),
          check=lambda df, c: downloaded_and_kept(df, c) or (c.server.hits["/r.tar.gz"] == 2 and c.waits == [1])),
+    Case("download-error-answer-closed-before-the-retry",
+         lambda c: closing_recorded(c, download, "error-once", retries=1),
+         check=lambda df, c: downloaded_and_kept(df, c) or 500 in c.closed),
     Case("download-raw-dir-is-a-file", lambda c: (c.tmp.joinpath("raw").write_text("x"), download(c, "ok"))[1],
          PermissionError, r"Cannot write the download to .*raw \(FileExistsError.*raw_dir= a writable folder",
          clean=()),
@@ -471,6 +474,16 @@ def leftovers(folder: Path) -> list[str]:
         return []
     return sorted(p.name for p in folder.iterdir()
                   if p.name.startswith((".", "tmp")) or p.suffix in (".part", ".tmp"))
+
+
+def closing_recorded(c, call, *args, **kwargs):
+    """``call(c, ...)`` with the status of every HTTP response closed recorded in ``c.closed``: pooch streams the
+    body and leaves an error answer's connection open, which came back as an unclosed socket at garbage collection."""
+    import requests
+
+    c.closed, close = [], requests.Response.close
+    c.mp.setattr(requests.Response, "close", lambda self: (c.closed.append(self.status_code), close(self))[1])
+    return call(c, *args, **kwargs)
 
 
 @pytest.fixture
