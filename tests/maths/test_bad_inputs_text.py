@@ -59,11 +59,13 @@ from helpers.significance import (
     summarize_scores,
 )
 from helpers.studies.sahoo_maiti_2025a import (
+    SplitProtocol,
     population_protocol_cv,
     population_protocol_predict,
     population_split_scores,
 )
 from helpers.studies.srivastava_rao_2016 import (
+    KnnOptions,
     baseline_predictions,
     component_sweep,
     knn_sweep,
@@ -100,7 +102,7 @@ def _ax():
 
 
 def _fitted_readings():
-    return mahalanobis_readings(X, Y, X, ks=[3], readings=["euclidean"], loo=False, verbose=False)
+    return mahalanobis_readings(X, Y, X, KnnOptions(ks=[3], readings=["euclidean"], verbose=False), loo=False)
 
 
 ERRORS = [
@@ -291,28 +293,34 @@ ERRORS = [
      r"X_test has 10 rows but y_test_used has 3 labels"),
     ("cosine_cv_text", lambda: population_protocol_cv(KNN, X2, Y, "loo"), TypeError,
      r"cv must be a scikit-learn splitter.*got 'loo'"),
-    ("cosine_n_splits_0", lambda: population_split_scores(KNN, X2, Y, n_splits=0), ValueError,
+    ("cosine_n_splits_0", lambda: population_split_scores(KNN, X2, Y, SplitProtocol(n_splits=0)), ValueError,
      r"n_splits must be an integer >= 1, e\.g\. n_splits=50; got 0"),
-    ("cosine_one_class", lambda: population_split_scores(KNN, X2, np.zeros(10), n_splits=2), ValueError,
-     r"y has 1 class\(es\).*at least 2"),
-    ("mahal_unknown_reading", lambda: mahalanobis_readings(X, Y, X, ks=[3], readings=["mahalanobis"], loo=False),
+    ("cosine_one_class", lambda: population_split_scores(KNN, X2, np.zeros(10), SplitProtocol(n_splits=2)),
+     ValueError, r"y has 1 class\(es\).*at least 2"),
+    ("mahal_unknown_reading", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=[3], readings=["mahalanobis"]),
+                                                           loo=False),
      ValueError, r"unknown reading\(s\) \['mahalanobis'\]; choose from \['euclidean', 'class_blind', 'pooled'"),
-    ("mahal_unknown_covariance", lambda: mahalanobis_readings(X, Y, X, ks=[3], readings=["pooled"], covariance="oas",
-                                                              loo=False), ValueError,
-     r"covariance must be 'ledoit_wolf' or a float shrinkage in \(0, 1\]; got 'oas'"),
-    ("mahal_k_zero", lambda: mahalanobis_readings(X, Y, X, ks=[0, 3], readings=["euclidean"], loo=False), ValueError,
+    ("mahal_unknown_covariance", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=[3], readings=["pooled"],
+                                                                                  covariance="oas"), loo=False),
+     ValueError, r"covariance must be 'ledoit_wolf' or a float shrinkage in \(0, 1\]; got 'oas'"),
+    ("mahal_k_zero", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=[0, 3], readings=["euclidean"]), loo=False),
+     ValueError,
      r"ks must be a non-empty list of integers in \[1, 9\].*\(0 is not in \[1, 9\]\)"),
-    ("mahal_k_too_big", lambda: mahalanobis_readings(X, Y, X, ks=[10], readings=["euclidean"], loo=False), ValueError,
+    ("mahal_k_too_big", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=[10], readings=["euclidean"]), loo=False),
+     ValueError,
      r"ks must be .*integers in \[1, 9\] \(training documents minus one\).*got \[10\] \(10 is not in \[1, 9\]\)"),
-    ("mahal_k_text", lambda: mahalanobis_readings(X, Y, X, ks=["5"], readings=["euclidean"], loo=False), ValueError,
+    ("mahal_k_text", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=["5"], readings=["euclidean"]), loo=False),
+     ValueError,
      r"got \['5'\] \('5' is not in \[1, 9\]\)"),
-    ("mahal_scores_nan", lambda: mahalanobis_readings(_with(X, 2, 3, np.nan), Y, X, ks=[3], loo=False), ValueError,
+    ("mahal_scores_nan", lambda: mahalanobis_readings(_with(X, 2, 3, np.nan), Y, X, KnnOptions(ks=[3]), loo=False),
+     ValueError,
      r"Z_train contains NaN in 1 entries, first at row 2, column 3"),
     ("mahal_knn_sweep_k_too_big", lambda: knn_sweep(X, Y, X, [11]), ValueError,
      r"ks must be .*integers in \[1, 10\] \(training documents\).*got \[11\] \(11 is not in \[1, 10\]\)"),
     ("mahal_component_sweep_zero", lambda: component_sweep(X, Y, X, Y, np.ones(20), [0], [1]), ValueError,
      r"components must be .* integers in \[1, 20\] \(the principal components given\), e\.g\. \[10, 50, 100\]"),
-    ("mahal_fraction_zero", lambda: training_size_curve(X, Y, X, Y, np.ones(20), [0.0], ks=[1]), ValueError,
+    ("mahal_fraction_zero", lambda: training_size_curve(X, Y, X, Y, [0.0], KnnOptions(sd=np.ones(20), ks=[1])),
+     ValueError,
      r"fractions must be numbers in \(0, 1\].*got \[0\.0\]"),
     ("mahal_summary_labels", lambda: summarize_readings(_fitted_readings(), Y[:3]), ValueError,
      r"y_test has 3 rows but the readings predict 10 test documents"),
@@ -417,7 +425,7 @@ ANSWERS = [
     ("plot_kdtree_empty", lambda: len(kdtree_splits(np.empty((0, 2)))), 0),
     ("plot_scores_column_as_str", lambda: _drawn("mean"), _drawn(("mean",))),
     # the papers' drivers: one reading or method given as a str is that one, not its letters
-    ("mahal_reading_as_str", lambda: mahalanobis_readings(X, Y, X, ks=[3], readings="euclidean", loo=False)
+    ("mahal_reading_as_str", lambda: mahalanobis_readings(X, Y, X, KnnOptions(ks=[3], readings="euclidean"), loo=False)
      .pred["euclidean"][3], _knn(3)),
     ("mahal_baseline_as_str", lambda: baseline_predictions((X, X), (X, X), Y, methods="Rocchio")["Rocchio"],
      NearestCentroid().fit(X, Y).predict(X)),

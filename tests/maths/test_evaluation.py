@@ -32,6 +32,7 @@ from helpers.evaluation import (
     report_rows,
 )
 from helpers.studies.sahoo_maiti_2025a import (
+    SplitProtocol,
     population_protocol_cv,
     population_split_scores,
 )
@@ -83,7 +84,8 @@ def test_parallel_resampling_gives_the_same_scores():
     for n_jobs in (None, 2):
         got = (repeated_split_scores(knn, X, y, n_splits=4, n_jobs=n_jobs)["knn"],
                repeated_cv_scores(knn, X, y, n_folds=3, n_repeats=2, n_jobs=n_jobs)["knn"],
-               population_split_scores(KNeighborsClassifier(5), X, y, n_splits=4, matrices_from="train", n_jobs=n_jobs),
+               population_split_scores(KNeighborsClassifier(5), X, y, SplitProtocol(n_splits=4, n_jobs=n_jobs),
+                                       matrices_from="train"),
                population_protocol_cv(KNeighborsClassifier(5), X, y, StratifiedKFold(4), "train", n_jobs=n_jobs),
                svc_loocv_accuracy(SVC(kernel="rbf", gamma="scale"), X[:, :5], y, n_jobs=n_jobs))
         if n_jobs is None:

@@ -16,6 +16,7 @@ from helpers import (
     transform_by_class,
 )
 from helpers.studies.sahoo_maiti_2025a import (
+    SplitProtocol,
     label_audit,
     label_audit_controls,
     population_protocol_cv,
@@ -93,13 +94,15 @@ def test_population_cv_all_equals_transform_then_cv():
         population_protocol_cv(KNeighborsClassifier(3), X, y, cv, matrices_from="test")
     splits = StratifiedShuffleSplit(n_splits=3, test_size=0.2, random_state=0).split(X, y)
     expected = [np.mean(KNeighborsClassifier(3).fit(Z[tr], y[tr]).predict(Z[te]) == y[te]) for tr, te in splits]
-    np.testing.assert_allclose(population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3), expected)
+    np.testing.assert_allclose(population_split_scores(KNeighborsClassifier(3), X, y, SplitProtocol(n_splits=3)),
+                               expected)
 
 
 def test_population_scores_by_metric_and_given_matrices():
     X, y = two_classes(seed=6, n=40)
-    both = population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3, scoring=("accuracy", "recall"))
-    np.testing.assert_allclose(both["accuracy"], population_split_scores(KNeighborsClassifier(3), X, y, n_splits=3))
+    three = SplitProtocol(n_splits=3)
+    both = population_split_scores(KNeighborsClassifier(3), X, y, three, scoring=("accuracy", "recall"))
+    np.testing.assert_allclose(both["accuracy"], population_split_scores(KNeighborsClassifier(3), X, y, three))
     rng = np.random.default_rng(0)
     mats = {0: rng.normal(size=(3, 3)), 1: rng.normal(size=(3, 3))}
     ours = population_protocol_predict(KNeighborsClassifier(3), X[::2], y[::2], X[1::2], y[1::2], matrices=mats)
@@ -195,7 +198,8 @@ def test_split_sweep_adds_the_label_using_case_2_beside_the_models(split):
     models = leak_free_models(13, random_state=42)
     assert list(models) == ["raw_cosine", "scaled_cosine", "standardised_cosine", "whitened_cosine",
                             "whitened_centred_cosine", "expected_cholesky", "eq7_class_conditional", "nca_knn"]
-    scores = split_sweep({"raw_cosine": cosine_knn(13)}, split.X, split.y, n_splits=3, random_state=42)
+    scores = split_sweep({"raw_cosine": cosine_knn(13)}, split.X, split.y,
+                         protocol=SplitProtocol(n_splits=3, random_state=42))
     assert list(scores) == ["raw_cosine", "population_cholesky", "population_cholesky_train_matrices"]
     ref = repeated_split_scores({"raw_cosine": cosine_knn(13)}, split.X, split.y, n_splits=3, random_state=42)
     np.testing.assert_allclose(scores["raw_cosine"], ref["raw_cosine"])
@@ -250,7 +254,7 @@ def test_table1_grid_holds_every_protocol_once(split):
     X, y = split.X[:80, :6], split.y[:80]                 # a corner of the data: the same protocols, quickly
     X_train, y_train = X[:64], y[:64]
     grid = table1_protocol_grid(X, y, X_train, y_train, expected_whitening_matrix(X_train, y_train), k_grid=[1, 7],
-                                random_state=42)
+                                protocol=SplitProtocol(random_state=42))
     assert len(grid) == 2 * 5 * 5 * 2 and not grid.index.duplicated().any()
     assert set(grid.index.get_level_values("data")) == {"all 80", "train 64"}
     knn = KNeighborsClassifier(1, metric="cosine")

@@ -9,6 +9,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from helpers import ClassConditionalKNN, expected_whitening_matrix
 from helpers.studies.sahoo_maiti_2025a import (
     TRANSFORMS,
+    SplitProtocol,
     column_order_study,
     knn_from_similarity,
     order_averaged_difference,
@@ -51,8 +52,8 @@ def test_mixed_symmetric_factors_follow_the_order_and_mixed_cholesky_factors_do_
 @pytest.mark.parametrize("symmetric_method", ["zca", "zca_cor"])
 def test_which_transforms_change_with_the_column_order(symmetric_method):
     X, y = _two_covariances(seed=2)
-    study = column_order_study(X[::2], y[::2], X[1::2], y[1::2], k=5, n_orders=8, random_state=3,
-                               symmetric_method=symmetric_method)
+    study = column_order_study(X[::2], y[::2], X[1::2], y[1::2], k=5, n_orders=8,
+                               protocol=SplitProtocol(random_state=3), symmetric_method=symmetric_method)
     cos = study.spread["max |change| cosine"]
     dist = study.spread["max |change| distance (relative)"]
     coord = study.spread["max |change| coordinates (relative)"]
@@ -113,7 +114,7 @@ def test_knn_from_similarity_equals_scikit_learn_on_wdbc():
 def test_wdbc_expected_factor_changes_its_answers_with_the_order():
     split = wdbc_split()
     study = column_order_study(split.X_train, split.y_train, split.X_test, split.y_test, k=13, n_orders=10,
-                               random_state=42)
+                               protocol=SplitProtocol(random_state=42))
     s = study.spread
     assert s.loc["expected_cholesky", "max |change| cosine"] > 0.05
     assert s.loc["expected_symmetric", "max |change| cosine"] < 1e-10

@@ -12,7 +12,7 @@ from sklearn.svm import SVC
 from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
 from helpers.evaluation import SCORE_FUNCTIONS
 from helpers.studies import sahoo_maiti_2025b as study
-from helpers.studies.sahoo_maiti_2025a import wdbc_split
+from helpers.studies.sahoo_maiti_2025a import SplitProtocol, wdbc_split
 from helpers.studies.sahoo_maiti_2025b.limitations import accuracy_difference
 from helpers.svm import is_linearly_separable, svc_loocv_predict
 from tests.support import two_classes
@@ -109,7 +109,7 @@ def test_svm_split_sweep_adds_option_a_beside_the_models(split):
     models = study.svm_models()
     assert list(models) == ["linear", "rbf", "poly", "sigmoid", "expected_cholesky", "whitened_linear",
                             "standardised_linear", "standardised_rbf"]
-    by_metric = study.svm_split_sweep({"rbf": SVC()}, split.X, split.y, n_splits=3, random_state=42,
+    by_metric = study.svm_split_sweep({"rbf": SVC()}, split.X, split.y, SplitProtocol(n_splits=3, random_state=42),
                                       metrics=("accuracy", "recall"))
     assert list(by_metric) == ["accuracy", "recall"]
     assert list(by_metric["accuracy"]) == ["rbf", "population_cholesky", "population_cholesky_train_matrices"]
@@ -148,8 +148,8 @@ def test_protocol_comparisons_pair_rows_and_correct_folds():
     good, bad = y.copy(), y.copy()
     bad[:12] = 1                                                            # b wrong on 12 rows a gets right
     folds = {"a": [1.0, 0.9, 1.0, 0.95], "b": [0.8, 0.8, 0.9, 0.85]}
-    c = study.protocol_comparisons("a", ["b"], y=y, loo_predictions={"a": good, "b": bad}, fold_scores=folds,
-                                   y_test=y[:20], split_predictions={"a": good[:20], "b": bad[:20]}, n_resamples=999)
+    c = study.protocol_comparisons("a", ["b"], loo=(y, {"a": good, "b": bad}), fold_scores=folds,
+                                   split=(y[:20], {"a": good[:20], "b": bad[:20]}), n_resamples=999)
     assert list(c) == ["LOOCV: a vs b", "4-fold: a vs b", "80:20 split: a vs b"]
     loo = c["LOOCV: a vs b"]
     assert loo["effect"] == pytest.approx(0.2) and loo["right_wrong"] == (12, 0)
@@ -159,8 +159,8 @@ def test_protocol_comparisons_pair_rows_and_correct_folds():
     assert c["80:20 split: a vs b"]["effect"] == pytest.approx(12 / 20)
     with pytest.raises(ValueError, match="at least one protocol"):
         study.protocol_comparisons("a", ["b"])
-    with pytest.raises(ValueError, match="true labels"):
-        study.protocol_comparisons("a", ["b"], loo_predictions={"a": good, "b": bad})
+    with pytest.raises(ValueError, match=r"loo must be a pair \(true labels, \{model: predictions\}\)"):
+        study.protocol_comparisons("a", ["b"], loo={"a": good, "b": bad})
 
 
 def test_loocv_printing_note_accepts_cutting_only_as_a_hypothesis():

@@ -17,6 +17,7 @@ from helpers.evaluation import prf_scores
 from helpers.gram import shrunk_residual_covariance
 from helpers.significance import mcnemar_exact
 from helpers.studies.srivastava_rao_2016 import (
+    KnnOptions,
     MahalanobisCentroidClassifier,
     baseline_predictions,
     best_k,
@@ -143,7 +144,7 @@ def corpus(rng):
 def test_euclidean_and_class_blind_equal_kneighbors_classifier(corpus, k):
     X, y, Q = corpus
     sd = X.std(axis=0, ddof=1)
-    out = mahalanobis_readings(X, y, Q, sd, ks=[k], readings=["euclidean", "class_blind"], loo=False)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(sd=sd, ks=[k], readings=["euclidean", "class_blind"]), loo=False)
     ref = KNeighborsClassifier(k, algorithm="brute").fit(X, y).predict(Q)
     np.testing.assert_array_equal(out.pred["euclidean"][k], ref)
     VI = np.diag(1 / sd**2)  # whitening by the component sds = Mahalanobis with a diagonal covariance
@@ -157,7 +158,7 @@ def test_pooled_equals_kneighbors_with_the_pooled_covariance(rng, p):
     Q = rng.normal(size=(15, p)) + 3
     means = np.array([X[g == i].mean(axis=0) for i in range(3)])
     VI = np.linalg.inv(shrunk_residual_covariance(X - means[g], 3))
-    out = mahalanobis_readings(X, y, Q, ks=[1, 3, 5], readings=["pooled"], loo=True)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(ks=[1, 3, 5], readings=["pooled"]), loo=True)
     for k in (1, 3, 5):
         ref = KNeighborsClassifier(k, algorithm="brute", metric="mahalanobis", metric_params={"VI": VI})
         np.testing.assert_array_equal(out.pred["pooled"][k], ref.fit(X, y).predict(Q))
@@ -168,7 +169,7 @@ def test_per_category_uses_each_documents_category_covariance(corpus):
     X, y, Q = corpus
     VI = {c: np.linalg.inv(estimate_covariance(X[y == c], "ledoit_wolf")) for c in np.unique(y)}
     D = np.array([[mahalanobis(q, x, VI[c]) ** 2 for x, c in zip(X, y)] for q in Q])
-    out = mahalanobis_readings(X, y, Q, ks=[1, 3], readings=["per_category", "nearest_category"], loo=False)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(ks=[1, 3], readings=["per_category", "nearest_category"]), loo=False)
     for k in (1, 3):
         near = np.argsort(D, axis=1, kind="stable")[:, :k]
         ref = [max(sorted(set(y[r])), key=list(y[r]).count) for r in near]  # majority, ties to the first name
@@ -181,7 +182,7 @@ def test_per_category_uses_each_documents_category_covariance(corpus):
 def test_weighted_reading_is_distance_weighted_knn(corpus):
     X, y, Q = corpus
     sd = X.std(axis=0, ddof=1)
-    out = mahalanobis_readings(X, y, Q, sd, ks=[3, 5], readings=["weighted"], loo=True)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(sd=sd, ks=[3, 5], readings=["weighted"]), loo=True)
     for k in (3, 5):
         ref = KNeighborsClassifier(k, weights="distance", algorithm="brute").fit(X / sd, y)
         np.testing.assert_allclose(out.proba[k], ref.predict_proba(Q / sd))
@@ -194,7 +195,7 @@ def test_multi_label_readings(rng):
     Y = np.eye(3, dtype=int)[g]
     Y[:4, 1] = 1  # four documents of category 0 also carry category 1
     Q = rng.normal(size=(10, 5)) * 2 + 3
-    out = mahalanobis_readings(X, Y, Q, X.std(axis=0, ddof=1), ks=[3, 4], loo=True)
+    out = mahalanobis_readings(X, Y, Q, KnnOptions(sd=X.std(axis=0, ddof=1), ks=[3, 4]), loo=True)
     assert set(out.pred) == {"euclidean", "class_blind", "pooled", "nearest_category"}  # the others need single labels
     for k in (3, 4):  # per label: assigned when more than half of the k neighbours carry it
         ref = KNeighborsClassifier(k, algorithm="brute").fit(X, Y).predict(Q)
@@ -205,18 +206,18 @@ def test_multi_label_readings(rng):
     ref = MahalanobisCentroidClassifier("ledoit_wolf", degenerate_rtol=None).fit(X[docs], labels).predict(Q)
     np.testing.assert_array_equal(out.pred["nearest_category"][0].argmax(axis=1), ref)
     with pytest.raises(ValueError, match=r"\['per_category'\] need single labels"):
-        mahalanobis_readings(X, Y, Q, readings=["per_category"])
+        mahalanobis_readings(X, Y, Q, KnnOptions(readings=["per_category"]))
 
 def test_readings_bad_inputs(corpus):
     X, y, Q = corpus
     with pytest.raises(ValueError, match=r"ks must be .* integers in \[1, 31\] \(training documents minus one\)"):
-        mahalanobis_readings(X, y, Q, ks=[40], readings=["euclidean"])
+        mahalanobis_readings(X, y, Q, KnnOptions(ks=[40], readings=["euclidean"]))
     with pytest.raises(ValueError, match="unknown reading"):
-        mahalanobis_readings(X, y, Q, readings=["cosine"])
+        mahalanobis_readings(X, y, Q, KnnOptions(readings=["cosine"]))
     with pytest.raises(ValueError, match="need sd"):
-        mahalanobis_readings(X, y, Q, readings=["class_blind"])
+        mahalanobis_readings(X, y, Q, KnnOptions(readings=["class_blind"]))
     with pytest.raises(ValueError, match=r"categories \['solo'\] have fewer than two"):
-        mahalanobis_readings(X, np.r_[y[:-1], ["solo"]], Q, readings=["nearest_category"])
+        mahalanobis_readings(X, np.r_[y[:-1], ["solo"]], Q, KnnOptions(readings=["nearest_category"]))
     with pytest.raises(ValueError, match="same columns"):
         mahalanobis_readings(X, y, Q[:, :3])
     assert best_k({3: 0.5, 4: 0.7, 9: 0.7}) == 4
@@ -229,7 +230,7 @@ def test_category_readings_agree_across_the_dense_and_woodbury_paths(rng):
     Q = rng.normal(size=(12, 9)) + 3
     VI = {c: np.linalg.inv(estimate_covariance(X[y == c], "ledoit_wolf")) for c in "abc"}
     D = np.array([[mahalanobis(q, x, VI[c]) ** 2 for x, c in zip(X, y)] for q in Q])
-    out = mahalanobis_readings(X, y, Q, ks=[1], readings=["per_category", "nearest_category"], loo=True)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(ks=[1], readings=["per_category", "nearest_category"]), loo=True)
     np.testing.assert_array_equal(out.pred["per_category"][1], y[D.argmin(axis=1)])
     means = {c: X[y == c].mean(axis=0) for c in "abc"}
     nearest = [min("abc", key=lambda c: mahalanobis(q, means[c], VI[c])) for q in Q]
@@ -242,7 +243,7 @@ def test_component_sweep_at_full_dimension_equals_the_readings(corpus):
     X, y, Q = corpus
     sd = X.std(axis=0, ddof=1)
     rows = component_sweep(X, y, Q, y[:15], sd, [2, 6], [1, 3])
-    out = mahalanobis_readings(X, y, Q, sd, ks=[1, 3], readings=["euclidean", "class_blind"], loo=False)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(sd=sd, ks=[1, 3], readings=["euclidean", "class_blind"]), loo=False)
     for r in rows:
         if r["components"] == 6:
             assert r["accuracy"] == pytest.approx(np.mean(out.pred[r["reading"]][r["k"]] == y[:15]))
@@ -265,7 +266,7 @@ def test_knn_sweep_equals_kneighbors_classifier(corpus, sparse):
 def test_summary_chooses_k_by_test_accuracy_and_by_leave_one_out(corpus):
     X, y, Q = corpus
     y_q = KNeighborsClassifier(1).fit(X, y).predict(Q)  # test labels that favour k = 1
-    out = mahalanobis_readings(X, y, Q, X.std(axis=0, ddof=1), ks=[1, 3, 5], loo=True)
+    out = mahalanobis_readings(X, y, Q, KnnOptions(sd=X.std(axis=0, ddof=1), ks=[1, 3, 5]), loo=True)
     table = summarize_readings(out, y_q)
     assert list(table.index) == ["euclidean", "class_blind", "weighted", "pooled", "per_category", "nearest_category"]
     assert table.loc["euclidean", "k"] == 1 and table.loc["euclidean", "accuracy"] == 1.0
@@ -278,17 +279,17 @@ def test_summary_chooses_k_by_test_accuracy_and_by_leave_one_out(corpus):
 def test_training_size_curve_uses_stratified_subsets(corpus):
     X, y, Q = corpus
     y_q = KNeighborsClassifier(3).fit(X, y).predict(Q)
-    curve, preds = training_size_curve(X, y, Q, y_q, X.std(axis=0, ddof=1), [0.5, 1.0], ks=[1, 3],
-                                       readings=["euclidean", "nearest_category"])
+    options = KnnOptions(sd=X.std(axis=0, ddof=1), ks=[1, 3], readings=["euclidean", "nearest_category"])
+    curve, preds = training_size_curve(X, y, Q, y_q, [0.5, 1.0], options)
     assert curve["training documents"].tolist() == [16, 16, 32, 32]
     full = curve[(curve["fraction"] == 1.0) & (curve["reading"] == "euclidean")].iloc[0]
     assert full["accuracy"] == 1.0 and full["error"] == 0.0 and full["k"] == 3
     np.testing.assert_array_equal(preds[(1.0, "euclidean")], y_q)
-    full = mahalanobis_readings(X, y, Q, ks=[1, 3], readings=["euclidean"], loo=False)
-    again, _ = training_size_curve(X, y, Q, y_q, None, [1.0], ks=[1, 3], readings=["euclidean"], full=full)
+    full = mahalanobis_readings(X, y, Q, KnnOptions(ks=[1, 3], readings=["euclidean"]), loo=False)
+    again, _ = training_size_curve(X, y, Q, y_q, [1.0], KnnOptions(ks=[1, 3], readings=["euclidean"]), full=full)
     assert again["accuracy"].tolist() == [1.0]  # the whole-set readings are reused, not refitted
     with pytest.raises(ValueError, match=r"fractions must be numbers in \(0, 1\], e\.g\. .*; got \[1\.5\]"):
-        training_size_curve(X, y, Q, y_q, X.std(axis=0), [1.5])
+        training_size_curve(X, y, Q, y_q, [1.5], KnnOptions(sd=X.std(axis=0)))
 
 
 def test_mahalanobis_centroid_needs_two_classes(rng):
@@ -315,9 +316,9 @@ def test_readings_refuse_a_covariance_estimator_object(corpus):
     X, y, Q = corpus
     with pytest.raises(ValueError, match=r"covariance must be 'ledoit_wolf' or a float shrinkage in \(0, 1\]; got the "
                                          r"estimator LedoitWolf\(\)"):
-        mahalanobis_readings(X, y, Q, ks=[3], readings=["pooled"], covariance=LedoitWolf(), loo=False)
-    a = mahalanobis_readings(X, y, Q, ks=[3], readings=["pooled"], covariance=0.3, loo=False)
-    b = mahalanobis_readings(X, y, Q, ks=[3], readings=["pooled"], covariance=0.5, loo=False)
+        mahalanobis_readings(X, y, Q, KnnOptions(ks=[3], readings=["pooled"], covariance=LedoitWolf()), loo=False)
+    a = mahalanobis_readings(X, y, Q, KnnOptions(ks=[3], readings=["pooled"], covariance=0.3), loo=False)
+    b = mahalanobis_readings(X, y, Q, KnnOptions(ks=[3], readings=["pooled"], covariance=0.5), loo=False)
     assert a.info["shrinkage"]["pooled"] == 0.3 and b.info["shrinkage"]["pooled"] == 0.5
 
 
@@ -325,16 +326,16 @@ def test_readings_by_components_equal_the_readings_on_the_first_components(corpu
     X, y, Q = corpus
     y_q = KNeighborsClassifier(3).fit(X, y).predict(Q)
     sd = X.std(axis=0, ddof=1)
-    acc, preds = readings_by_components(X, y, Q, y_q, sd, [4, 2], ks=[1, 3])
+    acc, preds = readings_by_components(X, y, Q, y_q, [4, 2], KnnOptions(sd=sd, ks=[1, 3]))
     assert acc.index.tolist() == [2, 4]
-    out = mahalanobis_readings(X[:, :2], y, Q[:, :2], sd[:2], ks=[1, 3], loo=False)
+    out = mahalanobis_readings(X[:, :2], y, Q[:, :2], KnnOptions(sd=sd[:2], ks=[1, 3]), loo=False)
     summary = summarize_readings(out, y_q)
     assert acc.loc[2].to_dict() == summary["accuracy"].to_dict()
     for r in out.pred:
         np.testing.assert_array_equal(preds[(2, r)], out.pred[r][summary.loc[r, "k"]])
-    full = mahalanobis_readings(X, y, Q, sd, ks=[1, 3], loo=False)
+    full = mahalanobis_readings(X, y, Q, KnnOptions(sd=sd, ks=[1, 3]), loo=False)
     full_summary = summarize_readings(full, y_q)
-    acc6, preds6 = readings_by_components(X, y, Q, y_q, sd, [2], ks=[1, 3],
+    acc6, preds6 = readings_by_components(X, y, Q, y_q, [2], KnnOptions(sd=sd, ks=[1, 3]),
                                           full=(full_summary, {r: p[full_summary.loc[r, "k"]]
                                                                for r, p in full.pred.items()}))
     assert acc6.index.tolist() == [2, 6] and acc6.loc[6, "euclidean"] == 1.0  # y_q are 3-NN labels

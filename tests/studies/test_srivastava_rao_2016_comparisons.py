@@ -15,6 +15,7 @@ from helpers.studies.srivastava_rao_2016 import (
     PR_SCORES,
     READING_KEYS,
     READINGS,
+    KnnOptions,
     accuracy_by_k,
     balance_claims,
     chosen_readings,
@@ -53,7 +54,7 @@ def three_topics(rng):
 @pytest.fixture
 def readings(three_topics):
     X_tr, y_tr, X_te, y_te = three_topics
-    out = mahalanobis_readings(X_tr, y_tr, X_te, X_tr.std(axis=0, ddof=1), ks=[3, 5], loo=True)
+    out = mahalanobis_readings(X_tr, y_tr, X_te, KnnOptions(sd=X_tr.std(axis=0, ddof=1), ks=[3, 5]), loo=True)
     return out, summarize_readings(out, y_te), y_te
 
 
@@ -148,7 +149,7 @@ def test_accuracy_by_k():
 def test_knn_by_dimension(three_topics):
     X_tr, y_tr, X_te, y_te = three_topics
     sd = X_tr.std(axis=0, ddof=1)
-    dims = knn_by_dimension(X_tr, X_te, X_tr, X_te, y_tr, y_te, sd, [1, 2, 5], [1, 3, 5])
+    dims = knn_by_dimension(X_tr, X_te, X_tr, X_te, y_tr, y_te, [1, 2, 5], KnnOptions(sd=sd, ks=[1, 3, 5]))
     acc = {k: np.mean(KNeighborsClassifier(k).fit(X_tr, y_tr).predict(X_te) == y_te) for k in (1, 3, 5)}
     assert dims.full_accuracy == pytest.approx(max(acc.values()))
     assert dims.full_k == min(k for k, a in acc.items() if a == max(acc.values()))
@@ -164,7 +165,7 @@ def test_knn_by_dimension(three_topics):
 
 def test_dimension_claims(three_topics):
     X_tr, y_tr, X_te, y_te = three_topics
-    dims = knn_by_dimension(X_tr, X_te, X_tr, X_te, y_tr, y_te, X_tr.std(axis=0), [1, 2, 5], [3])
+    dims = knn_by_dimension(X_tr, X_te, X_tr, X_te, y_tr, y_te, [1, 2, 5], KnnOptions(sd=X_tr.std(axis=0), ks=[3]))
     pred1 = KNeighborsClassifier(3).fit(X_tr[:, :1], y_tr).predict(X_te[:, :1])
     claims = dimension_claims(dims, y_te, pred1, np.mean(pred1 == y_te), 1, 5, n_resamples=199)
     b, c, p = mcnemar_exact(y_te, pred1, dims.full_pred)
@@ -203,7 +204,7 @@ def test_score_differences_and_balance_claims(readings):
     # one label per document: micro precision, recall and F1 are all accuracy
     for score in ("micro_precision", "micro_recall", "micro_f1"):
         assert diffs[score].tolist() == pytest.approx([acc[r] - acc["euclidean"] for r in READINGS if r != "euclidean"])
-    claims = balance_claims(y_te, pred[favoured], pred["euclidean"], name, diffs, classes, n_resamples=199)
+    claims = balance_claims(y_te, pred[favoured], pred["euclidean"], name, diffs, classes, KnnOptions(n_resamples=199))
     assert list(claims) == list(BALANCE_KEYS)
     for key, score in BALANCE_KEYS.items():
         assert claims[key]["effect"] == paired_bootstrap(y_te, pred[favoured], pred["euclidean"], score=score,
@@ -238,7 +239,8 @@ def test_conventional_claims(readings):
     mahal = [r for r in READINGS if r != "euclidean"]
     mcnemar = {r: mcnemar_exact(y_te, pred[r], pred["euclidean"]) for r in mahal}
     against = effects_against(y_te, {r: pred[r] for r in mahal}, pred["euclidean"], classes=classes, n_resamples=99)
-    claims = conventional_claims(y_te, pred, favoured, base, against, mcnemar, classes, 5, n_resamples=99)
+    options = KnnOptions(sd=np.ones(5), n_resamples=99)   # readings on 5 components
+    claims = conventional_claims(y_te, pred, favoured, base, against, mcnemar, classes, options)
     assert all(c["how"] == reconstruction(5) for c in claims.values())
     assert list(claims) == ["claim.macro-best", "claim.f1-vs-conventional", "claim.accuracy-vs-nb",
                             "claim.accuracy-vs-euclidean"]

@@ -12,6 +12,7 @@ from helpers.studies.srivastava_rao_2016 import (
     F1_COLUMNS,
     READINGS,
     TABLE2_BASELINES,
+    KnnOptions,
     accuracy_table,
     baseline_predictions,
     error_reduction,
@@ -58,7 +59,7 @@ def corpus(rng):
 def test_single_label_table_scores_the_baselines_and_every_reading(corpus):
     train, test, counts, weights, scores, sd = corpus
     rows_tr, rows_te, y_tr, y_te, classes = make_setting(train, test, "single_label", 3)
-    readings = mahalanobis_readings(scores[0][rows_tr], y_tr, scores[1][rows_te], sd, ks=[3], loo=False)
+    readings = mahalanobis_readings(scores[0][rows_tr], y_tr, scores[1][rows_te], KnnOptions(sd=sd, ks=[3]), loo=False)
     summary = summarize_readings(readings, y_te)
     base, table = single_label_table(counts, weights, (rows_tr, rows_te), y_tr, y_te, classes, summary)
     assert table.index.tolist() == ["naive Bayes", "Rocchio", "linear SVM", *READINGS.values()]
@@ -72,7 +73,8 @@ def test_single_label_table_scores_the_baselines_and_every_reading(corpus):
 
 def test_setting_table_in_the_multi_label_settings(corpus):
     train, test, counts, weights, scores, sd = corpus
-    table, size = setting_table(train, test, "multi_label", counts, weights, scores, sd, [3], categories=3)
+    table, size = setting_table(train, test, "multi_label", counts, weights, scores, KnnOptions(sd=sd, ks=[3]),
+                                categories=3)
     rows_tr, rows_te, Y_tr, Y_te, _ = make_setting(train, test, "multi_label", 3)
     assert size == (len(rows_tr), len(rows_te), 3)
     assert list(table.columns) == F1_COLUMNS
@@ -81,7 +83,7 @@ def test_setting_table_in_the_multi_label_settings(corpus):
     nb = baseline_predictions((counts[0][rows_tr], counts[1][rows_te]), (weights[0][rows_tr], weights[1][rows_te]),
                               Y_tr, methods=["naive Bayes"])["naive Bayes"]
     assert table.loc["naive Bayes", "micro_f1"] == pytest.approx(prf_scores(Y_te, nb)["micro_f1"])
-    tables, sizes = other_settings(train, test, counts, weights, scores, sd, [3], categories=3)
+    tables, sizes = other_settings(train, test, counts, weights, scores, KnnOptions(sd=sd, ks=[3]), categories=3)
     assert list(tables) == ["multi_label", "all_90"]
     assert tables["all_90"].index.tolist() == ["naive Bayes", "Rocchio", READINGS["euclidean"],
                                                READINGS["class_blind"]]
@@ -130,8 +132,8 @@ def test_training_size_claims(rng):
     y = np.tile(np.array(TOPICS), 60)
     Z = rng.normal(size=(180, 4)) + 0.8 * (y[:, None] == np.array(TOPICS + ["none"]))  # overlapping topics
     y_tr, y_te, Z_tr, Z_te = y[:120], y[120:], Z[:120], Z[120:]
-    curve, preds = training_size_curve(Z_tr, y_tr, Z_te, y_te, Z_tr.std(axis=0, ddof=1), [0.25, 0.5, 0.75, 1.0],
-                                       ks=[1, 3, 5], readings=["euclidean", "pooled", "class_blind"])
+    options = KnnOptions(sd=Z_tr.std(axis=0, ddof=1), ks=[1, 3, 5], readings=["euclidean", "pooled", "class_blind"])
+    curve, preds = training_size_curve(Z_tr, y_tr, Z_te, y_te, [0.25, 0.5, 0.75, 1.0], options)
     claims, (top, options) = training_size_claims(curve, preds, y_te, "class_blind", n_resamples=199)
     acc = accuracy_table(curve)
     sizes = acc.index.to_numpy()

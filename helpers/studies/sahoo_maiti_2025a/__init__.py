@@ -7,7 +7,9 @@ the Cholesky-kernel SVM paper, which reuses it), never to evaluate a classifier.
 :func:`label_audit` measures how much of its accuracy the test labels carry: the protocol is
 run with each test row's own label and with the labels flipped, under the papers' class
 matrices and under controls (:func:`label_audit_controls`: the matrices swapped, plus and minus
-the identity, random matrices).
+the identity, random matrices). :class:`SplitProtocol` holds the settings of the repeated
+random splits (their number, test size and seed, the whitening, the processes), stated once
+and passed to every function that resamples, in both papers' packages.
 
 The case study of sections 4-5 (notebook 04), in the order of the paper:
 
@@ -95,6 +97,7 @@ from .limitations import (
     salary_age_shares,
 )
 from .protocol import (
+    SplitProtocol,
     label_audit,
     label_audit_controls,
     population_protocol_cv,
@@ -113,6 +116,7 @@ __all__ = [
     "TRANSFORMS",
     "ColumnOrderStudy",
     "Split",
+    "SplitProtocol",
     "area_features",
     "class_factor_checks",
     "classification_reports",

@@ -33,7 +33,7 @@ from ...whitening import (
     expected_whitening_matrix,
     transform_by_class,
 )
-from .protocol import population_protocol_predict, population_split_scores
+from .protocol import SplitProtocol, population_protocol_predict, population_split_scores
 
 # --------------------------------------------------------------------------------------------
 # Section 4: the data and the split
@@ -334,11 +334,13 @@ def leak_free_models(k: int = 13, method="cholesky", covariance="sample", random
     }
 
 
-def split_sweep(models: Mapping, X, y, k: int = 13, n_splits: int = 50, test_size: float = 0.2, random_state=0,
-                method="cholesky", covariance="sample") -> dict[str, np.ndarray]:
+def split_sweep(models: Mapping, X, y, k: int = 13,
+                protocol: SplitProtocol | None = None) -> dict[str, np.ndarray]:
     """Test accuracy of each model over the same stratified random splits, and case 2 beside them.
 
-    Case 2 (the population protocol, which reads the test labels) is run twice for contrast:
+    The splits and case 2's whitening are those of ``protocol`` (:class:`SplitProtocol`, by
+    default its defaults; the models carry their own whitening). Case 2 (the population protocol, which reads the test
+    labels) is run twice for contrast, with cosine kNN of ``k`` neighbours:
     ``population_cholesky`` with class matrices from all rows (as the paper) and
     ``population_cholesky_train_matrices`` with matrices from each split's training rows.
 
@@ -349,15 +351,15 @@ def split_sweep(models: Mapping, X, y, k: int = 13, n_splits: int = 50, test_siz
     Examples
     --------
     >>> split = wdbc_split()
-    >>> scores = split_sweep({"raw_cosine": cosine_knn()}, split.X, split.y, n_splits=2)
+    >>> scores = split_sweep({"raw_cosine": cosine_knn()}, split.X, split.y, protocol=SplitProtocol(n_splits=2))
     >>> {name: s.round(3).tolist() for name, s in scores.items()}["population_cholesky_train_matrices"]
     [1.0, 1.0]
     """
-    scores = repeated_split_scores(models, X, y, n_splits=n_splits, test_size=test_size, random_state=random_state)
+    protocol = protocol or SplitProtocol()
+    scores = repeated_split_scores(models, X, y, n_splits=protocol.n_splits, test_size=protocol.test_size,
+                                   random_state=protocol.random_state, n_jobs=protocol.n_jobs)
     for source, name in (("all", "population_cholesky"), ("train", "population_cholesky_train_matrices")):
-        scores[name] = population_split_scores(cosine_knn(k), X, y, n_splits=n_splits, test_size=test_size,
-                                               random_state=random_state, matrices_from=source,
-                                               method=method, covariance=covariance)
+        scores[name] = population_split_scores(cosine_knn(k), X, y, protocol, matrices_from=source)
     return scores
 
 
@@ -458,14 +460,16 @@ def table1_protocol(X, y, k: int = 13, matrices: Mapping | None = None, method="
     return accuracy, predictions
 
 
-def table1_protocol_grid(X, y, X_train, y_train, E_split, k_grid=range(1, 16, 2), random_state=0,
-                         method="cholesky", covariance="sample") -> pd.Series:
+def table1_protocol_grid(X, y, X_train, y_train, E_split, k_grid=range(1, 16, 2),
+                         protocol: SplitProtocol | None = None) -> pd.Series:
     """Cross-validated accuracy of the three cases under a grid of plausible Table 1 protocols.
 
     Rows: all rows or the training rows of the split; folds: LOOCV and 5-fold, unshuffled,
-    stratified, shuffled (seeded by ``random_state``) or both; K of ``k_grid``; and
+    stratified, shuffled (seeded by ``protocol.random_state``) or both; K of ``k_grid``; and
     :math:`E(W^{-1})` estimated once on the rows evaluated, taken from the split's training
-    rows (``E_split``), or fitted in each training fold.
+    rows (``E_split``), or fitted in each training fold. The whitening is ``protocol``'s
+    (``method``, ``covariance``; :class:`SplitProtocol`, by default its defaults); its splits
+    are not used.
 
     Returns
     -------
@@ -480,6 +484,8 @@ def table1_protocol_grid(X, y, X_train, y_train, E_split, k_grid=range(1, 16, 2)
     >>> len(grid), sorted(set(grid.index.get_level_values("data")))
     (50, ['all 100', 'train 80'])
     """
+    protocol = protocol or SplitProtocol()
+    random_state, method, covariance = protocol.random_state, protocol.method, protocol.covariance
     folds = {"LOOCV": LeaveOneOut(), "5-fold": KFold(5), "5-fold strat": StratifiedKFold(5),
              "5-fold shuf": KFold(5, shuffle=True, random_state=random_state),
              "5-fold strat shuf": StratifiedKFold(5, shuffle=True, random_state=random_state)}

@@ -41,6 +41,7 @@ from ...whitening import (
     transform_by_class,
     whitening_matrix,
 )
+from .protocol import SplitProtocol
 
 #: the transforms compared over column orders: name -> label (as tables and the figure show it)
 TRANSFORMS = {
@@ -191,8 +192,9 @@ def _largest_change(new, ref, *, relative=False):
     return float(diff.max())
 
 
-def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: int = 50, random_state=0,
-                       symmetric_method: str = "zca_cor", covariance="sample") -> ColumnOrderStudy:
+def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: int = 50,
+                       protocol: SplitProtocol | None = None,
+                       symmetric_method: str = "zca_cor") -> ColumnOrderStudy:
     """Each transform of :data:`TRANSFORMS` with the columns in ``n_orders`` random orders, against the given order.
 
     For every order the matrices are estimated afresh on the training rows (the case-3
@@ -201,7 +203,9 @@ def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: 
     distance (relative to the largest distance) and of the transformed coordinates matched by
     feature (relative to the largest coordinate; a transform that merely follows the order,
     :math:`W' = P W P^\\top`, changes them by rounding only), and the cosine kNN's test
-    predictions (:func:`knn_from_similarity`, ``k`` neighbours).
+    predictions (:func:`knn_from_similarity`, ``k`` neighbours). Of ``protocol``
+    (:class:`SplitProtocol`, by default its defaults) the study uses the seed of the orders (``random_state``) and the
+    ``covariance``; its factors are Cholesky and ``symmetric_method``'s, whatever ``method``.
 
     Returns
     -------
@@ -223,7 +227,9 @@ def column_order_study(X_train, y_train, X_test, y_test, k: int = 13, n_orders: 
     X_train = np.asarray(X_train, dtype=float)
     X_test = np.asarray(X_test, dtype=float)
     y_train, y_test = np.asarray(y_train), np.asarray(y_test)
-    orders = random_column_orders(X_train.shape[1], n_orders, random_state)
+    protocol = protocol or SplitProtocol()
+    covariance = protocol.covariance
+    orders = random_column_orders(X_train.shape[1], n_orders, protocol.random_state)
     reference = order_geometry(X_train, y_train, X_test, y_test, None, symmetric_method, covariance)
     changes = {name: {"cos": 0.0, "dist": 0.0, "coord": 0.0} for name in TRANSFORMS}
     preds = {name: [knn_from_similarity(reference[name]["cosine"], y_train, k)] for name in TRANSFORMS}

@@ -3,6 +3,8 @@ labels) and its label audit."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
@@ -20,19 +22,19 @@ from ...whitening import (
 )
 
 
-def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_fit=None, y_fit=None,
-                                method="cholesky", covariance="sample", matrices=None):
+def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, method="cholesky",
+                                covariance="sample", matrices=None):
     """The seeds' "population" protocol. USES THE TEST LABELS (``y_test_used``).
 
-    Per-class whitening matrices are estimated on ``(X_fit, y_fit)`` (default: the
-    training data; the papers used all 569 points), every training row is transformed
-    with its class's matrix and so is every *test* row, with the label given in
-    ``y_test_used``. Passing the true test labels reproduces the papers; passing wrong
-    labels shows that the prediction follows the label we gave. ``matrices`` (``{label: W}``)
-    replaces the estimated matrices by any label-dependent transform, e.g. random ones.
-    ``method`` and ``covariance`` are those of
+    Every training row is transformed with its class's matrix and so is every *test* row,
+    with the label given in ``y_test_used``. Passing the true test labels reproduces the
+    papers; passing wrong labels shows that the prediction follows the label we gave.
+    ``matrices`` (``{label: W}``) are the class matrices: by default estimated on the
+    training rows; the papers' are those of all 569 rows
+    (``class_whitening_matrices(X, y)``); any label-dependent transform, e.g. random
+    matrices, may stand in for them. ``method`` and ``covariance`` are those of
     :func:`helpers.whitening.class_whitening_matrices` (the papers: Cholesky of the sample
-    covariance).
+    covariance), used when ``matrices`` is not given.
 
     Returns
     -------
@@ -58,10 +60,7 @@ def population_protocol_predict(model, X_train, y_train, X_test, y_test_used, X_
     if matrices is not None:
         mats = matrices
     else:
-        if X_fit is None:
-            X_fit, y_fit = X_train, y_train
-        mats = class_whitening_matrices(np.asarray(X_fit, dtype=float), np.asarray(y_fit), method=method,
-                                        covariance=covariance)
+        mats = class_whitening_matrices(X_train, y_train, method=method, covariance=covariance)
     Z_train = transform_by_class(X_train, y_train, mats)
     Z_test = transform_by_class(X_test, y_test_used, mats)
     return clone(model).fit(Z_train, y_train).predict(Z_test)
@@ -112,11 +111,57 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
     return float(np.mean(pred == y))
 
 
-def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_state=0, matrices_from="all",
-                            method="cholesky", covariance="sample", n_jobs=None, scoring="accuracy"):
+@dataclass(frozen=True)
+class SplitProtocol:
+    """The settings of the repeated-split protocol: the random splits, and the whitening fitted in them.
+
+    Built once in a notebook and passed to every function that resamples, so that all of them
+    use the same splits, seed and whitening: :func:`population_split_scores`,
+    :func:`~helpers.studies.sahoo_maiti_2025a.split_sweep` and the SVM paper's
+    :func:`~helpers.studies.sahoo_maiti_2025b.svm_split_sweep` draw ``n_splits`` stratified
+    random splits; :func:`~helpers.studies.sahoo_maiti_2025a.table1_protocol_grid` seeds its
+    shuffled folds and :func:`~helpers.studies.sahoo_maiti_2025a.column_order_study` its
+    column orders with the same ``random_state``.
+
+    Parameters
+    ----------
+    n_splits : int, default=50
+        Stratified random train/test splits (``StratifiedShuffleSplit``).
+    test_size : float, default=0.2
+        Fraction of the rows held out in each split (the papers' 80:20).
+    random_state : int, default=0
+        Seed of the splits, and of the folds or orders a function draws instead.
+    method : str, default="cholesky"
+        Whitening method (:data:`helpers.whitening.METHODS`); the papers use Cholesky factors.
+    covariance : str or float, default="sample"
+        Covariance estimate (:data:`helpers.whitening.COVARIANCES`, or a shrinkage in [0, 1]).
+    n_jobs : int or None, default=None
+        Processes for the splits; the scores do not depend on it.
+
+    Examples
+    --------
+    >>> protocol = SplitProtocol(n_splits=10, random_state=42)
+    >>> protocol.n_splits, protocol.test_size, protocol.random_state, protocol.method
+    (10, 0.2, 42, 'cholesky')
+    >>> import dataclasses
+    >>> dataclasses.replace(protocol, n_jobs=2).n_jobs       # frozen: another setting is another protocol
+    2
+    """
+
+    n_splits: int = 50
+    test_size: float = 0.2
+    random_state: int | None = 0
+    method: str = "cholesky"
+    covariance: str | float = "sample"
+    n_jobs: int | None = None
+
+
+def population_split_scores(model, X, y, protocol: SplitProtocol | None = None, matrices_from="all",
+                            scoring="accuracy"):
     """The "population" protocol over the same stratified splits as :func:`repeated_split_scores`.
 
     USES THE TEST LABELS: each test row is whitened with its own class's matrix.
+    ``protocol`` gives the splits and the whitening (:class:`SplitProtocol`; default: its defaults).
     ``matrices_from="all"`` estimates the per-class matrices on all rows (as the papers),
     ``"train"`` on the training rows of each split only. ``scoring`` as in
     :func:`repeated_split_scores` (one name: an array; a tuple: ``{metric: array}``).
@@ -126,21 +171,24 @@ def population_split_scores(model, X, y, n_splits=50, test_size=0.2, random_stat
     >>> from sklearn.neighbors import KNeighborsClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(0, 3, (20, 2))]); y = np.repeat([0, 1], 20)
-    >>> population_split_scores(KNeighborsClassifier(3), X, y, n_splits=2).shape
+    >>> population_split_scores(KNeighborsClassifier(3), X, y, SplitProtocol(n_splits=2)).shape
     (2,)
     """
     if matrices_from not in ("all", "train"):
         raise ValueError(f"matrices_from must be 'all' or 'train', got {matrices_from!r}.")
+    protocol = protocol or SplitProtocol()
     names, single = check_scoring(scoring)
     check_estimator(model)
-    n_splits = check_int(n_splits, "n_splits", 1, "n_splits=50")
+    n_splits = check_int(protocol.n_splits, "n_splits", 1, "n_splits=50")
     X, y = check_labels(X, y)
-    cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
-    fit = (X, y) if matrices_from == "all" else (None, None)
+    method, covariance = protocol.method, protocol.covariance
+    cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=protocol.test_size, random_state=protocol.random_state)
+    # "all": one set of class matrices from every row, as the papers; "train": each split's training rows
+    mats = class_whitening_matrices(X, y, method=method, covariance=covariance) if matrices_from == "all" else None
     splits = list(cv.split(X, y))
-    preds = Parallel(n_jobs=n_jobs)(
+    preds = Parallel(n_jobs=protocol.n_jobs)(
         delayed(population_protocol_predict)(
-            model, X[tr], y[tr], X[te], y[te], *fit, method=method, covariance=covariance
+            model, X[tr], y[tr], X[te], y[te], method=method, covariance=covariance, matrices=mats
         )
         for tr, te in splits)
     out = {n: np.asarray([SCORE_FUNCTIONS[n](y[te], pred) for (_, te), pred in zip(splits, preds)]) for n in names}

@@ -2,8 +2,9 @@
 
 The second of the two 2025 papers reuses the first one's protocols on the Wisconsin data
 (:mod:`.sahoo_maiti_2025a`: the split, the label-using "population" protocol and its audit)
-with support vector classifiers. What this paper needs beyond them, in the order of its
-sections 4-6:
+with support vector classifiers, and its settings of the repeated random splits
+(:class:`~helpers.studies.sahoo_maiti_2025a.SplitProtocol`). What this paper needs beyond them,
+in the order of its sections 4-6:
 
 * :func:`precision_table`: the precision of each class for the four standard kernels on the
   raw data (Figs. 2-4);

@@ -31,6 +31,7 @@ from ...whitening import (
     transform_by_class,
 )
 from ..sahoo_maiti_2025a import (
+    SplitProtocol,
     population_split_scores,
 )
 from .kernels import KERNELS, PAPER_METRICS, eq29_by_hand
@@ -201,14 +202,16 @@ def svm_models(method="cholesky", covariance="sample", kernels: Sequence[str] = 
     }
 
 
-def svm_split_sweep(models: Mapping, X, y, n_splits: int = 50, test_size: float = 0.2, random_state=0,
-                    method="cholesky", covariance="sample", n_jobs=None,
+def svm_split_sweep(models: Mapping, X, y, protocol: SplitProtocol | None = None,
                     metrics: Sequence[str] = PAPER_METRICS) -> dict[str, dict[str, np.ndarray]]:
     """Each metric of each model over the same stratified random splits, and Option A beside them.
 
-    Option A (the population protocol with a linear SVC, which reads the test labels) is run
-    with class factors from all rows (``population_cholesky``) and from each split's training
-    rows (``population_cholesky_train_matrices``).
+    The splits, processes and Option A's whitening are those of ``protocol``
+    (:class:`~helpers.studies.sahoo_maiti_2025a.SplitProtocol`, the cosine paper's, by default
+    its defaults; the models carry their own whitening). Option A (the population protocol
+    with a linear SVC, which reads the test labels) is run with class factors from all rows
+    (``population_cholesky``) and from each split's training rows
+    (``population_cholesky_train_matrices``).
 
     Returns
     -------
@@ -218,17 +221,17 @@ def svm_split_sweep(models: Mapping, X, y, n_splits: int = 50, test_size: float 
     --------
     >>> from helpers.studies.sahoo_maiti_2025a import wdbc_split
     >>> split = wdbc_split()
-    >>> by_metric = svm_split_sweep({"rbf": SVC()}, split.X, split.y, n_splits=2, metrics=("accuracy",))
+    >>> by_metric = svm_split_sweep({"rbf": SVC()}, split.X, split.y, SplitProtocol(n_splits=2), ("accuracy",))
     >>> {name: s.round(3).tolist() for name, s in by_metric["accuracy"].items()}  # doctest: +NORMALIZE_WHITESPACE
     {'rbf': [0.939, 0.947], 'population_cholesky': [1.0, 1.0], 'population_cholesky_train_matrices': [1.0, 1.0]}
     """
     metrics = tuple(metrics)
-    scores = repeated_split_scores(models, X, y, n_splits=n_splits, test_size=test_size, random_state=random_state,
-                                   n_jobs=n_jobs, scoring=metrics)
+    protocol = protocol or SplitProtocol()
+    scores = repeated_split_scores(models, X, y, n_splits=protocol.n_splits, test_size=protocol.test_size,
+                                   random_state=protocol.random_state, n_jobs=protocol.n_jobs, scoring=metrics)
     for source, name in (("all", "population_cholesky"), ("train", "population_cholesky_train_matrices")):
-        scores[name] = population_split_scores(SVC(kernel="linear"), X, y, n_splits=n_splits, test_size=test_size,
-                                               random_state=random_state, matrices_from=source, method=method,
-                                               covariance=covariance, n_jobs=n_jobs, scoring=metrics)
+        scores[name] = population_split_scores(SVC(kernel="linear"), X, y, protocol, matrices_from=source,
+                                               scoring=metrics)
     return {m: {name: s[m] for name, s in scores.items()} for m in metrics}
 
 
@@ -272,15 +275,24 @@ def sweep_comparisons(by_metric: Mapping, pairs: Sequence[tuple[str, str]], metr
     return out
 
 
-def protocol_comparisons(first: str, others: Sequence[str], *, y=None, loo_predictions: Mapping | None = None,
-                         fold_scores: Mapping | None = None, y_test=None, split_predictions: Mapping | None = None,
-                         n_resamples: int = 9999, random_state: int = 0) -> dict[str, dict]:
+def protocol_comparisons(first: str, others: Sequence[str], *, loo: tuple | None = None,
+                         fold_scores: Mapping | None = None, split: tuple | None = None, n_resamples: int = 9999,
+                         random_state: int = 0) -> dict[str, dict]:
     """``first`` against each of ``others`` under each protocol given: LOOCV, k-fold CV, one split.
 
     LOOCV and the split give one prediction per row: :func:`helpers.effects.paired_bootstrap`
     of the accuracy difference (rows resampled in pairs), with the discordant counts and the
     exact McNemar p beside it. k-fold CV gives one accuracy per fold:
     :func:`helpers.effects.resampled_difference` with ``n_test / n_train = 1 / (k - 1)``.
+
+    Parameters
+    ----------
+    loo : (y, {model: predictions}), optional
+        The true labels of all rows and each model's leave-one-out prediction of each row.
+    fold_scores : dict of {model: accuracies}, optional
+        Each model's accuracy on each of the k folds.
+    split : (y_test, {model: predictions}), optional
+        The true labels of the test rows and each model's predictions of them.
 
     Returns
     -------
@@ -292,28 +304,31 @@ def protocol_comparisons(first: str, others: Sequence[str], *, y=None, loo_predi
     >>> y = np.r_[np.zeros(30, int), np.ones(30, int)]
     >>> good, bad = y.copy(), y.copy()
     >>> bad[:12] = 1
-    >>> c = protocol_comparisons("a", ["b"], y=y, loo_predictions={"a": good, "b": bad},
+    >>> c = protocol_comparisons("a", ["b"], loo=(y, {"a": good, "b": bad}),
     ...                          fold_scores={"a": [1.0, 0.9, 1.0], "b": [0.8, 0.8, 0.9]}, n_resamples=999)
     >>> list(c), c["LOOCV: a vs b"]["right_wrong"], round(c["LOOCV: a vs b"]["effect"], 2)
     (['LOOCV: a vs b', '3-fold: a vs b'], (12, 0), 0.2)
     """
-    if loo_predictions is not None and y is None or split_predictions is not None and y_test is None:
-        raise ValueError("predictions need their true labels: give y= with loo_predictions= and y_test= with "
-                         "split_predictions=")
+    for name, given in (("loo", loo), ("split", split)):
+        if given is not None and not (isinstance(given, tuple) and len(given) == 2):
+            raise ValueError(f"{name} must be a pair (true labels, {{model: predictions}}), e.g. "
+                             f"{name}=(y, predictions); got {type(given).__name__}")
     out = {}
     for other in others:
-        if loo_predictions is not None:
-            out[f"LOOCV: {first} vs {other}"] = _paired(y, loo_predictions[first], loo_predictions[other],
-                                                        n_resamples, random_state)
+        if loo is not None:
+            y, predictions = loo
+            out[f"LOOCV: {first} vs {other}"] = _paired(y, predictions[first], predictions[other], n_resamples,
+                                                        random_state)
         if fold_scores is not None:
             k = len(fold_scores[first])
             out[f"{k}-fold: {first} vs {other}"] = resampled_difference(fold_scores[first], fold_scores[other],
                                                                          1 / (k - 1))
-        if split_predictions is not None:
-            out[f"80:20 split: {first} vs {other}"] = _paired(y_test, split_predictions[first],
-                                                              split_predictions[other], n_resamples, random_state)
+        if split is not None:
+            y_test, predictions = split
+            out[f"80:20 split: {first} vs {other}"] = _paired(y_test, predictions[first], predictions[other],
+                                                              n_resamples, random_state)
     if not out:
-        raise ValueError("give at least one protocol: loo_predictions=, fold_scores= or split_predictions=")
+        raise ValueError("give at least one protocol: loo=, fold_scores= or split=")
     return out
 
 

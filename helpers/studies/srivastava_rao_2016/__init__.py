@@ -27,7 +27,9 @@ The modules, in the order of the paper (and of notebook 06):
   by hand, the TF-IDF formula, the topics;
 * :mod:`.pca_checks`: the PCA (Eqs 1-5) fitted and checked, the scale invariance of line 146, the
   components that 90% of the variance needs under a keyword threshold;
-* :mod:`.readings`: the readings above;
+* :mod:`.readings`: the readings above, and :class:`KnnOptions`, the choices they share (the
+  components' standard deviations, the k tried, the covariance estimate, the seed, the
+  bootstrap's resamples, the progress bars), which the functions below take as one object;
 * :mod:`.sweeps`: many PCA sizes and k from one neighbour search (:func:`component_sweep`,
   :func:`knn_sweep`), the choice of k (:func:`summarize_readings`, :func:`best_k`), Figs 5 and 6
   (:func:`training_size_curve`) and every reading on fewer components
@@ -50,8 +52,9 @@ The package also re-exports what notebook 06 uses from the data and maths layers
 Reuters-21578 loader and splits, the text pipeline, McNemar's test, the paired bootstrap and
 the plotting functions.
 
-The slow steps take ``verbose``: ``True`` shows a tqdm bar, ``False`` hides it, ``None``
-(the default) shows it on a terminal only; ``TQDM_DISABLE=1`` hides every bar.
+The slow steps take ``verbose`` (a field of :class:`KnnOptions` where they take one): ``True``
+shows a tqdm bar, ``False`` hides it, ``None`` (the default) shows it on a terminal only;
+``TQDM_DISABLE=1`` hides every bar.
 
 References
 ----------
@@ -109,7 +112,7 @@ from .pca_checks import (
     scale_invariance,
     sq_mahalanobis,
 )
-from .readings import MAHAL_READINGS, READINGS, Readings, mahalanobis_readings
+from .readings import MAHAL_READINGS, READINGS, KnnOptions, Readings, mahalanobis_readings
 from .sweeps import (
     best_k,
     component_sweep,
@@ -150,6 +153,7 @@ __all__ = [
     "TABLE1",
     "TABLE2_BASELINES",
     "DimensionStudy",
+    "KnnOptions",
     "MahalanobisCentroidClassifier",
     "Readings",
     "accuracy_by_k",

@@ -27,7 +27,7 @@ from ...effects import paired_bootstrap
 from ...evaluation import prf_scores
 from ...significance import mcnemar_exact
 from .intervals import auc_effect, bonferroni_effect
-from .readings import READINGS, Readings
+from .readings import READINGS, KnnOptions, Readings
 from .sweeps import best_k, component_sweep, knn_sweep
 
 __all__ = [
@@ -339,11 +339,12 @@ class DimensionStudy:
     peak_pred: np.ndarray
 
 
-def knn_by_dimension(X_train, X_test, Z_train, Z_test, y_train, y_test, sd, components, ks) -> DimensionStudy:
+def knn_by_dimension(X_train, X_test, Z_train, Z_test, y_train, y_test, components,
+                     options: KnnOptions) -> DimensionStudy:
     """Euclidean kNN on the full space (``X``) and Euclidean and class-blind kNN on the first m components (``Z``).
 
     The paper says kNN is sensitive to high dimension and gains from PCA (lines 19, 39-41,
-    269). Every k of ``ks`` is tried, and the best kept, as the paper chose k.
+    269). Every k of ``options.ks`` is tried, and the best kept, as the paper chose k.
 
     Parameters
     ----------
@@ -352,11 +353,11 @@ def knn_by_dimension(X_train, X_test, Z_train, Z_test, y_train, y_test, sd, comp
     Z_train, Z_test : ndarray
         Their PCA scores, components in decreasing order of variance.
     y_train, y_test : 1-D labels
-    sd : ndarray
-        Standard deviation of each component (class-blind whitening divides by it).
     components : iterable of int
         The numbers m of leading components.
-    ks : iterable of int
+    options : KnnOptions
+        ``sd`` (each component's standard deviation, which class-blind whitening divides by)
+        and ``ks``.
 
     Returns
     -------
@@ -367,10 +368,11 @@ def knn_by_dimension(X_train, X_test, Z_train, Z_test, y_train, y_test, sd, comp
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(size=(20, 4)), rng.normal(size=(20, 4)) + [3, 0, 0, 0]])
     >>> y = np.repeat(["a", "b"], 20)
-    >>> s = knn_by_dimension(X, X, X, X, y, y, X.std(axis=0), [1, 4], [1, 3])
+    >>> s = knn_by_dimension(X, X, X, X, y, y, [1, 4], KnnOptions(sd=X.std(axis=0), ks=[1, 3]))
     >>> s.full_accuracy, s.full_k, s.curve.index.tolist(), s.peak   # the first component separates a and b
     (1.0, 1, [1, 4], 1)
     """
+    sd, ks = options.sd, options.ks
     full = knn_sweep(X_train, y_train, X_test, ks)
     full_accuracy = accuracy_by_k(full, y_test)
     full_k = best_k(full_accuracy)
@@ -413,8 +415,8 @@ def score_differences(y_true, predictions: dict, reference, scores, classes) -> 
                          for name, p in predictions.items()}).T
 
 
-def balance_claims(y_true, pred, reference, name: str, differences: pd.DataFrame, classes, keys=None,
-                   n_resamples: int = 1999, random_state: int = 0) -> dict:
+def balance_claims(y_true, pred, reference, name: str, differences: pd.DataFrame, classes,
+                   options: KnnOptions | None = None, keys=None) -> dict:
     """The claims on precision, recall and their balance (lines 35, 169, 320), answered by one reading.
 
     Parameters
@@ -426,10 +428,11 @@ def balance_claims(y_true, pred, reference, name: str, differences: pd.DataFrame
         :func:`score_differences` of every reading against Euclidean kNN (the evidence counts
         the readings ahead on each score).
     classes : the categories
+    options : KnnOptions, optional
+        ``n_resamples`` and ``random_state`` of :func:`helpers.effects.paired_bootstrap`;
+        default ``KnnOptions()``.
     keys : dict, optional
         Ledger key -> score; :data:`BALANCE_KEYS` by default.
-    n_resamples, random_state
-        Of :func:`helpers.effects.paired_bootstrap`.
 
     Returns
     -------
@@ -442,15 +445,16 @@ def balance_claims(y_true, pred, reference, name: str, differences: pd.DataFrame
     >>> y = np.array([0, 1, 2] * 20)
     >>> wrong = np.where(np.arange(60) < 9, (y + 1) % 3, y)
     >>> diffs = score_differences(y, {"a": wrong, "b": y}, y, ["macro_f1"], [0, 1, 2])
-    >>> claims = balance_claims(y, wrong, y, "a", diffs, [0, 1, 2], {"claim.balance.macro": "macro_f1"},
-    ...                         n_resamples=99)
+    >>> claims = balance_claims(y, wrong, y, "a", diffs, [0, 1, 2], KnnOptions(n_resamples=99),
+    ...                         {"claim.balance.macro": "macro_f1"})
     >>> claims["claim.balance.macro"]["evidence"][:48]
     'macro f1: a minus Euclidean kNN -0.150; 0 of 2 r'
     """
+    options = KnnOptions() if options is None else options
     claims = {}
     for key, score in (BALANCE_KEYS if keys is None else keys).items():
-        effect = paired_bootstrap(y_true, pred, reference, score=score, classes=classes, n_resamples=n_resamples,
-                                  random_state=random_state)
+        effect = paired_bootstrap(y_true, pred, reference, score=score, classes=classes,
+                                  n_resamples=options.n_resamples, random_state=options.random_state)
         ahead = int((differences[score] > 0).sum())
         claims[key] = {"effect": effect,
                        "evidence": f"{score.replace('_', ' ')}: {name} minus {READINGS['euclidean']} "
@@ -552,7 +556,8 @@ def dimension_claims(dims: DimensionStudy, y_true, pred_reduced, accuracy_reduce
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(size=(40, 6)), rng.normal(size=(40, 6)) + [1.5, 0, 0, 0, 0, 0]])
     >>> y = np.repeat(["a", "b"], 40)
-    >>> s = knn_by_dimension(X[::2], X[1::2], X[::2], X[1::2], y[::2], y[1::2], X.std(axis=0), [1, 2], [3])
+    >>> s = knn_by_dimension(X[::2], X[1::2], X[::2], X[1::2], y[::2], y[1::2], [1, 2],
+    ...                      KnnOptions(sd=X.std(axis=0), ks=[3]))
     >>> on_two = knn_sweep(X[::2, :2], y[::2], X[1::2, :2], [3])[3]
     >>> claims = dimension_claims(s, y[1::2], on_two, np.mean(on_two == y[1::2]), 2, 6, n_resamples=99)
     >>> e = claims["claim.knn-pca"]["effect"]
@@ -589,8 +594,7 @@ def dimension_claims(dims: DimensionStudy, y_true, pred_reduced, accuracy_reduce
 
 
 def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dict, against_euclidean: dict,
-                        mcnemar: dict, classes, n_components: int, n_resamples: int = 1999,
-                        random_state: int = 0) -> dict:
+                        mcnemar: dict, classes, options: KnnOptions) -> dict:
     """The claims around Table 2 (lines 19, 35, 59, 297, 320), answered by the most accurate reading.
 
     Parameters
@@ -607,10 +611,10 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
     mcnemar : dict
         ``{reading: (b, c, p)}`` of every reading of Mahal-kNN against Euclidean kNN.
     classes : the categories
-    n_components : int
-        The PCA components the readings work in (:func:`reconstruction`).
-    n_resamples, random_state
-        The paired bootstrap's resamples and seed.
+    options : KnnOptions
+        Its ``sd`` gives the PCA components the readings work in (``n_components``, for
+        :func:`reconstruction`), its ``n_resamples`` and ``random_state`` the paired bootstrap's
+        resamples and seed.
 
     Returns
     -------
@@ -626,13 +630,15 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
     >>> pred = {"euclidean": y.copy(), "pooled": np.where(np.arange(60) < 12, 0, y)}
     >>> from helpers.studies.srivastava_rao_2016.intervals import effects_against
     >>> effects = effects_against(y, {"pooled": pred["pooled"]}, y, n_resamples=99)
+    >>> options = KnnOptions(sd=np.ones(3), n_resamples=99)   # readings on 3 components
     >>> claims = conventional_claims(y, pred, "pooled", {"naive Bayes": y % 2, "Rocchio": y % 2}, effects,
-    ...                              {"pooled": mcnemar_exact(y, pred["pooled"], y)}, [0, 1, 2], 3, n_resamples=99)
+    ...                              {"pooled": mcnemar_exact(y, pred["pooled"], y)}, [0, 1, 2], options)
     >>> sorted(claims["claim.f1-vs-conventional"]["comparisons"])[:2]
     ['macro F1 vs Euclidean kNN', 'macro F1 vs Rocchio']
     >>> round(claims["claim.accuracy-vs-nb"]["effect"]["effect"], 3)
     0.2
     """
+    n_resamples, random_state = options.n_resamples, options.random_state
     name = READINGS[favoured]
     pred = predictions[favoured]
     conventional = {"naive Bayes": baselines["naive Bayes"], "Rocchio": baselines["Rocchio"],
@@ -651,7 +657,7 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
                               random_state=random_state)
     b, c, p_nb = mcnemar_exact(y_true, pred, baselines["naive Bayes"])
     be, ce, p_e = mcnemar[favoured]
-    how = reconstruction(n_components)
+    how = reconstruction(options.n_components)
     claims = {
         "claim.macro-best": {"comparisons": macro, "evidence": f"macro F1: {listing('macro_f1')}"},
         "claim.f1-vs-conventional": {"comparisons": {**macro, **micro},

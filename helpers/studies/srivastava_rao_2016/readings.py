@@ -5,6 +5,7 @@ See :mod:`helpers.studies.srivastava_rao_2016` for the readings and the paper's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -75,8 +76,65 @@ def _accuracy(y_true, y_pred, multi):
     return float(np.mean(np.all(y_true == y_pred, axis=1))) if multi else float(np.mean(y_true == y_pred))
 
 
-def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), readings=None,
-                         covariance="ledoit_wolf", *, loo: bool = True, verbose: bool | None = None,
+@dataclass(frozen=True, kw_only=True)
+class KnnOptions:
+    """The choices every reading of Mahal-kNN shares, and the resampling of their intervals.
+
+    One object carries them through :func:`mahalanobis_readings` and the functions built on
+    it (the sweeps, Table 2's settings, the comparisons); each function uses the fields it
+    needs and ignores the others.
+
+    Parameters
+    ----------
+    sd : ndarray (d,), optional
+        Standard deviation of each principal component over the documents the PCA was fitted
+        on; ``class_blind`` divides the scores by it (PCA whitening). Needed for ``class_blind``
+        and ``weighted``; its length is the dimension the readings work in (:attr:`n_components`).
+    ks : iterable of int
+        Neighbours to try (the paper: 3 to 20, line 269).
+    readings : iterable of str, optional
+        The readings to compute (keys of :data:`READINGS`); default: every one that applies to
+        the labels.
+    covariance : "ledoit_wolf" or float in (0, 1]
+        Shrinkage of the category and pooled covariances (:class:`ResidualCovariance`; the
+        shrinkage is computed from inner products, so no scikit-learn estimator object).
+    random_state : int
+        Seed of the training subsets, the linear SVM and the bootstrap resamples.
+    n_resamples : int
+        Resamples of the test documents in each paired bootstrap interval.
+    verbose : bool or None
+        Progress bars on the slow steps: ``True`` shows them, ``False`` hides them, ``None``
+        shows them on a terminal only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> options = KnnOptions(sd=np.array([2.0, 1.0, 0.5]), ks=[3, 5])
+    >>> options.n_components, options.ks, options.covariance, options.n_resamples
+    (3, [3, 5], 'ledoit_wolf', 1999)
+    >>> from dataclasses import replace
+    >>> replace(options, sd=options.sd[:2]).n_components   # the same choices on the first two components
+    2
+    """
+
+    sd: np.ndarray | None = None
+    ks: Iterable[int] = range(3, 21)
+    readings: Iterable[str] | str | None = None
+    covariance: str | float = "ledoit_wolf"
+    random_state: int = 0
+    n_resamples: int = 1999
+    verbose: bool | None = None
+
+    @property
+    def n_components(self) -> int:
+        """The principal components the readings work in: the length of ``sd``."""
+        if self.sd is None:
+            raise ValueError("the number of components comes from sd, which is None: pass "
+                             "KnnOptions(sd=...), each component's standard deviation.")
+        return len(self.sd)
+
+
+def mahalanobis_readings(Z_train, y_train, Z_test, options: KnnOptions | None = None, *, loo: bool = True,
                          desc: str = "readings") -> Readings:
     """Test predictions of every reading of Mahal-kNN (:data:`READINGS`) for every k.
 
@@ -89,24 +147,15 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
         each of its categories in the category means and covariances, and a kNN reading
         assigns a label when more than half of the k neighbours carry it). ``per_category``
         and ``weighted`` need single labels.
-    sd : ndarray (d,), optional
-        Standard deviation of each component over the documents the PCA was fitted on;
-        ``class_blind`` divides the scores by it (PCA whitening). Needed for ``class_blind``
-        and ``weighted``.
-    ks : iterable of int
-        Neighbours to try (the paper: 3 to 20).
-    readings : iterable of str, optional
-        Default: all that apply to the labels.
-    covariance : "ledoit_wolf" or float in (0, 1]
-        Shrinkage of the category and pooled covariances (:class:`ResidualCovariance`; the
-        shrinkage is computed from inner products, so no scikit-learn estimator object).
+    options : KnnOptions, optional
+        ``sd`` (needed for ``class_blind`` and ``weighted``), ``ks``, ``readings``,
+        ``covariance`` and ``verbose`` (a progress bar over the readings); default
+        ``KnnOptions()``.
     loo : bool
         Also compute leave-one-out accuracies on the training documents for every k (to
         choose k without the test set).
-    verbose : bool or None
-        A progress bar over the readings.
     desc : str
-        The label of that bar.
+        The label of the progress bar.
 
     Returns
     -------
@@ -123,16 +172,17 @@ def mahalanobis_readings(Z_train, y_train, Z_test, sd=None, ks=range(3, 21), rea
     >>> a = rng.normal(size=(40, 2)) * [6.0, 0.3]
     >>> b = rng.normal(size=(40, 2)) * [0.3, 6.0] + [4.0, 0.0]
     >>> Z, y = np.vstack([a, b]), np.array(["a"] * 40 + ["b"] * 40)
-    >>> out = mahalanobis_readings(Z, y, np.array([[4.5, 0.5]]), ks=[3], loo=False,
-    ...                            readings=["euclidean", "per_category"], verbose=False)
+    >>> options = KnnOptions(ks=[3], readings=["euclidean", "per_category"], verbose=False)
+    >>> out = mahalanobis_readings(Z, y, np.array([[4.5, 0.5]]), options, loo=False)
     >>> [str(out.pred[r][3][0]) for r in ("euclidean", "per_category")]
     ['b', 'a']
     """
-    task = _readings_task(Z_train, y_train, Z_test, sd, ks, readings, covariance, loo)
+    o = KnnOptions() if options is None else options
+    task = _readings_task(Z_train, y_train, Z_test, o.sd, o.ks, o.readings, o.covariance, loo)
     gram = _Gram(task.Z_train, task.Z_test)
     out = Readings(classes=task.classes, multi_label=task.multi, info={"n_components": task.d})
     shrinkage = {}
-    for step in progress_bar(_steps(task.wanted), desc=desc, progress=verbose):
+    for step in progress_bar(_steps(task.wanted), desc=desc, progress=o.verbose):
         if step == "categories":
             _category_readings(task, gram, out, shrinkage)
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -17,7 +19,7 @@ from ...evaluation import exact_match_accuracy, prf_scores
 from ...neighbours import majority_votes, nearest_indices
 from ...significance import mcnemar_exact
 from .intervals import bonferroni_effect
-from .readings import READINGS, Readings, mahalanobis_readings
+from .readings import READINGS, KnnOptions, Readings, mahalanobis_readings
 
 
 def component_sweep(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3, 21)):
@@ -147,16 +149,28 @@ def summarize_readings(readings: Readings, y_test) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=range(3, 21), readings=None,
-                        covariance="ledoit_wolf", random_state: int = 0, verbose: bool | None = None,
+def training_size_curve(Z_train, y_train, Z_test, y_test, fractions, options: KnnOptions | None = None,
                         full: Readings | None = None):
     """Accuracy of each reading against the number of training documents (Figs 5 and 6).
 
     For each fraction a stratified random subset of the training documents (seeded; the
     whole set at 1.0) trains every reading, with the best k of the paper's protocol (test
     accuracy over ``ks``); the PCA scores are those of the whole training set, fitted
-    without labels, as the paper's PCA on unlabelled and seed data (line 265). ``full``:
-    the :func:`mahalanobis_readings` of the whole training set, reused at fraction 1.0.
+    without labels, as the paper's PCA on unlabelled and seed data (line 265).
+
+    Parameters
+    ----------
+    Z_train, Z_test : ndarray
+        PCA scores of the training and test documents.
+    y_train, y_test : 1-D labels (single-label)
+    fractions : iterable of float in (0, 1]
+        The fractions of the training documents.
+    options : KnnOptions, optional
+        ``sd``, ``ks``, ``readings`` and ``covariance`` of the readings, ``random_state`` (the
+        seed of the subsets) and ``verbose`` (a progress bar over the fractions); default
+        ``KnnOptions()``.
+    full : Readings, optional
+        The :func:`mahalanobis_readings` of the whole training set, reused at fraction 1.0.
 
     Returns
     -------
@@ -172,12 +186,15 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
     >>> rng = np.random.default_rng(0)
     >>> Z = np.vstack([rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 4])
     >>> y = np.repeat(["a", "b"], 30)
-    >>> curve, _ = training_size_curve(Z, y, Z, y, Z.std(axis=0), [0.5, 1.0], ks=[3], readings=["euclidean"])
+    >>> options = KnnOptions(sd=Z.std(axis=0), ks=[3], readings=["euclidean"])
+    >>> curve, _ = training_size_curve(Z, y, Z, y, [0.5, 1.0], options)
     >>> curve[["training documents", "accuracy"]].values.tolist()
     [[30.0, 1.0], [60.0, 1.0]]
     """
     from sklearn.model_selection import train_test_split
 
+    options = KnnOptions() if options is None else options
+    ks, readings = options.ks, options.readings
     y_train = np.asarray(y_train)
     fractions = list(fractions)
     if not fractions or any(Real(0, 1, closed="right").problem(f) is not None for f in fractions):
@@ -188,14 +205,14 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, sd, fractions, ks=rang
     if unknown:
         raise ValueError(f"unknown reading(s) {unknown}; choose from {list(READINGS)}.")
     rows, preds = [], {}
-    for frac in progress_bar(fractions, desc="training sizes", progress=verbose):
+    for frac in progress_bar(fractions, desc="training sizes", progress=options.verbose):
         idx = np.arange(len(y_train)) if frac == 1 else np.sort(train_test_split(
-            np.arange(len(y_train)), train_size=frac, stratify=y_train, random_state=random_state)[0])
+            np.arange(len(y_train)), train_size=frac, stratify=y_train, random_state=options.random_state)[0])
         if frac == 1 and full is not None:
             out = full
         else:
-            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, sd, ks, readings, covariance, loo=False,
-                                       verbose=False)
+            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, replace(options, readings=readings,
+                                                                                   verbose=False), loo=False)
         for r, by_k in out.pred.items():
             if readings is not None and r not in readings:
                 continue
@@ -223,8 +240,8 @@ def best_k(accuracy_by_k: dict) -> int:
 
 
 
-def readings_by_components(Z_train, y_train, Z_test, y_test, sd, components, ks=range(3, 21),
-                           covariance="ledoit_wolf", full=None) -> tuple[pd.DataFrame, dict]:
+def readings_by_components(Z_train, y_train, Z_test, y_test, components, options: KnnOptions | None = None,
+                           full=None) -> tuple[pd.DataFrame, dict]:
     """Every reading on the first m principal components, for each m, with the best k of each (test accuracy).
 
     Parameters
@@ -232,11 +249,11 @@ def readings_by_components(Z_train, y_train, Z_test, y_test, sd, components, ks=
     Z_train, Z_test : ndarray
         PCA scores, components in decreasing order of variance.
     y_train, y_test : 1-D labels (single-label)
-    sd : ndarray
-        Standard deviation of each component.
     components : iterable of int
         The numbers m of leading components.
-    ks, covariance : as in :func:`mahalanobis_readings`
+    options : KnnOptions, optional
+        ``sd`` (each component's standard deviation, cut to the first m), ``ks``, ``readings``
+        and ``covariance`` of :func:`mahalanobis_readings`; default ``KnnOptions()``.
     full : tuple, optional
         ``(summary, predictions)`` of the readings already computed on every column of ``Z``
         (:func:`summarize_readings` and the predictions at its k), added as the row
@@ -254,18 +271,19 @@ def readings_by_components(Z_train, y_train, Z_test, y_test, sd, components, ks=
     >>> rng = np.random.default_rng(0)
     >>> Z = np.vstack([rng.normal(size=(20, 3)), rng.normal(size=(20, 3)) + [3, 0, 0]])
     >>> y = np.repeat(["a", "b"], 20)
-    >>> acc, preds = readings_by_components(Z, y, Z, y, Z.std(axis=0), [1, 3], ks=[3])
+    >>> acc, preds = readings_by_components(Z, y, Z, y, [1, 3], KnnOptions(sd=Z.std(axis=0), ks=[3]))
     >>> acc.index.tolist(), bool(acc.loc[1, "euclidean"] >= 0.9), preds[(3, "pooled")].shape
     ([1, 3], True, (40,))
     """
+    options = KnnOptions() if options is None else options
     by_m, predictions = {}, {}
     if full is not None:
         summary, pred = full
         by_m[Z_train.shape[1]] = summary["accuracy"]
         predictions.update({(Z_train.shape[1], r): p for r, p in pred.items()})
     for m in components:
-        out = mahalanobis_readings(Z_train[:, :m], y_train, Z_test[:, :m], np.asarray(sd)[:m], ks,
-                                   covariance=covariance, loo=False, verbose=False)
+        on_m = replace(options, sd=np.asarray(options.sd)[:m], verbose=False)   # the first m components
+        out = mahalanobis_readings(Z_train[:, :m], y_train, Z_test[:, :m], on_m, loo=False)
         summary = summarize_readings(out, y_test)
         by_m[m] = summary["accuracy"]
         predictions.update({(m, r): out.pred[r][summary.loc[r, "k"]] for r in out.pred})

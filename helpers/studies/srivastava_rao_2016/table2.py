@@ -10,12 +10,14 @@ document; :func:`table2_answers` gives our answers to Table 2's rows, with the n
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from ...data.reuters import make_setting
 from ...evaluation import prf_scores
 from .baselines import baseline_predictions
-from .readings import READINGS, mahalanobis_readings
+from .readings import READINGS, KnnOptions, mahalanobis_readings
 from .sweeps import summarize_readings
 
 __all__ = ["F1_COLUMNS", "TABLE2_BASELINES", "other_settings", "readings_note", "setting_table",
@@ -76,8 +78,8 @@ def single_label_table(counts, weights, rows, y_train, y_test, classes, summary:
     return base, table
 
 
-def setting_table(train, test, setting: str, counts, weights, scores, sd, ks, readings=None, categories: int = 10,
-                  covariance="ledoit_wolf", random_state: int = 0, verbose=None) -> tuple[pd.DataFrame, tuple]:
+def setting_table(train, test, setting: str, counts, weights, scores, options: KnnOptions,
+                  categories: int = 10) -> tuple[pd.DataFrame, tuple]:
     """Accuracy, macro and micro F1 of the baselines and readings in one multi-label setting.
 
     Naive Bayes, Rocchio and (top-10 setting only) the linear SVM, one-vs-rest; a kNN reading
@@ -92,9 +94,9 @@ def setting_table(train, test, setting: str, counts, weights, scores, sd, ks, re
     setting : {"multi_label", "all_90"}
     counts, weights, scores : pair of matrices
         Term counts, TF-IDF weights and PCA scores of all training and all test documents.
-    sd : ndarray
-        Standard deviations of the components.
-    ks, readings, covariance : as in :func:`~.readings.mahalanobis_readings`
+    options : KnnOptions
+        ``sd``, ``ks``, ``readings``, ``covariance`` and ``verbose`` of
+        :func:`~.readings.mahalanobis_readings`; ``random_state`` seeds the linear SVM.
     categories : int
         The number of largest topics (top-10 setting).
 
@@ -108,21 +110,30 @@ def setting_table(train, test, setting: str, counts, weights, scores, sd, ks, re
     rows_train, rows_test, y_train, y_test, _ = make_setting(train, test, setting, categories)
     methods = ["naive Bayes", "Rocchio"] + (["linear SVM"] if setting == "multi_label" else [])
     base = baseline_predictions(_rows(counts, rows_train, rows_test), _rows(weights, rows_train, rows_test), y_train,
-                                random_state=random_state, methods=methods)
-    out = mahalanobis_readings(scores[0][rows_train], y_train, scores[1][rows_test], sd, ks, readings=readings,
-                               covariance=covariance, loo=False, verbose=verbose, desc=f"readings, {setting}")
+                                random_state=options.random_state, methods=methods)
+    out = mahalanobis_readings(scores[0][rows_train], y_train, scores[1][rows_test], options, loo=False,
+                               desc=f"readings, {setting}")
     rows = {m: prf_scores(y_test, p) for m, p in base.items()}
     summary = summarize_readings(out, y_test)
     rows.update({READINGS[r]: summary.loc[r, F1_COLUMNS].to_dict() for r in out.pred})
     return pd.DataFrame(rows).T[F1_COLUMNS], (len(y_train), len(y_test), y_train.shape[1])
 
 
-def other_settings(train, test, counts, weights, scores, sd, ks, categories: int = 10, covariance="ledoit_wolf",
-                   random_state: int = 0, verbose=None, settings=None) -> tuple[dict, dict]:
+def other_settings(train, test, counts, weights, scores, options: KnnOptions, categories: int = 10,
+                   settings=None) -> tuple[dict, dict]:
     """:func:`setting_table` for the top-10 multi-label setting (every reading that applies) and all 90 topics.
 
     In the 90-topic setting only the readings that need no category covariance run: 14 of
     the 90 topics have one or two training documents.
+
+    Parameters
+    ----------
+    train, test, counts, weights, scores, categories : as in :func:`setting_table`
+    options : KnnOptions
+        As in :func:`setting_table`; its ``readings`` are replaced by each setting's.
+    settings : dict, optional
+        ``{setting: readings}`` (None: every reading that applies); by default the top-10
+        multi-label setting with every reading and all 90 topics with Euclidean and class-blind kNN.
 
     Returns
     -------
@@ -133,8 +144,8 @@ def other_settings(train, test, counts, weights, scores, sd, ks, categories: int
     """
     tables, sizes = {}, {}
     for setting, readings in (OTHER_SETTINGS if settings is None else settings).items():
-        tables[setting], sizes[setting] = setting_table(train, test, setting, counts, weights, scores, sd, ks, readings,
-                                                        categories, covariance, random_state, verbose)
+        tables[setting], sizes[setting] = setting_table(train, test, setting, counts, weights, scores,
+                                                        replace(options, readings=readings), categories)
     return tables, sizes
 
 

@@ -41,7 +41,7 @@ from .comparisons import (
 from .figures import training_size_claims
 from .intervals import effects_against
 from .pca_checks import fit_pca, keyword_order
-from .readings import Readings, mahalanobis_readings
+from .readings import KnnOptions, Readings, mahalanobis_readings
 from .sweeps import best_k, knn_sweep, summarize_readings, training_size_curve
 
 __all__ = ["Documents", "KeywordSetting", "claims_over_keywords", "keyword_claims", "keyword_setting",
@@ -129,7 +129,8 @@ def keyword_setting(docs: Documents, n_keywords: int, variance: float = 0.9, ks=
     y_train, y_test = docs.y
     Z_train, Z_test = S_train[rows_train], S_test[rows_test]
     sd = np.sqrt(pca.explained_variance_)
-    readings = mahalanobis_readings(Z_train, y_train, Z_test, sd, ks, covariance=covariance, loo=False, verbose=False)
+    readings = mahalanobis_readings(Z_train, y_train, Z_test, KnnOptions(sd=sd, ks=ks, covariance=covariance,
+                                                                        verbose=False), loo=False)
     summary = summarize_readings(readings, y_test)
     k_of, accuracy, predictions, favoured = chosen_readings(readings, summary)
     by_k = knn_sweep(W_train[rows_train], y_train, W_test[rows_test], ks)
@@ -164,6 +165,8 @@ def keyword_claims(s: KeywordSetting, docs: Documents, multi_label: pd.Series, f
     pred, euclid = s.predictions, s.predictions["euclidean"]
     mahal = [r for r in READINGS if r != "euclidean" and r in pred]
     options = {"n_resamples": n_resamples, "random_state": random_state}
+    knn = KnnOptions(sd=s.sd, ks=ks, covariance=covariance, random_state=random_state, n_resamples=n_resamples,
+                     verbose=False)
     mcnemar = {r: mcnemar_exact(y_test, pred[r], euclid) for r in mahal}
     against = s.effects(y_test, classes, **options)
     where = f"{s.keywords:,} keywords, {s.components:,} components"
@@ -174,9 +177,9 @@ def keyword_claims(s: KeywordSetting, docs: Documents, multi_label: pd.Series, f
     base = baseline_predictions((counts_train[:, kept][rows_train], counts_test[:, kept][rows_test]),
                                 (s.weights[0][rows_train], s.weights[1][rows_test]), y_train,
                                 random_state=random_state, methods=("naive Bayes", "Rocchio"))
-    claims |= conventional_claims(y_test, pred, s.favoured, base, against, mcnemar, classes, s.components, **options)
+    claims |= conventional_claims(y_test, pred, s.favoured, base, against, mcnemar, classes, knn)
     differences = score_differences(y_test, {READINGS[r]: pred[r] for r in mahal}, euclid, PR_SCORES, classes)
-    claims |= balance_claims(y_test, pred[s.favoured], euclid, READINGS[s.favoured], differences, classes, **options)
+    claims |= balance_claims(y_test, pred[s.favoured], euclid, READINGS[s.favoured], differences, classes, knn)
     u = probability_as_uncertainty(s.readings.proba[s.k_of["weighted"]], pred["weighted"], y_test, **options)
     claims["claim.uncertainty"] = {"effect": u["effect"], "evidence": f"AUC {u['auc']:.3f} at {where}"}
     b, c, p = mcnemar_exact(y_test, euclid, s.full_predictions)
@@ -185,8 +188,7 @@ def keyword_claims(s: KeywordSetting, docs: Documents, multi_label: pd.Series, f
         "evidence": f"{READINGS['euclidean']} on the {s.components:,} components {s.accuracy['euclidean']:.3f}, on "
                     f"the {s.keywords:,} keywords' weights {s.full_accuracy:.3f} (McNemar {b} vs {c} documents, "
                     f"p = {p:.1e})"}
-    curve, curve_pred = training_size_curve(s.scores[0], y_train, s.scores[1], y_test, s.sd, fractions, ks,
-                                            covariance=covariance, random_state=random_state, verbose=False,
+    curve, curve_pred = training_size_curve(s.scores[0], y_train, s.scores[1], y_test, fractions, knn,
                                             full=s.readings)
     claims |= training_size_claims(curve, curve_pred, y_test, s.favoured, **options)[0]
     return claims
