@@ -523,19 +523,18 @@ class TunedKNN(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)  # the transformer checks its own parameters
     def fit(self, X, y):
         """Choose ``k`` by inner cross-validation, then fit the transform and the kNN on all rows."""
-        inner_folds = self.inner_folds
         requested = check_positive_ints(self.ks, "ks", "(1, 3, 5, 7)", scalar=True)
         X, y = _validate(self, X, y)
         check_classification_targets(y)
         self.classes_, counts = np.unique(y, return_counts=True)
-        if counts.min() < inner_folds:
+        if counts.min() < self.inner_folds:
             smallest = counts.min()
             raise ValueError(
                 f"the smallest class ({plain(self.classes_[counts.argmin()])!r}) has {smallest} "
-                f"sample{'' if smallest == 1 else 's'}, fewer than inner_folds={inner_folds}: stratified inner "
+                f"sample{'' if smallest == 1 else 's'}, fewer than inner_folds={self.inner_folds}: stratified inner "
                 "folds need every class in every fold. Lower inner_folds or drop classes that small."
             )
-        cv = StratifiedKFold(inner_folds, shuffle=True, random_state=self.random_state)
+        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
         smallest_fold = min(len(tr) for tr, _ in cv.split(X, y))
         ks = sorted({k for k in requested if k <= smallest_fold})
         if not ks:

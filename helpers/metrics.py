@@ -16,13 +16,12 @@ References
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy import linalg
 
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, scalar_or_matrix, unit_rows, warn_overflow
 from ._validation import (
+    Real,
     as_float_array,
     check_square_matrix,
     check_symmetric,
@@ -43,7 +42,7 @@ __all__ = [
 
 def _check_p_type(p, example: str) -> None:
     """Refuse a ``p`` that is not a real number (text, None, a boolean, an array) before any comparison."""
-    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Real, np.integer, np.floating)):
+    if Real().problem(p) == "type":   # text, None, a boolean, an array (inf and NaN are numbers: judged later)
         raise TypeError(f"p must be a real number (or np.inf), e.g. {example}; got {p!r} of type "
                         f"{type(p).__name__}" + (" (booleans are not exponents)" if isinstance(p, (bool, np.bool_))
                                                  else "") + ".")

@@ -14,9 +14,8 @@ import pytest
 
 import helpers
 
-ROOT = Path(helpers.__file__).resolve().parents[1]
-
 PACKAGE = Path(helpers.__file__).parent
+ROOT = PACKAGE.resolve().parent
 LAYERS = ("maths", "data", "studies", "workbook")
 FORBIDDEN = {
     "maths": {"data", "studies", "workbook", "facade"},

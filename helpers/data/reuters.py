@@ -188,7 +188,7 @@ def _check_pathlike(value, name: str) -> None:
 
 
 def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries,
-                     deadline=1800.0) -> None:
+                     deadline) -> None:
     """Refuse bad arguments before any file is read or any byte downloaded."""
     for value, name in ((path, "path"), (raw_dir, "raw_dir"), (cache_dir, "cache_dir")):
         _check_pathlike(value, name)

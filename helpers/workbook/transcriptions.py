@@ -10,7 +10,8 @@ the source.
 The source texts are the text extractions of the five documents, which the workbook does not
 distribute: put them in ``data/sources/`` (``000_355ea6f26af76eed.txt`` ... as the ledger's
 ``source`` column names them) or give their folder (``--sources``, or the environment variable
-``COVSIM_SOURCES``). Without them nothing is checked, and the command says so.
+``COVSIM_SOURCES``). Without them at ``data/sources/`` nothing is checked, and the command says
+so; a folder the caller names that holds none is an error.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ def test_example_4_lion_and_tiger():
     assert (t.co_presence, t.presence_absence, t.absence_presence, t.co_absence) == (3, 1, 0, 0)  # line 65
     both = binary_similarity([lion], [tiger], coefficient=["simple_matching", "jaccard"])
     assert both["simple_matching"][0, 0] == 0.75 and both["jaccard"][0, 0] == 0.75  # lines 69, 71
-    # the pairwise functions of helpers.metrics give the same numbers (SMC is Sokal and Michener's coefficient)
+    # the pairwise functions of helpers.binary give the same numbers (SMC is Sokal and Michener's coefficient)
     assert simple_matching(lion, tiger) == 0.75 and jaccard(lion, tiger) == 0.75
 
 

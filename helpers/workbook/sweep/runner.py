@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..._dask import check_dask_address
+from ..._dask import CONNECT_TIMEOUT, check_dask_address
 from ..._io import progress_bar
 from ..._validation import is_whole_seconds
 from ..execute import execute_notebook
@@ -59,7 +59,7 @@ __all__ = [
     "run_sweep",
 ]
 
-DASK_CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler (and for it to answer) before the sweep is refused
+DASK_CONNECT_TIMEOUT = CONNECT_TIMEOUT  # seconds to reach a Dask scheduler (and for it to answer), else refused
 PARENT_POLL_SECONDS = 0.5  # how often a pool worker checks that the sweep that started it is alive
 ORPHAN_GRACE_SECONDS = 10.0  # how long an orphaned worker lets its run stop cleanly before it exits
 # Outcome of a run that failed, from the exception papermill/nbclient raised: a cell error is
