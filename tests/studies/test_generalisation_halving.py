@@ -136,6 +136,6 @@ def test_verify_refuses_more_folds_than_are_stored_before_computing_any(capsys):
 
     assert main(["verify", "--cells", "581", "--seed", "1", "--edition", "2"]) == 2
     out = capsys.readouterr()
-    assert out.err == ("error: --cells 581 asks for more folds than the 580 stored for edition 2; give at most 580 "
+    assert out.err == ("error: 581 folds asked for, more than the 580 stored for edition 2; give at most 580 "
                        "(make study, or `run --edition 2`, recomputes every one)\n")
     assert "recomputing" not in out.out

@@ -31,6 +31,7 @@ from .scores import (
     HIERARCHICAL_PATH,
     SCORES_PATH,
     ScoringError,
+    check_sample_size,
     differences,
     read_scores,
     recompute_sample,
@@ -145,17 +146,14 @@ def _command(args) -> int:
         return 0
     if args.command == "edges":
         return _edges(stored, protocol, stored_path, args.write)
-    folds = len(stored[["dataset", "repeat", "fold"]].drop_duplicates())
-    if args.cells > folds:   # refused now: a typo such as --cells 8000 would recompute every fold for an hour
-        raise ValueError(f"--cells {args.cells} asks for more folds than the {folds} stored for edition {edition}; "
-                         f"give at most {folds} (make study, or `run --edition {edition}`, recomputes every one)")
+    check_sample_size(stored, args.cells, protocol)   # before the seed is printed and anything loads
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     print(f"recomputing {args.cells} stored folds drawn with seed {seed} "
           f"(python -m helpers.studies.generalisation verify --cells {args.cells} --seed {seed} repeats it)",
           flush=True)
     start = time.perf_counter()
-    seed, cells, diff = recompute_sample(stored, lambda names: study_datasets(protocol, names=names)[0], protocol,
-                                         n=args.cells, seed=seed, n_jobs=args.jobs)   # loads the drawn folds' sets only
+    seed, cells, diff = recompute_sample(stored, None, protocol, n=args.cells, seed=seed,
+                                         n_jobs=args.jobs)   # loads the drawn folds' data sets only
     listed = ", ".join(f"{d} fold {f}" + (f" (repeat {r})" if r else "") for d, r, f in cells)
     print(f"recomputed {listed} in {time.perf_counter() - start:.0f} s: "
           + ("every score identical to the stored one" if diff.empty else
@@ -167,12 +165,9 @@ def _edges(stored, protocol, stored_path, write: bool) -> int:
     """Probe every SVC tuning on an edge; compare with the stored probe, store it where none is or with --write."""
     import pandas as pd
 
-    from .edge_probe import edge_tunings, probe_edges, probe_path, read_probe, write_probe
+    from .edge_probe import check_probeable, edge_tunings, probe_edges, probe_path, read_probe, write_probe
 
-    if protocol["tuning"].get("edge_extension"):
-        raise ValueError(f"edition {protocol['study']['edition']} steps beyond an end of a grid it chose itself (the "
-                         "protocol's tuning.edge_extension), so there is nothing to probe; the probe is edition 4's "
-                         "check: python -m helpers.studies.generalisation edges --edition 4")
+    check_probeable(protocol)   # before any data set loads
     names = set(edge_tunings(stored)["dataset"])
     datasets, _ = study_datasets(protocol, names=names)
     start = time.perf_counter()

@@ -75,7 +75,7 @@ def steps_beyond(scores: pd.DataFrame, protocol: dict) -> pd.DataFrame:
     [0, 0]
     """
     grids = grids_from_protocol(protocol)
-    most = max(int(protocol["tuning"].get("edge_extension", 0)), 1)
+    most = max(grids.edge_extension, 1)
     steps = [f"{n} step{'s' if n > 1 else ''}" for n in range(1, most + 1)]
     rows = {}
     for method, params in scores.loc[scores["method"].isin(SVCS), ["method", "params"]].itertuples(index=False):
@@ -110,6 +110,27 @@ def edge_tunings(scores: pd.DataFrame, methods=None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["dataset", "repeat", "fold", "method", "parameter", "params"])
 
 
+def check_probeable(protocol: dict) -> Grids:
+    """The protocol's grids, if its tunings stop at the ends of their grids (else there is nothing to probe).
+
+    Examples
+    --------
+    >>> from .preregistration import load_protocol, protocol_path
+    >>> check_probeable(load_protocol(protocol_path(4))).edge_extension
+    0
+    >>> check_probeable(load_protocol(protocol_path(5)))   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: edition 5 steps beyond an end of a grid it chose itself ... edges --edition 4
+    """
+    grids = grids_from_protocol(protocol)
+    if grids.edge_extension:
+        raise ValueError(f"edition {protocol['study']['edition']} steps beyond an end of a grid it chose itself (the "
+                         "protocol's tuning.edge_extension), so there is nothing to probe; the probe is edition 4's "
+                         "check: python -m helpers.studies.generalisation edges --edition 4")
+    return grids
+
+
 def probe_edges(scores: pd.DataFrame, datasets: Mapping, protocol: dict, methods=None) -> pd.DataFrame:
     """Every stored SVC tuning on an edge, scored one grid step beyond it (:data:`PROBE_COLUMNS`).
 
@@ -131,7 +152,7 @@ def probe_edges(scores: pd.DataFrame, datasets: Mapping, protocol: dict, methods
         and the one ``beyond`` it, the mean inner accuracy of each (the other hyper-parameters
         as chosen, every inner training row), and ``bound``: the point beyond scored higher.
     """
-    grids = grids_from_protocol(protocol)
+    grids = check_probeable(protocol)
     tunings = edge_tunings(scores, methods)
     missing = sorted(set(tunings["dataset"]) - set(datasets))
     if missing:

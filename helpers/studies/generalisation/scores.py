@@ -23,7 +23,7 @@ import os
 import platform
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -570,30 +570,52 @@ def sample_cells(stored: pd.DataFrame, n: int, seed: int, max_seconds: float | N
     return [(str(d), int(r), int(f)) for d, r, f in (cells[i] for i in sorted(pick))]
 
 
-def recompute_sample(stored: pd.DataFrame, datasets: Mapping | Callable, protocol: dict, n: int = 3,
+def check_sample_size(stored: pd.DataFrame, n: int, protocol: dict) -> None:
+    """Refuse to recompute more folds than are stored: a typo such as ``n=100000`` would recompute every one.
+
+    Examples
+    --------
+    >>> stored = pd.DataFrame({"dataset": ["a", "a"], "repeat": 0, "fold": [0, 1]})
+    >>> check_sample_size(stored, 3, {"study": {"edition": 5}})   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 3 folds asked for, more than the 2 stored for edition 5; give at most 2 (make study, ...
+    """
+    folds = len(stored[["dataset", "repeat", "fold"]].drop_duplicates())
+    if n > folds:
+        edition = protocol["study"]["edition"]
+        raise ValueError(f"{n} folds asked for, more than the {folds} stored for edition {edition}; give at most "
+                         f"{folds} (make study, or `run --edition {edition}`, recomputes every one)")
+
+
+def recompute_sample(stored: pd.DataFrame, datasets: Mapping | None, protocol: dict, n: int = 3,
                      seed: int | None = None, methods=None, max_seconds: float | None = None, exclude=(),
                      n_jobs: int = 1) -> tuple[int, list, pd.DataFrame]:
     """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.
 
-    ``datasets`` maps each data set's name to its ``(X, y)``, or is a function that loads the
-    named ones (``names -> mapping``, e.g. ``lambda names: study_datasets(protocol, names=names)[0]``),
-    so that only the sets of the drawn folds are loaded. ``seed`` defaults to a fresh one (print
-    it: a failure is then reproducible); ``max_seconds`` and ``exclude`` narrow the draw
-    (:func:`sample_cells`); ``n_jobs`` workers share the folds (the scores do not depend on it).
+    ``datasets`` maps each data set's name to its ``(X, y)``; ``None`` loads the sets of the drawn
+    folds only (:func:`.datasets.study_datasets`). ``n`` may not exceed the stored folds (asking
+    for more is refused before anything loads: every fold is ``make study``'s job). ``seed``
+    defaults to a fresh one (print it: a failure is then reproducible); ``max_seconds`` and
+    ``exclude`` narrow the draw (:func:`sample_cells`); ``n_jobs`` workers share the folds (the
+    scores do not depend on it).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be the number of stored folds to recompute, at least 1; got {n!r}.")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or not 0 <= seed < 2**32):
         raise ValueError(f"seed must be an integer in [0, 2**32) or None (a fresh one); got {seed!r}.")
+    check_sample_size(stored, n, protocol)
     seed = int(np.random.SeedSequence().entropy % (2**32)) if seed is None else int(seed)
     cells = sample_cells(stored, n, seed, max_seconds, exclude)
     if not cells:
         raise ValueError(f"no stored fold qualifies (max_seconds={max_seconds!r}, exclude={list(exclude)}): "
                          "raise max_seconds or exclude fewer data sets.")
     names = dict.fromkeys(d for d, _, _ in cells)
-    if callable(datasets):
-        datasets = datasets(set(names))
+    if datasets is None:
+        from .datasets import study_datasets
+
+        datasets, _ = study_datasets(protocol, names=set(names))
     fresh = run_scores({d: datasets[d] for d in names}, protocol, methods=methods, cells=cells, n_jobs=n_jobs,
                        progress=False)
     return seed, cells, differences(stored, fresh)
