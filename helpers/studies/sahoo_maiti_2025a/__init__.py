@@ -9,7 +9,7 @@ run with each test row's own label and with the labels flipped, under the papers
 matrices and under controls (:func:`label_audit_controls`: the matrices swapped, plus and minus
 the identity, random matrices). :class:`SplitProtocol` holds the settings of the repeated
 random splits (their number, test size and seed, the whitening, the processes), stated once
-and passed to every function that resamples, in both papers' packages.
+and passed to the split sweeps of both papers, Table 1's protocol grid and the column-order study.
 
 The case study of sections 4-5 (notebook 04), in the order of the paper:
 

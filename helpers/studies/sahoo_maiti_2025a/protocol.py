@@ -115,7 +115,7 @@ def population_protocol_cv(model, X, y, cv, matrices_from="all", method="cholesk
 class SplitProtocol:
     """The settings of the repeated-split protocol: the random splits, and the whitening fitted in them.
 
-    Built once in a notebook and passed to every function that resamples, so that all of them
+    Built once in a notebook and passed to the functions that resample, so that all of them
     use the same splits, seed and whitening: :func:`population_split_scores`,
     :func:`~helpers.studies.sahoo_maiti_2025a.split_sweep` and the SVM paper's
     :func:`~helpers.studies.sahoo_maiti_2025b.svm_split_sweep` draw ``n_splits`` stratified

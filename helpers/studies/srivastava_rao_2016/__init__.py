@@ -29,7 +29,8 @@ The modules, in the order of the paper (and of notebook 06):
   components that 90% of the variance needs under a keyword threshold;
 * :mod:`.readings`: the readings above, and :class:`KnnOptions`, the choices they share (the
   components' standard deviations, the k tried, the covariance estimate, the seed, the
-  bootstrap's resamples, the progress bars), which the functions below take as one object;
+  bootstrap's resamples, the progress bars), which the readings, the training-size and component
+  sweeps, Table 2's settings and the claims against the baselines take as one object;
 * :mod:`.sweeps`: many PCA sizes and k from one neighbour search (:func:`component_sweep`,
   :func:`knn_sweep`), the choice of k (:func:`summarize_readings`, :func:`best_k`), Figs 5 and 6
   (:func:`training_size_curve`) and every reading on fewer components

@@ -38,7 +38,6 @@ READINGS = {
 }
 #: the readings of Mahal-kNN: every reading but the Euclidean baseline, in the order of READINGS
 MAHAL_READINGS = [r for r in READINGS if r != "euclidean"]
-_KNN_READINGS = ("euclidean", "class_blind", "pooled", "per_category", "weighted")
 _SINGLE_LABEL_ONLY = ("per_category", "weighted")
 
 

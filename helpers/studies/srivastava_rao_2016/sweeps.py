@@ -211,8 +211,7 @@ def training_size_curve(Z_train, y_train, Z_test, y_test, fractions, options: Kn
         if frac == 1 and full is not None:
             out = full
         else:
-            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, replace(options, readings=readings,
-                                                                                   verbose=False), loo=False)
+            out = mahalanobis_readings(Z_train[idx], y_train[idx], Z_test, replace(options, verbose=False), loo=False)
         for r, by_k in out.pred.items():
             if readings is not None and r not in readings:
                 continue
