@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import _tasks
 from helpers.studies import NOTEBOOKS as MANIFEST
 from helpers.workbook import cli, sweep
 from helpers.workbook.execute import execute_notebook
@@ -722,7 +723,7 @@ class InlinePool:
     def submit(self, fn, *args):
         from concurrent.futures import Future
         future = Future()
-        future.set_result(sweep.runner.execute_run(*args))
+        future.set_result(fn(*args))
         return future
 
 
@@ -730,7 +731,7 @@ def test_huge_jobs_starts_no_more_workers_than_runs(tmp_path, monkeypatch, capsy
     calls = []
     InlinePool.asked = []
     monkeypatch.setattr(sweep.runner, "execute_run", fake_execute_run(calls))
-    monkeypatch.setattr(sweep.runner, "ProcessPoolExecutor", InlinePool)
+    monkeypatch.setattr(_tasks, "ProcessPoolExecutor", InlinePool)
     argv = ["sweep", tiny(tmp_path), "-p", "seed", "0:3", "--jobs", "100000", "--out", str(tmp_path / "out")]
     assert cli.main(argv) == 0
     assert InlinePool.asked == [3] and len(calls) == 3

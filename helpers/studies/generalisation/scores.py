@@ -4,7 +4,8 @@ One task is one (data set, repeat, fold): every method of :data:`~.readings.METH
 tuned on the fold's training rows and scored on its test rows (:func:`.readings.score_fold`).
 A finished task is written at once to its own part file, atomically, under a folder named
 by the protocol's hash, so a killed run loses at most the folds in flight and a rerun
-resumes; tasks run in parallel with joblib (on a Dask cluster when given its address), and
+resumes; tasks run in parallel in worker processes or on a Dask cluster given its address (the
+workbook's one task engine, :func:`helpers._tasks.run_tasks`, which also runs the sweeps), and
 the scores do not depend on the number of workers: every random choice is seeded by the
 protocol, never by the order in which tasks finish.
 
@@ -24,15 +25,14 @@ import platform
 import time
 import warnings
 from collections.abc import Mapping
-from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
 
 from ..._dask import check_dask_address
 from ..._io import atomic_open, atomic_path, progress_bar
+from ..._tasks import run_tasks
 from ...data.paths import DATA_DIR
 from .preregistration import EDITION, EDITIONS, IN_PROGRESS
 from .readings import METHOD_LABELS, ORDER_DEPENDENT, column_orders, score_fold
@@ -248,7 +248,7 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
         of other data are never read), and folds already there are read instead of recomputed
         (resuming a killed run). Use one folder per protocol hash.
     n_jobs : int, optional
-        joblib workers over the folds; the scores do not depend on it.
+        Worker processes over the folds (``None``: one, ``-1``: one per CPU); the scores do not depend on it.
     dask : str, optional
         The address of a Dask scheduler (``"tcp://host:8786"``): the folds run on its workers;
         ``"local"`` starts a local cluster of ``n_jobs`` workers.
@@ -284,25 +284,17 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
     if wanted is not None:
         _check_cells(wanted, tasks, done, protocol)
     frames, failures = list(done), []
-    if tasks:
-        client = None
-        if dask:  # the folds go to the cluster's workers; the scores are the same
-            from distributed import Client, LocalCluster
+    if dask:
+        check_dask_address(dask)  # a wrong address refused in seconds, not after a hang
+    with progress_bar(total=len(tasks), progress=progress, desc="folds") as bar:
+        def finished(result):
+            frame, failed = result
+            failures.extend(failed)
+            if frame is not None and not failed:
+                frames.append(frame)
+            bar.update()
 
-            check_dask_address(dask)  # a wrong address refused in seconds, not after a hang
-
-            client = Client(LocalCluster(n_workers=n_jobs or 2, threads_per_worker=1, dashboard_address=None)
-                            if dask == "local" else dask, timeout=30)
-        try:
-            with parallel_config(backend="dask") if dask else nullcontext():
-                parts = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(delayed(_task)(*t) for t in tasks)
-                for frame, failed in progress_bar(parts, progress=progress, total=len(tasks), desc="folds"):
-                    failures += failed
-                    if frame is not None and not failed:
-                        frames.append(frame)
-        finally:
-            if client is not None:
-                client.close()
+        run_tasks(_task, tasks, finished, jobs=_workers(n_jobs), dask=dask)
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     order = {name: i for i, name in enumerate(datasets)}
     method_order = {m: i for i, m in enumerate(methods)}
@@ -327,6 +319,11 @@ def _check_arguments(datasets, methods, n_jobs) -> list:
         raise ValueError(f"n_jobs must be a number of workers >= 1 (or -1: one per CPU, None: joblib's default); "
                          f"got {n_jobs!r}.")
     return methods
+
+
+def _workers(n_jobs: int | None) -> int:
+    """Worker processes for ``n_jobs`` as joblib reads it: ``None`` one, ``-1`` one per CPU."""
+    return 1 if n_jobs is None else (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
 def _check_cells(wanted: set, tasks: list, done: list, protocol: dict) -> None:

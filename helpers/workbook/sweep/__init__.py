@@ -26,6 +26,7 @@ files, checked against the notebook and its manifest entry), :mod:`~helpers.work
 :mod:`~helpers.workbook.sweep.runner` (the checks before a sweep, the process pool, Dask, Ctrl-C).
 """
 
+from ..._tasks import TasksStopped
 from .grid import (
     DEFAULT_MAX_RUNS,
     count_runs,
@@ -36,7 +37,7 @@ from .grid import (
     read_grid_file,
     validate_grid,
 )
-from .runner import NotebookChangedWarning, SweepStopped, check_sweep, execute_run, run_checked, run_sweep
+from .runner import NotebookChangedWarning, check_sweep, execute_run, run_checked, run_sweep
 from .store import (
     RESERVED_NAMES,
     STATUS_CORRUPT,
@@ -63,7 +64,7 @@ __all__ = [
     "CorruptRunFileWarning",
     "NotebookChangedWarning",
     "SweepBusyError",
-    "SweepStopped",
+    "TasksStopped",
     "check_sweep",
     "code_sha",
     "collect",

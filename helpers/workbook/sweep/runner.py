@@ -17,19 +17,17 @@ import errno
 import json
 import os
 import shutil
-import signal
 import sys
-import threading
 import time
 import traceback
 import warnings
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import pandas as pd
 
 from ..._dask import CONNECT_TIMEOUT, check_dask_address
 from ..._io import progress_bar
+from ..._tasks import hold_stop_signals, interrupted, run_tasks, running
 from ..._validation import is_whole_seconds
 from ..execute import execute_notebook
 from .grid import DEFAULT_MAX_RUNS, check_grid_shape, check_run_count, expand_grid, validate_grid
@@ -52,7 +50,6 @@ __all__ = [
     "DASK_CONNECT_TIMEOUT",
     "FAILURE_KINDS",
     "NotebookChangedWarning",
-    "SweepStopped",
     "check_sweep",
     "execute_run",
     "run_checked",
@@ -60,8 +57,6 @@ __all__ = [
 ]
 
 DASK_CONNECT_TIMEOUT = CONNECT_TIMEOUT  # seconds to reach a Dask scheduler (and for it to answer), else refused
-PARENT_POLL_SECONDS = 0.5  # how often a pool worker checks that the sweep that started it is alive
-ORPHAN_GRACE_SECONDS = 10.0  # how long an orphaned worker lets its run stop cleanly before it exits
 # Outcome of a run that failed, from the exception papermill/nbclient raised: a cell error is
 # deterministic (never retried), a timeout or a dead kernel is reported as such.
 FAILURE_KINDS = {
@@ -73,14 +68,6 @@ FAILURE_KINDS = {
 
 class NotebookChangedWarning(UserWarning):
     """Runs of this grid were finished with other notebook code; they run again."""
-
-
-class SweepStopped(KeyboardInterrupt):
-    """The sweep was stopped by a signal (Ctrl-C's SIGINT, or SIGTERM); ``signum`` says which."""
-
-    def __init__(self, signum: int = signal.SIGINT):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 # --------------------------------------------------------------------------------------
@@ -137,39 +124,6 @@ def check_sweep(notebook, grid: dict, out, jobs: int = 1, timeout: int | None = 
 # One run (executed in a worker process or a Dask worker)
 
 
-_interrupted = False  # set in a worker process by its first Ctrl-C
-
-
-def _stop_on_first_ctrl_c(signum, frame):
-    """A worker's SIGINT handler: stop the current run once; a second Ctrl-C must not break its clean-up."""
-    global _interrupted
-    _interrupted = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
-
-
-_running = threading.Event()  # set in a worker process while one of its runs executes
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    """A pool worker's watchdog: once the sweep that started it is gone (``kill -9``), stop the run
-    (its kernel is shut down as on Ctrl-C; an ipykernel also exits with its parent) and exit as
-    soon as it has stopped, or after :data:`ORPHAN_GRACE_SECONDS` at most."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_SECONDS)
-    os.kill(os.getpid(), signal.SIGINT)
-    deadline = time.monotonic() + ORPHAN_GRACE_SECONDS
-    while _running.is_set() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    os._exit(1)
-
-
-def _init_worker() -> None:
-    signal.signal(signal.SIGINT, _stop_on_first_ctrl_c)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
-
-
 def _failure(exc: Exception, kind: str | None) -> dict:
     """The fields of a failed run's record: its status, a one-line error, the traceback if unexpected."""
     first_line = str(getattr(exc, "evalue", exc)).strip().splitlines()
@@ -212,7 +166,7 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
     Ctrl-C in this worker it raises ``KeyboardInterrupt`` instead: no retry, no record (the run
     was not finished), and runs queued behind it do not start.
     """
-    if _interrupted:
+    if interrupted():
         raise KeyboardInterrupt
     out_dir = Path(out)
     rid = run_id(params, code)
@@ -233,24 +187,22 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
         attempts = (1, 2)
     for attempt in attempts:
         try:
-            _running.set()
-            execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
-                             cwd=work, timeout=None if timeout is None else int(timeout))
+            with running():
+                execute_notebook(notebook, runs / f"{rid}.ipynb", {**params, "results_path": str(results_path)},
+                                 cwd=work, timeout=None if timeout is None else int(timeout))
             if not results_path.exists():
                 record.update(status="no-results", error="the notebook did not write its results JSON")
             elif (reason := _results_problem(results_path)) is not None:
                 record.update(status="invalid-results", error=reason[:500])
             break
         except Exception as exc:  # classify, keep the sweep going
-            if _interrupted:  # papermill turned the Ctrl-C into another error: stop, record nothing
+            if interrupted():  # papermill turned the Ctrl-C into another error: stop, record nothing
                 raise KeyboardInterrupt from exc  # (the working folder stays: a kernel may still be starting in it)
             kind = FAILURE_KINDS.get(type(exc).__name__)
             if kind is None and attempt == 1:
                 continue  # infrastructure (e.g. kernel failed to start): retry once
             record.update(_failure(exc, kind))
             break
-        finally:
-            _running.clear()
     record["seconds"] = round(time.monotonic() - start, 2)
     shutil.rmtree(work, ignore_errors=True)
     write_text(runs / f"{rid}.status.json", json.dumps(record, indent=2, default=str))
@@ -261,51 +213,14 @@ def execute_run(notebook: str, out: str, params: dict, timeout: int | None = Non
 # The driver
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
 def _write_final_table(out: Path) -> pd.DataFrame:
     """:func:`write_table` with Ctrl-C and SIGTERM held back until the table is on disk, then raised.
 
     The last table of a sweep is written after a Ctrl-C too; a second Ctrl-C (or a SIGTERM)
     meanwhile must not leave it without the runs that finished since the previous write.
     """
-    if threading.current_thread() is not threading.main_thread():
+    with hold_stop_signals():
         return write_table(out)
-    held = []
-    previous = {sig: signal.signal(sig, lambda signum, frame: held.append(signum)) for sig in STOP_SIGNALS}
-    try:
-        return write_table(out)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        if held and previous[held[0]] not in (signal.SIG_IGN, None):
-            raise SweepStopped(held[0])
-
-
-class _StopSignals:
-    """In the main thread, for the sweep's duration: SIGINT and SIGTERM raise :class:`SweepStopped`
-    (a ``KeyboardInterrupt``), and mark this process interrupted, so that a run executing here
-    stops unrecorded instead of being counted as failed; the handlers before are put back after."""
-
-    def __enter__(self):
-        self.previous = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in STOP_SIGNALS:
-                self.previous[sig] = signal.signal(sig, self._stop)
-        return self
-
-    @staticmethod
-    def _stop(signum, frame):
-        global _interrupted
-        _interrupted = True
-        raise SweepStopped(signum)
-
-    def __exit__(self, *exc):
-        global _interrupted
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)
-        _interrupted = False
 
 
 def run_sweep(
@@ -360,7 +275,7 @@ def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, *, retry_f
     """:func:`run_sweep` without its checks: for a sweep :func:`check_sweep` has already accepted.
 
     Raises :class:`~helpers.workbook.sweep.store.SweepBusyError` when another sweep took the
-    folder since the checks, and :class:`SweepStopped` (a ``KeyboardInterrupt``) after Ctrl-C
+    folder since the checks, and :class:`~helpers._tasks.TasksStopped` (a ``KeyboardInterrupt``) after Ctrl-C
     or SIGTERM, once the table is written.
     """
     combos = expand_grid(grid)
@@ -395,59 +310,10 @@ def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed
         bar.update()
         write_table(out)
 
-    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
     args = [(str(notebook), str(out), params, timeout, code) for params in todo]
-    jobs = max(1, min(jobs, len(args)))  # no idle worker: --jobs 1000 for 3 runs starts 3
     try:
-        with _StopSignals():
-            if dask:
-                _run_dask(dask, jobs, args, finished)
-            elif jobs <= 1:
-                for a in args:
-                    finished(execute_run(*a))
-            else:
-                _run_pool(jobs, args, finished)
+        run_tasks(execute_run, args, finished, jobs=jobs, dask=dask)
     finally:
         bar.close()
         table = _write_final_table(out)  # from the run files on disk: every finished run, whatever stopped us
     return table
-
-
-def _run_pool(jobs: int, args: list, finished) -> None:
-    """Each run in one of ``jobs`` worker processes; a Ctrl-C, a SIGTERM or a failed table write cancels
-    the rest and interrupts the runs under way (each worker once: a second SIGINT is ignored there)."""
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-        pending = {pool.submit(execute_run, *a) for a in args}
-        try:
-            while pending:
-                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    finished(future.result())
-        except BaseException:  # Ctrl-C, SIGTERM, or the table could not be written (disk full): stop here
-            for future in pending:
-                future.cancel()
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                try:
-                    os.kill(process.pid, signal.SIGINT)  # a SIGTERM or a kill of this process alone reached no run
-                except (OSError, AttributeError):
-                    pass
-            raise
-
-
-def _run_dask(address: str, jobs: int, args: list, finished) -> None:
-    from dask.distributed import Client, LocalCluster, as_completed
-
-    if address == "local":
-        cluster = LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    else:
-        cluster, client = None, Client(address, timeout=f"{DASK_CONNECT_TIMEOUT:g}s")
-    try:
-        futures = [client.submit(execute_run, *a, pure=False) for a in args]
-        for future in as_completed(futures):
-            finished(future.result())
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
