@@ -88,11 +88,11 @@ lock: $(UV) ## refresh requirements/ to the newest versions pyproject.toml allow
 # any difference is fatal; about 1-3 minutes); `make study` recomputes every fold.
 STUDY_SAMPLE ?= 8
 run: $(STAMP) ## recompute a random sample of the own study's folds (any difference fails), execute every notebook into build/, then the book
-	@$(PY) -m helpers.studies.generalisation verify --cells $(STUDY_SAMPLE) --jobs 2
+	@$(PY) -m helpers.workbook study verify --cells $(STUDY_SAMPLE) --jobs 2
 	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
 
 study: $(STAMP) ## recompute every score of the own study's present edition (resumable; about 70 minutes on two cores) and compare with the stored ones
-	@$(PY) -m helpers.studies.generalisation run --jobs 2
+	@$(PY) -m helpers.workbook study run --jobs 2
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
 	@$(PY) -m helpers.workbook book --out build

@@ -1,8 +1,8 @@
 """The environment every command line of the workbook runs in: the one the Makefile exports.
 
 ``make`` exports one BLAS thread, a fixed hash seed and ``TQDM_DISABLE`` (so that no kernel stores
-a progress bar) before it starts a command; run directly, ``python -m helpers.workbook`` and
-``python -m helpers.studies.generalisation`` set the same in their first lines
+a progress bar) before it starts a command; run directly, ``python -m helpers.workbook`` (the
+own study's ``study`` commands included) sets the same in its first lines
 (:func:`reproducible_environment`), so that ``make X`` and ``python -m ... X`` give the same
 outputs: the kernels and workers they start inherit the variables, and the process itself limits
 its thread pools (threadpoolctl), since its BLAS was loaded before they could be read.

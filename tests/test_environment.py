@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from helpers import _environment as E
-from helpers.studies.generalisation import __main__ as study_cli
 from helpers.workbook import cli
 
 
@@ -33,8 +32,8 @@ def test_a_command_line_process_runs_with_one_blas_thread_and_no_kernel_bars():
     assert out.stdout.split() == ["1", "0", "1", "1"]
 
 
-@pytest.mark.parametrize("module, caller, hidden", [(cli, "1", True), (cli, "0", False), (study_cli, "true", True),
-                                                     (study_cli, "", False)])
+@pytest.mark.parametrize("module, caller, hidden", [(cli, "1", True), (cli, "0", False), (cli, "true", True),
+                                                     (cli, "", False)])
 def test_the_callers_tqdm_disable_still_decides_the_console_bar(module, caller, hidden, monkeypatch):
     seen = {}
     monkeypatch.setenv("TQDM_DISABLE", caller)

@@ -6,6 +6,8 @@
 ``check``             refuse unexecuted, unclean or unnormalized committed notebooks (``make test``)
 ``book``              build the book from ``build/``, executing nothing (``make book``)
 ``sweep``             run a notebook over a grid of its parameters (:mod:`helpers.workbook.sweep`)
+``study``             the own study: ``run`` every fold (``make study``), ``verify`` a sample (``make run``),
+                      ``hierarchical``, ``edges`` (:mod:`helpers.workbook.study`)
 ``coverage``          print the source-ledger coverage of the committed notebooks
 ``readme``            rewrite README.md's coverage block (``make ledger``)
 ``transcriptions``    check the ledger's printed numbers against the source texts (``make ledger``)
@@ -44,6 +46,7 @@ COMMANDS = {
     "check": "fail on unexecuted, unclean or unnormalized committed notebooks",
     "book": "build the book OUT/book/ from what `run` left in --out (executes nothing)",
     "sweep": "run a notebook over a grid of its parameters: parallel, resumable, on Dask if asked",
+    "study": "the own study's scores: run every fold, verify a sample, the hierarchical model, the edge probe",
     "coverage": "print the source-ledger coverage of the committed notebooks",
     "readme": "rewrite README.md's coverage block from the committed notebooks",
     "transcriptions": "check that every number of the ledger is in its source's cited lines (needs the source texts)",
@@ -145,6 +148,13 @@ def _sweep(args) -> int:
     return 1 if n_failed else 0
 
 
+def _study(args) -> int:
+    """``study``: :func:`helpers.workbook.study.study`."""
+    from .study import study
+
+    return study(args)
+
+
 def _coverage(args) -> int:
     """``coverage`` and ``readme``: :func:`helpers.workbook.coverage.main`."""
     return importlib.import_module(f"{__package__}.coverage").main([args.command])
@@ -186,6 +196,40 @@ def _add_sweep_options(sweep: argparse.ArgumentParser) -> None:
                        help="refuse a grid of more runs than this, before any work (default: %(default)s)")
 
 
+#: each subcommand of ``study`` and its one line in ``--help``
+STUDY_COMMANDS = {
+    "run": "compute every score (resumable) and compare with the stored table",
+    "verify": "recompute a random sample of stored folds and compare",
+    "hierarchical": "the hierarchical Bayesian model of every claim's readings (needs pystan: pip install "
+                    "'.[hierarchical]'), stored beside the scores",
+    "edges": "score one grid step beyond every SVC tuning on an edge of its grid and compare with the stored "
+             "probe (edge_probe.csv beside the scores)",
+}
+
+
+def _add_study_options(study: argparse.ArgumentParser) -> None:
+    sub = study.add_subparsers(dest="study_command", required=True, metavar="STUDY_COMMAND")
+
+    def command(name):
+        return sub.add_parser(name, help=STUDY_COMMANDS[name], description=STUDY_COMMANDS[name])
+
+    run, verify, hier, edges = command("run"), command("verify"), command("hierarchical"), command("edges")
+    run.add_argument("--jobs", type=int, default=2, help="worker processes (the scores do not depend on it)")
+    run.add_argument("--dask", default=None, help="a Dask scheduler address, e.g. tcp://127.0.0.1:8786")
+    run.add_argument("--write", action="store_true", help="store the fresh table in data/results/")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
+    verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
+    verify.add_argument("--jobs", type=int, default=1, help="worker processes (the scores do not depend on it)")
+    hier.add_argument("--samples", type=int, default=None,
+                      help="posterior draws per chain (default: the protocol's [hierarchical] draws, else 2000)")
+    hier.add_argument("--primary-only", action="store_true", help="the claims' primary readings only")
+    edges.add_argument("--write", action="store_true", help="store the fresh probe in data/results/")
+    for each in (run, verify, hier, edges):
+        each.add_argument("--edition", type=int, default=None,
+                          help="the edition's protocol and stored scores (default: the present one)")
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The parser of every command: one subparser each, with a one-line help in :data:`COMMANDS`.
 
@@ -218,6 +262,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                       help="the folder `run` wrote (default: %(default)s)")
     book.add_argument("--strict", action="store_true", help="fail on any Sphinx warning")
     _add_sweep_options(command("sweep", _sweep))
+    _add_study_options(command("study", _study))
     command("coverage", _coverage)
     command("readme", _coverage)
     texts = command("transcriptions", _transcriptions)

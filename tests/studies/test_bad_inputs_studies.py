@@ -5,7 +5,7 @@ the words that must name the problem and the fix):
 
 - ``ERROR_CASES``: a call that must raise the given type with the words in its message;
 - ``ANSWER_CASES``: a call that must give the right answer (a check of its result);
-- ``DRIVER_CASES``: a command line of ``python -m helpers.studies.generalisation`` run in
+- ``DRIVER_CASES``: a command line of ``python -m helpers.workbook study`` run in
   process, which must exit with the given code and print the words on stderr, without a traceback
   and before any computation (the data sets are never loaded).
 
@@ -28,8 +28,8 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_wine
 
-import helpers.studies.generalisation.__main__ as driver
 import helpers.studies.generalisation.scores as scores
+import helpers.workbook.study as driver
 from helpers.studies.generalisation import excluded_sets, load_protocol
 from helpers.studies.generalisation.datasets import cap_rows, study_datasets
 from helpers.studies.generalisation.scores import (
@@ -41,6 +41,7 @@ from helpers.studies.generalisation.scores import (
     run_scores,
     write_scores,
 )
+from helpers.workbook import cli
 from helpers.workbook.execute import execute_notebook
 from helpers.workbook.parameters import check_parameter_names, check_parameters, injected_names
 
@@ -334,7 +335,7 @@ def test_the_driver_reports_a_failing_fold_without_a_traceback(tmp_path, monkeyp
     monkeypatch.setattr(driver, "SCORES_PATH", tmp_path / "scores.csv.gz")
     monkeypatch.setattr(driver, "study_datasets", lambda protocol: ({}, pd.DataFrame()))
     monkeypatch.setattr(driver, "run_scores", fail)
-    assert driver.main(["run", "--no-progress"]) == 1
+    assert cli.main(["study", "run", "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: 1 of 580 folds could not be scored") and "Traceback" not in err
 
@@ -409,7 +410,7 @@ DRIVER_CASES = [
      r"\(eeeeeeeeeeee\): a fresh table could not be compared with them\. Pass --write .*or restore the protocol"),
     ("driver-verify-without-stored-scores", ["verify"], 2,
      r"error: no stored scores at scores\.csv\.gz .*compute them with "
-     r"`python -m helpers\.studies\.generalisation run`"),
+     r"`python -m helpers\.workbook study run`"),
     ("driver-protocol-missing", ["verify"], 2,
      r"error: cannot read the study's protocol .*gone\.toml"),
     ("driver-dask-closed-port", ["run", "--dask", "tcp://127.0.0.1:1"], 2,
@@ -442,7 +443,7 @@ def test_driver_mistake_is_refused_before_any_work(case, tmp_path, monkeypatch, 
         listener = socket.create_server(("127.0.0.1", 0))
         argv = [f"tcp://127.0.0.1:{listener.getsockname()[1]}" if a == "SILENT" else a for a in argv]
     try:
-        result = driver.main(argv)
+        result = cli.main(["study", *argv])
     except SystemExit as exc:  # argparse's own refusals
         result = exc.code
     err = capsys.readouterr().err

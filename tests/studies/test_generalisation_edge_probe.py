@@ -109,7 +109,7 @@ def test_the_probe_is_stored_with_its_protocol_and_refused_under_another(tmp_pat
     path.write_text(path.read_text().splitlines()[0] + "\n")     # the rows cut off
     with pytest.raises(ValueError, match="not a complete edge probe"):
         read_probe(path, protocol)
-    with pytest.raises(FileNotFoundError, match="python -m helpers.studies.generalisation edges"):
+    with pytest.raises(FileNotFoundError, match="python -m helpers.workbook study edges"):
         read_probe(tmp_path / "missing.csv", protocol)
 
 

@@ -108,34 +108,3 @@ def test_editions_are_compared_on_the_same_folds_only():
     assert (t["same choice"] == 1).all() and (t["sets that moved"] == 0).all() and (t["mean difference"] == 0).all()
     with pytest.raises(ValueError, match=r"do not hold the same \(data set, repeat, fold, method\) cells"):
         edition_comparison(before.iloc[1:], before)
-
-
-def test_the_command_line_takes_a_kept_edition_only(capsys):
-    from helpers.studies.generalisation.__main__ import main
-
-    with pytest.raises(SystemExit) as stop:
-        main(["verify", "--edition", "1"])
-    assert stop.value.code == 2 and "invalid choice: 1 (choose from 2, 3, 4, 5)" in capsys.readouterr().err
-
-
-def test_the_edge_probe_is_refused_for_an_edition_that_steps_beyond_its_grids_itself(capsys):
-    """Edition 5's tunings extend their grids: the fourth edition's probe would read an extended value as
-    'not an end of the grid' and stop in a traceback; it is refused in one line that says where the probe belongs."""
-    from helpers.studies.generalisation.__main__ import main
-
-    assert main(["edges"]) == 2
-    err = capsys.readouterr().err
-    assert "edition 5 steps beyond an end of a grid it chose itself" in err
-    assert "edges --edition 4" in err and "Traceback" not in err
-
-
-def test_verify_refuses_more_folds_than_are_stored_before_computing_any(capsys):
-    """`verify --cells 100000` printed "recomputing 100000 stored folds" and set out to recompute all 580 of
-    them (an hour and a half on two cores): a typo for --cells 10 cost the afternoon."""
-    from helpers.studies.generalisation.__main__ import main
-
-    assert main(["verify", "--cells", "581", "--seed", "1", "--edition", "2"]) == 2
-    out = capsys.readouterr()
-    assert out.err == ("error: 581 folds asked for, more than the 580 stored for edition 2; give at most 580 "
-                       "(make study, or `run --edition 2`, recomputes every one)\n")
-    assert "recomputing" not in out.out

@@ -23,7 +23,7 @@ from helpers.workbook import cli, sweep
 from helpers.workbook import run as runner
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = ["run", "refresh", "check", "book", "sweep", "coverage", "readme", "transcriptions"]
+COMMANDS = ["run", "refresh", "check", "book", "sweep", "study", "coverage", "readme", "transcriptions"]
 # each command's arguments, in the order its --help lists them (positional ones first)
 OPTIONS = {
     "run": ["-h", "--notebooks-dir", "--out", "--only", "--jobs", "--no-progress", "--no-book"],
@@ -32,6 +32,7 @@ OPTIONS = {
     "book": ["-h", "--out", "--strict"],
     "sweep": ["notebook", "-h", "-p", "--grid", "--jobs", "--out", "--retry-failed", "--dask", "--timeout",
               "--max-runs"],
+    "study": ["STUDY_COMMAND", "-h"],
     "coverage": ["-h"],
     "readme": ["-h"],
     "transcriptions": ["-h", "--sources", "--ledger", "--required"],
@@ -45,7 +46,7 @@ def python_m(*words, timeout=120):
                           cwd=ROOT, env=env, timeout=timeout)
 
 
-def test_the_commands_are_the_seven():
+def test_the_commands_are_the_nine():
     assert list(cli.COMMANDS) == COMMANDS
     assert all(len(line) < 100 and "\n" not in line for line in cli.COMMANDS.values())
 

@@ -32,7 +32,7 @@ recomputed (``--edition 2``, ``3`` or ``4``).
   Reuters-21578 alone (:func:`reuters_rows`);
 * :mod:`.report`: the tables the notebook shows, :func:`edition_comparison` among them.
 
-The command line: ``python -m helpers.studies.generalisation {run,verify,hierarchical,edges} [--edition N]``.
+The command line: ``python -m helpers.workbook study {run,verify,hierarchical,edges} [--edition N]``.
 The first edition (twenty data sets, twelve methods, a class-blind Mahalanobis reading) is in
 the repository's history.
 

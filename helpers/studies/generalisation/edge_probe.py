@@ -127,7 +127,7 @@ def check_probeable(protocol: dict) -> Grids:
     if grids.edge_extension:
         raise ValueError(f"edition {protocol['study']['edition']} steps beyond an end of a grid it chose itself (the "
                          "protocol's tuning.edge_extension), so there is nothing to probe; the probe is edition 4's "
-                         "check: python -m helpers.studies.generalisation edges --edition 4")
+                         "check: python -m helpers.workbook study edges --edition 4")
     return grids
 
 
@@ -230,13 +230,13 @@ def read_probe(path, protocol: dict) -> pd.DataFrame:
     meta_path = path.with_suffix(".json")
     if not path.exists() or not meta_path.exists():
         raise FileNotFoundError(f"no stored edge probe at {path.name} (and {meta_path.name}): compute it with "
-                                "`python -m helpers.studies.generalisation edges --edition "
+                                "`python -m helpers.workbook study edges --edition "
                                 f"{protocol['study']['edition']}` (a few minutes).")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     if meta.get("protocol_sha256") != protocol["sha256"]:
         raise ValueError(f"{path.name} was computed under protocol {str(meta.get('protocol_sha256'))[:12]}, not the "
                          f"present one ({protocol['sha256'][:12]}): recompute it "
-                         f"(python -m helpers.studies.generalisation edges --edition {protocol['study']['edition']}).")
+                         f"(python -m helpers.workbook study edges --edition {protocol['study']['edition']}).")
     probe = pd.read_csv(path, dtype={"dataset": str, "method": str, "parameter": str, "end": str})
     if list(probe.columns) != PROBE_COLUMNS or len(probe) != meta.get("rows"):
         raise ValueError(f"{path.name} is not a complete edge probe (columns {list(probe.columns)}, {len(probe)} rows "

@@ -21,7 +21,7 @@ EDITION = 5
 #: the editions whose protocol and scores are kept (an earlier one stays, to be compared with and recomputed)
 EDITIONS = (2, 3, 4, 5)
 #: editions whose protocol is written and committed, and whose scores are still being computed
-#: (``python -m helpers.studies.generalisation run --edition N``); none is read by a notebook
+#: (``python -m helpers.workbook study run --edition N``); none is read by a notebook
 IN_PROGRESS = ()
 
 

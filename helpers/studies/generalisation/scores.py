@@ -395,9 +395,9 @@ def read_scores(path, protocol: dict) -> pd.DataFrame:
     meta_path = path.with_name(path.name.replace(".csv.gz", ".json"))
     if not path.exists() or not meta_path.exists():
         raise FileNotFoundError(f"no stored scores at {path.name} (and {meta_path.name}): compute them with "
-                                "`python -m helpers.studies.generalisation run` (about 30 minutes on two cores).")
+                                "`python -m helpers.workbook study run` (about 30 minutes on two cores).")
     restore = (f"restore the committed copies (git checkout data/results/{path.parent.name}) or recompute them "
-               "(python -m helpers.studies.generalisation run --write)")
+               "(python -m helpers.workbook study run --write)")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if not isinstance(meta, dict):
@@ -502,7 +502,7 @@ def stored_hierarchical(protocol: dict, path=None) -> pd.DataFrame | None:
     record = json.loads(path.read_text())
     if record.get("protocol_sha256") != protocol["sha256"]:
         raise ValueError(f"{path.name} was computed under another protocol; recompute it: "
-                         "python -m helpers.studies.generalisation hierarchical")
+                         "python -m helpers.workbook study hierarchical")
     rope = str(float(protocol["decision"]["rope"]))
     rows = [{**{k: c[k] for k in ("claim", "reading", "contrast", "baseline", "primary") if k in c},
              **{(f"P({k})" if k in ("better", "equivalent", "worse") else k): v

@@ -1,19 +1,20 @@
-"""The own study's computation from the command line.
+"""The own study's commands: ``python -m helpers.workbook study {run,verify,hierarchical,edges}``.
 
-``python -m helpers.studies.generalisation run``: compute every score of the present edition
-(resumable: finished folds are kept under ``build/``), then say whether the fresh table is
-identical to the stored one in ``data/results/`` (``--write`` stores it).
-``python -m helpers.studies.generalisation verify``: recompute a random sample of stored folds
-(the seed is printed) and fail on any difference. ``--edition 2`` does either for the earlier
-edition, whose protocol and scores are kept.
-``python -m helpers.studies.generalisation edges --edition 4``: score one grid step beyond every
-SVC tuning on an edge of its grid (did the end of the grid limit it?), stored beside the scores;
-the fifth edition steps beyond such an end itself.
+``study run``: compute every score of the present edition (resumable: finished folds are kept
+under ``build/``), then say whether the fresh table is identical to the stored one in
+``data/results/`` (``--write`` stores it). ``study verify``: recompute a random sample of stored
+folds (the seed is printed) and fail on any difference. ``--edition 2`` does either for an
+earlier edition, whose protocol and scores are kept. ``study hierarchical``: the hierarchical
+Bayesian model of the claims, stored beside the scores. ``study edges --edition 4``: score one
+grid step beyond every SVC tuning on an edge of its grid (did the end of the grid limit it?),
+stored beside the scores; the fifth edition steps beyond such an end itself.
+
+The computation is the study's (:mod:`helpers.studies.generalisation`); this module reads the
+command line, loads what a command needs and says what came out.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 import time
@@ -21,13 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..._dask import check_dask_address
-from ..._environment import caller_hides_progress, reproducible_environment
-from ...data.paths import ROOT
-from . import readings
-from .datasets import study_datasets
-from .preregistration import EDITION, EDITIONS, IN_PROGRESS, load_protocol, protocol_path
-from .scores import (
+from .._dask import check_dask_address
+from ..data.paths import ROOT
+from ..studies.generalisation import readings
+from ..studies.generalisation.datasets import study_datasets
+from ..studies.generalisation.preregistration import EDITION, EDITIONS, IN_PROGRESS, load_protocol, protocol_path
+from ..studies.generalisation.scores import (
     HIERARCHICAL_PATH,
     SCORES_PATH,
     ScoringError,
@@ -41,6 +41,8 @@ from .scores import (
     write_scores,
 )
 
+__all__ = ["study"]
+
 
 def _parts_folder(protocol):
     """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of other protocols or method code never mix."""
@@ -50,41 +52,28 @@ def _parts_folder(protocol):
     return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
 
-def main(argv=None, *, hide_progress: bool | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m helpers.studies.generalisation", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="compute every score (resumable) and compare with the stored table")
-    run.add_argument("--jobs", type=int, default=2, help="worker processes (the scores do not depend on it)")
-    run.add_argument("--dask", default=None, help="a Dask scheduler address, e.g. tcp://127.0.0.1:8786")
-    run.add_argument("--write", action="store_true", help="store the fresh table in data/results/")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
-    hier = sub.add_parser("hierarchical", help="the hierarchical Bayesian model of every claim's readings "
-                          "(needs pystan: pip install '.[hierarchical]'), stored beside the scores")
-    hier.add_argument("--samples", type=int, default=None,
-                      help="posterior draws per chain (default: the protocol's [hierarchical] draws, else 2000)")
-    hier.add_argument("--primary-only", action="store_true", help="the claims' primary readings only")
-    edges = sub.add_parser("edges", help="score one grid step beyond every SVC tuning on an edge of its grid and "
-                           "compare with the stored probe (edge_probe.csv beside the scores)")
-    edges.add_argument("--write", action="store_true", help="store the fresh probe in data/results/")
-    verify = sub.add_parser("verify", help="recompute a random sample of stored folds and compare")
-    verify.add_argument("--cells", type=int, default=2, help="how many (data set, repeat, fold) cells")
-    verify.add_argument("--seed", type=int, default=None, help="the sample's seed (default: a fresh one)")
-    verify.add_argument("--jobs", type=int, default=1, help="worker processes (the scores do not depend on it)")
-    for command in (run, hier, verify, edges):
-        command.add_argument("--edition", type=int, choices=EDITIONS + IN_PROGRESS, default=EDITION,
-                             help=f"the edition's protocol and stored scores (default: {EDITION}, the present one)")
-    args = parser.parse_args(argv)
-    hide = caller_hides_progress() if hide_progress is None else hide_progress
-    if hide and hasattr(args, "no_progress"):
-        args.no_progress = True   # as make reads the caller's TQDM_DISABLE
+def _refusal(args) -> str | None:
+    """What is wrong with the numbers of a ``study`` command line, in words (``None``: nothing)."""
+    if args.edition is not None and args.edition not in EDITIONS + IN_PROGRESS:
+        return (f"--edition must be one of {', '.join(map(str, EDITIONS + IN_PROGRESS))} (the editions kept and "
+                f"those in progress), not {args.edition}")
     for option, value, least in (("--jobs", getattr(args, "jobs", 1), 1), ("--cells", getattr(args, "cells", 1), 1),
                                  ("--samples", 100 if getattr(args, "samples", None) is None else args.samples, 100)):
         if value < least:
-            parser.error(f"{option} must be at least {least}, not {value}")
+            return f"{option} must be at least {least}, not {value}"
     seed = getattr(args, "seed", None)
     if seed is not None and not 0 <= seed < 2**32:
-        parser.error(f"--seed must be an integer in [0, 2**32), not {seed}")
+        return f"--seed must be an integer in [0, 2**32), not {seed}"
+    return None
+
+
+def study(args) -> int:
+    """Run the ``study`` subcommand ``args.study_command``; returns the exit status (0 done or identical, 1 a
+    difference or failed folds, 2 refused)."""
+    refused = _refusal(args)
+    if refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     try:
         return _command(args)
     except ScoringError as exc:  # the folds that failed, each named; the others are kept
@@ -110,11 +99,11 @@ def _stored_protocol(protocol, stored_path) -> str | None:
 
 
 def _command(args) -> int:
-    edition = getattr(args, "edition", EDITION)
+    edition = EDITION if args.edition is None else args.edition
     protocol = load_protocol() if edition == EDITION else load_protocol(protocol_path(edition))
     stored_path = SCORES_PATH if edition == EDITION else scores_path(edition)
     hierarchical_path = HIERARCHICAL_PATH if edition == EDITION else stored_path.with_name("hierarchical.json")
-    if args.command == "run":
+    if args.study_command == "run":
         other = _stored_protocol(protocol, stored_path)
         if other is not None and not args.write:  # refused now, not after the whole computation
             raise ValueError(
@@ -139,17 +128,17 @@ def _command(args) -> int:
             print(f"stored in {stored_path.relative_to(ROOT)}")
         return 0
     stored = read_scores(stored_path, protocol)
-    if args.command == "hierarchical":
+    if args.study_command == "hierarchical":
         write_hierarchical(stored, protocol, hierarchical_path, n_samples=args.samples,
                            secondary=not args.primary_only)
         print(f"stored in {hierarchical_path.relative_to(ROOT)}")
         return 0
-    if args.command == "edges":
+    if args.study_command == "edges":
         return _edges(stored, protocol, stored_path, args.write)
     check_sample_size(stored, args.cells, protocol)   # before the seed is printed and anything loads
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
     print(f"recomputing {args.cells} stored folds drawn with seed {seed} "
-          f"(python -m helpers.studies.generalisation verify --cells {args.cells} --seed {seed} repeats it)",
+          f"(python -m helpers.workbook study verify --cells {args.cells} --seed {seed} repeats it)",
           flush=True)
     start = time.perf_counter()
     seed, cells, diff = recompute_sample(stored, None, protocol, n=args.cells, seed=seed,
@@ -165,7 +154,14 @@ def _edges(stored, protocol, stored_path, write: bool) -> int:
     """Probe every SVC tuning on an edge; compare with the stored probe, store it where none is or with --write."""
     import pandas as pd
 
-    from .edge_probe import check_probeable, edge_tunings, probe_edges, probe_path, read_probe, write_probe
+    from ..studies.generalisation.edge_probe import (
+        check_probeable,
+        edge_tunings,
+        probe_edges,
+        probe_path,
+        read_probe,
+        write_probe,
+    )
 
     check_probeable(protocol)   # before any data set loads
     names = set(edge_tunings(stored)["dataset"])
@@ -189,15 +185,3 @@ def _edges(stored, protocol, stored_path, write: bool) -> int:
         write_probe(probe, path, protocol, seconds)
         print(f"stored in {path.relative_to(ROOT)}")
     return 0 if same else 1
-
-
-def console(argv=None) -> int:
-    """:func:`main` in the environment the Makefile exports (one BLAS thread here and in every worker); the
-    caller's ``TQDM_DISABLE``, read first, still decides the progress bar."""
-    hide = caller_hides_progress()
-    reproducible_environment()
-    return main(argv, hide_progress=hide)
-
-
-if __name__ == "__main__":
-    sys.exit(console())
