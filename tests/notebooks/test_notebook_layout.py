@@ -145,3 +145,37 @@ def test_no_notebook_cell_holds_a_verdict_rule(nb):
 ])
 def test_the_verdict_rule_patterns_catch_the_old_forms(code):
     assert any(rule.search(code) for rule in VERDICT_RULES)
+
+
+#: the own study's functions that compute a claim's evidence: claim_evidence gives the table and the effects at once
+EVIDENCE_CALLS = ("claim_evidence", "claim_table", "claim_effects")
+
+
+def evidence_computed_twice(sources: list[str]) -> list[str]:
+    """Calls that compute a claim's evidence already computed: the same arguments given twice to the study's
+    evidence functions, or to ``claim_table``/``claim_effects`` after ``claim_evidence`` gave both."""
+    seen, repeated = {}, []
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in EVIDENCE_CALLS:
+                arguments = ast.unparse(ast.Call(ast.Name("f"), node.args, node.keywords))
+                if arguments in seen:
+                    repeated.append(f"{node.func.attr}{arguments[1:]} (already by {seen[arguments]})")
+                seen.setdefault(arguments, node.func.attr)
+    return repeated
+
+
+def test_notebook_08_computes_each_claims_evidence_once():
+    book = nbformat.read(ROOT / "notebooks" / "08_generalisation.ipynb", as_version=4)
+    sources = [c.source for c in book.cells if c.cell_type == "code"]
+    assert any("claim_evidence(" in s for s in sources)
+    assert evidence_computed_twice(sources) == []
+
+
+def test_the_twice_check_sees_a_repeated_evidence():
+    once = "table, effects = study.claim_evidence(scores, protocol, metric=metric, exclude=left_out)\n"
+    again = "effects = study.claim_effects(scores, protocol, metric=metric, exclude=left_out)\n"
+    other = "balanced = study.claim_effects(scores, protocol, metric='balanced_accuracy', exclude=left_out)\n"
+    assert evidence_computed_twice([once, other]) == []
+    assert evidence_computed_twice([once, again]) == [
+        "claim_effects(scores, protocol, metric=metric, exclude=left_out) (already by claim_evidence)"]
