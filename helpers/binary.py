@@ -236,8 +236,11 @@ def binary_similarity(X, Y=None, coefficient="simple_matching"):
     >>> print(f"{S['simple_matching'][0, 1]:.2f} {S['jaccard'][0, 1]:.2f}")
     0.75 0.75
     """
-    names = [coefficient] if isinstance(coefficient, str) else list(coefficient)
-    unknown = [c for c in names if c not in _COEFFICIENTS]
+    try:
+        names = [coefficient] if isinstance(coefficient, str) else list(coefficient)
+    except TypeError:  # None, a number: not a name nor a list of names
+        names = [coefficient]
+    unknown = [c for c in names if not isinstance(c, str) or c not in _COEFFICIENTS]
     if unknown or not names:
         raise ValueError(
             f"Unknown coefficient {unknown[0] if unknown else coefficient!r}; choose one of {sorted(_COEFFICIENTS)}."
@@ -249,14 +252,30 @@ def binary_similarity(X, Y=None, coefficient="simple_matching"):
             + ". Use x.reshape(1, -1) for a single row."
         )
     a, r, s, p = binary_gram(X, Y)
+    _check_some_features(p, names)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = {c: _COEFFICIENTS[c][0](a, r, s, p) for c in names}
     return out[coefficient] if isinstance(coefficient, str) else out
 
 
+# coefficients whose denominator is 0 only when there are no features at all (a + b + c + d = p):
+# with p = 0 they were NaN without a word
+_OVER_FEATURES = ("simple_matching", "russell_rao", "hamann", "rogers_tanimoto")
+
+
+def _check_some_features(p: int, names) -> None:
+    bad = [c for c in names if c in _OVER_FEATURES]
+    if p == 0 and bad:
+        raise ValueError(
+            f"{bad[0]} is undefined for vectors with 0 features: its denominator counts the features, so it is "
+            "0 / 0. Pass binary rows with at least one feature (check that the columns were not all dropped)."
+        )
+
+
 def _binary_coefficient(x, y, name: str):
     """One coefficient for two vectors (a float) or two row sets (the pairwise matrix)."""
     a, r, s, p = binary_gram(x, y)
+    _check_some_features(p, [name])
     with np.errstate(invalid="ignore", divide="ignore"):
         return scalar_or_matrix(_COEFFICIENTS[name][0](a, r, s, p), np.ndim(x) == 2)
 

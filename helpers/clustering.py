@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from sklearn.cluster import KMeans
 
-from ._validation import as_float_array, check_int
+from ._validation import as_float_array, check_int, check_real
 
 __all__ = [
     "kmeans_inertias",
@@ -72,6 +72,31 @@ def _check_inertias(inertias) -> np.ndarray:
     if np.any(S < 0):
         raise ValueError(f"inertias are sums of squares and cannot be negative; got {S.tolist()}.")
     return S
+
+
+# S_K sums squared deviations: beyond this spread they overflow float64 (k-means returned inf), below
+# its inverse they underflow (k-means returned 0, as if every point coincided)
+_MAX_SPREAD = 1e150
+
+
+def _check_scale(X: np.ndarray) -> None:
+    """Refuse data whose squared deviations leave float64's range, naming the spread and the fix."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = float(np.max(np.abs(X - X.mean(axis=0)))) if X.size else 0.0
+    if not spread <= _MAX_SPREAD:
+        raise ValueError(
+            f"X is too spread out for k-means' sums of squares: its largest deviation from a column mean is "
+            f"{spread:.3g}, and above {_MAX_SPREAD:.0e} the squares overflow float64 (about 1.8e308), so every "
+            "S_K would be inf. Rescale X first (S_K scales with the square of its units), e.g. divide it by a "
+            "power of ten or use sklearn.preprocessing.StandardScaler."
+        )
+    if 0 < spread < 1 / _MAX_SPREAD:
+        raise ValueError(
+            f"X is too tightly packed for k-means' sums of squares: its largest deviation from a column mean is "
+            f"{spread:.3g}, and below {1 / _MAX_SPREAD:.0e} the squares underflow float64 (they lose digits "
+            "below 1e-300 and vanish below 5e-324), so S_K would come out 0, as if every point coincided. "
+            "Rescale X first, e.g. multiply it by a power of ten or use sklearn.preprocessing.StandardScaler."
+        )
 
 
 def kmeans_inertias(X, k_max: int, n_init: int = 10, random_state: int = 0) -> np.ndarray:
@@ -102,6 +127,7 @@ def kmeans_inertias(X, k_max: int, n_init: int = 10, random_state: int = 0) -> n
     """
     X = as_float_array(X, "X", ndim=2)
     k_max = _check_k_max(k_max, X.shape[0])
+    _check_scale(X)
     return np.array([KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(X).inertia_
                      for k in range(1, k_max + 1)])
 
@@ -165,9 +191,7 @@ def select_k_by_alpha(inertias, tol: float) -> int:
     >>> select_k_by_alpha([12.0, 6.0, 3.0, 2.4], tol=0.2)
     2
     """
-    tol = float(tol)
-    if not tol > 0:
-        raise ValueError(f"tol must be a positive fraction of alpha_1, such as 0.05; got {tol}.")
+    tol = check_real(tol, "tol", "tol=0.05", low=0, closed="neither", why="a positive fraction of alpha_1")
     slopes = alpha_slopes(inertias)
     small = np.flatnonzero(np.abs(slopes[:-1]) < tol)
     if small.size == 0:

@@ -34,7 +34,16 @@ from sklearn.model_selection import (
     cross_validate,
 )
 
-from ._validation import check_estimator, check_int, check_labels, plain
+from ._validation import (
+    Integer,
+    Real,
+    check_estimator,
+    check_int,
+    check_label_values,
+    check_labels,
+    check_value,
+    plain,
+)
 
 __all__ = [
     "SCORE_FUNCTIONS",
@@ -92,6 +101,18 @@ def _check_models(models) -> dict:
     return models
 
 
+def _check_resampling(random_state, n_jobs) -> None:
+    """The seed and the number of processes, refused by name before any fit (scikit-learn's own words
+    name neither: "Seed must be between 0 and 2**32 - 1", "n_jobs == 0 in Parallel has no meaning")."""
+    if not (random_state is None or isinstance(random_state, np.random.RandomState)
+            or Integer(0, 2**32 - 1).problem(random_state) is None):
+        raise ValueError(f"random_state must be None or an integer in [0, 2**32 - 1] (the seed of the splits), "
+                         f"e.g. random_state=0; got {random_state!r}.")
+    if not (n_jobs is None or (Integer().problem(n_jobs) is None and n_jobs != 0)):
+        raise ValueError(f"n_jobs must be None (one process), a positive number of processes or -1 (every core), "
+                         f"e.g. n_jobs=-1; got {n_jobs!r}.")
+
+
 def _check_stratified_folds(y, n_folds: int) -> None:
     """Stratified k-fold needs every class in every fold: n_folds <= the smallest class."""
     labels, counts = np.unique(y, return_counts=True)
@@ -137,6 +158,9 @@ def repeated_split_scores(models, X, y, n_splits=50, test_size=0.2, random_state
     models = _check_models(models)
     names, single = check_scoring(scoring)
     n_splits = check_int(n_splits, "n_splits", 1, "n_splits=50")
+    check_value(test_size, Real(0, 1, closed="neither") | Integer(1), "test_size", "test_size=0.2",
+                why="the share of the rows, or their number, held out for testing")
+    _check_resampling(random_state, n_jobs)
     X, y = check_labels(X, y)
     cv = StratifiedShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=random_state)
     out = {}
@@ -176,6 +200,7 @@ def repeated_cv_scores(models, X, y, n_folds=10, n_repeats=3, random_state=0, n_
     models = _check_models(models)
     n_repeats = check_int(n_repeats, "n_repeats", 1, "n_repeats=3")
     n_folds = check_int(n_folds, "n_folds", 2, "n_folds=10")
+    _check_resampling(random_state, n_jobs)
     X, y = check_labels(X, y)
     _check_stratified_folds(y, n_folds)
     cv = RepeatedStratifiedKFold(n_splits=n_folds, n_repeats=n_repeats, random_state=random_state)
@@ -323,8 +348,26 @@ def prf_scores(y_true, y_pred, classes=None) -> dict:
         raise ValueError(f"y_true and y_pred must have the same shape; got {y_true.shape} and {y_pred.shape}.")
     if y_true.size == 0:
         raise ValueError("y_true is empty: scores need predictions on at least one document.")
+    if y_true.ndim not in (1, 2):
+        raise ValueError(
+            f"y_true and y_pred must be 1-D labels (one per document) or 2-D indicator matrices (documents x "
+            f"classes); got shape {y_true.shape}. Wrap a single label in a list, or flatten the extra dimensions."
+        )
+    if y_true.ndim == 1:  # a missing label (NaN, None) is no class: NaN != NaN scored it right and wrong at once
+        check_label_values(y_true, "y_true")
+        check_label_values(y_pred, "y_pred")
+    else:
+        for name, Y in (("y_true", y_true), ("y_pred", y_pred)):
+            if Y.dtype.kind == "f" and np.isnan(Y).any():
+                raise ValueError(f"{name} holds NaN at index {tuple(int(i) for i in np.argwhere(np.isnan(Y))[0])}; "
+                                 "an indicator matrix holds 0 and 1 only: fill or drop those documents first.")
+    if isinstance(classes, str):  # one category named, not its letters
+        classes = [classes]
     if classes is None:
         classes = np.arange(y_true.shape[1]) if y_true.ndim == 2 else np.union1d(y_true, y_pred)
+    elif len(classes) == 0:
+        raise ValueError("classes is empty: the macro scores average over the categories it names. Pass the "
+                         "categories, e.g. classes=np.unique(y_true), or leave classes=None for those present.")
     scores = score_indicators(indicator_matrix(y_true, classes), indicator_matrix(y_pred, classes))
     return {k: float(v) for k, v in scores.items()}
 

@@ -35,7 +35,17 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._arrays import cache_row_blocks, row_sq_norms, sq_distances_from_inner, sq_euclidean
 from ._io import progress_bar
-from ._validation import Integer, OneOf, Real, as_float_array, check_finite, check_int, check_real, check_value
+from ._validation import (
+    Boolean,
+    Integer,
+    OneOf,
+    Real,
+    as_float_array,
+    check_finite,
+    check_int,
+    check_real,
+    check_value,
+)
 
 __all__ = [
     "GramPCA",
@@ -515,6 +525,7 @@ def shrunk_residual_covariance(R, n_groups: int = 1, covariance="ledoit_wolf", *
     True
     """
     _check_gram_covariance(covariance)
+    check_value(return_shrinkage, Boolean(), "return_shrinkage")  # "no" returned a tuple
     R = as_float_array(R, "R", ndim=2)
     n_groups = check_int(n_groups, "n_groups", 1, why="the group means subtracted from R")
     n, d = R.shape
@@ -708,7 +719,14 @@ class ResidualCovariance:
 
     def dense_covariance(self, X) -> np.ndarray:
         """The dense p x p covariance ``a I + b R'R`` from the members ``X`` (for checks on small p)."""
-        X = np.asarray(X, dtype=np.float64)
+        if not hasattr(self, "n_members_"):
+            raise NotFittedError("This ResidualCovariance is not fitted yet; call fit(K, groups, n_features) first.")
+        X = as_float_array(X, "X", ndim=2)
+        if X.shape != (self.n_members_, self.n_features_):  # another width gave another matrix without a word
+            raise ValueError(
+                f"X must hold the {self.n_members_} members of {self.n_features_} features whose inner products "
+                f"K = X X' were fitted, one row each; got shape {X.shape}. Pass the same X as for fit."
+            )
         R = X - (self._A.T @ X)[self.groups_]
         return self.a_ * np.eye(X.shape[1]) + self.b_ * (R.T @ R)
 

@@ -177,11 +177,12 @@ def cosine_similarity(x, y):
     return scalar_or_matrix(out, pairwise)
 
 
-def precision_factor(VI: np.ndarray) -> np.ndarray:
+def precision_factor(VI) -> np.ndarray:
     """``R`` with ``R' R = VI``, so that the Mahalanobis distance is ``|R (x - y)|``.
 
     The upper Cholesky factor of the inverse covariance ``VI``; a positive semi-definite but
-    singular ``VI`` is factored through its eigendecomposition instead.
+    singular ``VI`` is factored through its eigendecomposition instead. ``VI`` (array-like)
+    must be square, symmetric and finite: anything else is refused, naming the entry.
 
     Examples
     --------
@@ -193,7 +194,7 @@ def precision_factor(VI: np.ndarray) -> np.ndarray:
     return np.ldexp(R, e)
 
 
-def scaled_precision_factor(VI: np.ndarray) -> tuple[np.ndarray, int]:
+def scaled_precision_factor(VI) -> tuple[np.ndarray, int]:
     """``(R, e)`` with ``(2**e R)' (2**e R) = VI`` and the entries of ``R`` at most about 1.
 
     ``VI`` is divided by an even power of two ``4**e`` first (exact), so that its factor and
@@ -205,6 +206,11 @@ def scaled_precision_factor(VI: np.ndarray) -> tuple[np.ndarray, int]:
     >>> R.tolist(), e
     ([[0.5, 0.0], [0.0, 0.25]], 2)
     """
+    # a square, symmetric, finite matrix: Cholesky reads one triangle only, so an asymmetric VI
+    # gave the factor of another matrix without a word
+    VI = as_float_array(VI, "VI", ndim=2)
+    check_square_matrix(VI, "VI")
+    check_symmetric(VI, "VI")
     e = pow2_exponent(VI)
     e += e % 2
     scaled = np.ldexp(VI, -e)

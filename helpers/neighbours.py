@@ -33,6 +33,7 @@ from sklearn.metrics import pairwise_distances
 
 from ._arrays import chunk_rows, pow2_exponent, row_pow2_exponents, unit_rows, warn_overflow
 from ._validation import (
+    Boolean,
     as_float_array,
     check_int,
     check_labels,
@@ -40,6 +41,8 @@ from ._validation import (
     check_real,
     check_same_features,
     check_square_matrix,
+    check_value,
+    plain,
     split_folds,
 )
 from .metrics import scaled_precision_factor
@@ -134,6 +137,7 @@ def nearest_indices(D, k: int, *, exclude_self: bool = False) -> np.ndarray:
     [[1], [0], [0]]
     """
     D = _check_distances(D)
+    exclude_self = bool(check_value(exclude_self, Boolean(), "exclude_self"))  # "no" counted as True
     n, m = D.shape
     if exclude_self:
         if n != m:
@@ -201,6 +205,8 @@ def nearest_neighbors(x, y, k: int = 5, metric: str = "euclidean", VI=None, W=No
     y = as_float_array(y, "y", ndim=2)
     check_same_features(x, y, "x", "y")
     k = _check_k(k, y.shape[0], "the rows of y")
+    if x.shape[0] == 0:  # no queries: no neighbours (scikit-learn's chunking refuses 0 rows)
+        return np.empty((0, k)), np.empty((0, k), dtype=np.intp)
     base = "euclidean"
     # exact power-of-two scalings (undone at the end) keep the products finite for data of any
     # magnitude, 1e-300 to 1e300; cosines need none (unit_rows scales each row)
@@ -296,6 +302,22 @@ def _check_ks(ks, k_max: int) -> list[int]:
     return sorted(set(check_positive_ints(ks, "ks", example, maximum=k_max, scalar=True)))
 
 
+def _check_codes(Y, idx, n_classes):
+    """The class codes of the neighbours in ``idx`` and the number of classes, or an error naming ``Y``."""
+    encode = "Encode labels first: classes, codes = np.unique(y, return_inverse=True)."
+    if Y.dtype.kind not in "iu":
+        raise ValueError(f"Y must hold integer class codes 0 .. n_classes - 1; got dtype {Y.dtype}"
+                         + (f" (e.g. {plain(Y.flat[0])!r})" if Y.size else "") + f". {encode}")
+    if n_classes is None:
+        n_classes = int(Y.max()) + 1 if Y.size else 1
+    n_classes = check_int(n_classes, "n_classes", 1, "n_classes=len(classes)")
+    labels = Y[idx]
+    if labels.size and (labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError(f"Y must hold integer class codes in [0, {n_classes - 1}] (n_classes={n_classes}); its "
+                         f"neighbours' codes run from {labels.min()} to {labels.max()}. {encode}")
+    return labels, n_classes
+
+
 def _check_idx(idx, n_points: int, name: str) -> np.ndarray:
     idx = np.asarray(idx)
     if idx.ndim != 2 or idx.dtype.kind not in "iu":
@@ -356,9 +378,8 @@ def majority_votes(idx, Y, ks, n_classes: int | None = None, *, multi_label: boo
         raise ValueError(
             f"Y must be 1-D class codes (or pass multi_label=True for an indicator matrix); got shape {Y.shape}."
         )
-    if n_classes is None:
-        n_classes = int(Y.max()) + 1 if Y.size else 1
-    cum = cumulative_votes(Y[idx[:, :k_max]], n_classes)
+    labels, n_classes = _check_codes(Y, idx[:, :k_max], n_classes)
+    cum = cumulative_votes(labels, n_classes)
     return {k: cum[:, k - 1].argmax(axis=1) for k in ks}  # argmax: ties to the first class
 
 
@@ -412,11 +433,7 @@ def distance_weighted_proba(idx, distances, Y, ks, n_classes: int | None = None,
     if not (weights == "distance" or callable(weights)):
         raise ValueError(f"weights must be 'distance' or a callable of the distances; got {weights!r}.")
     ks = _check_ks(ks, idx.shape[1])
-    if n_classes is None:
-        n_classes = int(Y.max()) + 1 if Y.size else 1
-    labels = Y[idx]
-    if labels.size and (labels.dtype.kind not in "iu" or labels.min() < 0 or labels.max() >= n_classes):
-        raise ValueError(f"Y must hold integer class codes in [0, {n_classes - 1}]; got dtype {Y.dtype}.")
+    labels, n_classes = _check_codes(Y, idx, n_classes)
     if weights == "distance":
         with np.errstate(divide="ignore"):
             inverse = 1.0 / dist
@@ -432,6 +449,14 @@ def distance_weighted_proba(idx, distances, Y, ks, n_classes: int | None = None,
             w = np.asarray(weights(dist[:, :k]), dtype=np.float64)
             if w.shape != (len(idx), k):
                 raise ValueError(f"weights returned shape {w.shape} for distances of shape {(len(idx), k)}.")
+            bad = ~(np.isfinite(w) & (w >= 0))  # a negative weight voted against its class: farther won
+            if bad.any():
+                i, j = (int(v) for v in np.argwhere(bad)[0])
+                raise ValueError(
+                    f"weights returned {float(w[i, j])!r} for neighbour {j} of query {i} (k={k}, distance "
+                    f"{float(dist[i, j])!r}); a vote weight must be a finite number >= 0. Return e.g. 1 / d**2 "
+                    "(inverse_square_weights) or another non-negative function of the distances."
+                )
         P = np.zeros((len(idx), n_classes))
         np.add.at(P, (np.repeat(rows, k), labels[:, :k].ravel()), w.ravel())
         total = P.sum(axis=1, keepdims=True)
@@ -448,7 +473,10 @@ def inverse_square_weights(distances):
     ``KNeighborsRegressor``. A query that coincides with training points (``d = 0``) would
     get infinite weights; as scikit-learn does for ``weights="distance"``, the exact
     matches of such a query then share the vote with weight 1 each and its other
-    neighbours get 0.
+    neighbours get 0. A row whose ``1 / d^2`` leaves float64's range (distances below about
+    1e-154, or all beyond about 1e154) is returned multiplied by a power of four, which
+    changes no vote and no weighted mean: its weights keep their proportions instead of
+    becoming inf or 0.
 
     Parameters
     ----------
@@ -472,8 +500,18 @@ def inverse_square_weights(distances):
     exact = d2 == 0
     hit = exact.any(axis=1)
     w = np.empty_like(d2)
-    w[~hit] = 1.0 / d2[~hit] ** 2
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        w[~hit] = 1.0 / d2[~hit] ** 2
     w[hit] = exact[hit].astype(float)
+    if d2.shape[1]:
+        # 1 / d^2 beyond float64's range (inf below d ~ 1e-154, 0 or subnormal for every neighbour beyond
+        # ~1e154): only the proportions within a row count, so such a row is computed from its distances
+        # divided by a power of two near the smallest (exact), its largest weight then in (1, 4]
+        lost = ~hit & (~np.isfinite(w).all(axis=1) | (w.max(axis=1) < np.finfo(float).tiny))
+        if lost.any():
+            scaled = np.ldexp(d2[lost], -np.frexp(d2[lost].min(axis=1))[1][:, None])
+            with np.errstate(over="ignore", under="ignore"):
+                w[lost] = 1.0 / scaled**2
     return w.reshape(d.shape)
 
 

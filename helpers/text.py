@@ -255,4 +255,13 @@ def _check_documents(docs, name: str) -> list:
                 f"{name}[{i}] is {type(doc).__name__} {doc!r:.60}, not a document (str); "
                 "use '' for a missing document, e.g. [d if isinstance(d, str) else '' for d in docs]."
             )
+        if isinstance(doc, bytes):  # CountVectorizer decodes bytes as strict UTF-8: a raw UnicodeDecodeError
+            try:
+                doc.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"{name}[{i}] is bytes that are not UTF-8 text (byte {doc[err.start:err.start + 1]!r} at offset "
+                    f"{err.start}: {doc[:40]!r}...); decode the documents first with their own encoding, e.g. "
+                    "[d.decode('latin-1') for d in docs], and pass the str."
+                ) from None
     return docs

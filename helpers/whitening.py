@@ -34,6 +34,7 @@ from ._validation import (
     MAX_CONDITION,
     Real,
     as_float_array,
+    check_label_values,
     check_option,
     check_square_matrix,
     check_symmetric,
@@ -392,9 +393,7 @@ def _whitening_matrix(sigma: np.ndarray, method: str) -> np.ndarray:
 
 def _check_labels(X, y):
     X = as_float_array(X, "X", ndim=2)
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D (one label per row of X); got shape {y.shape}.")
+    y = check_label_values(y)  # 1-D, no missing label (a NaN was a class of its own), sortable
     if y.shape[0] != X.shape[0]:
         raise ValueError(
             f"X and y must have the same number of samples; got shapes {X.shape} and {y.shape}."
@@ -410,7 +409,8 @@ def class_priors(y) -> dict:
     >>> {int(k): float(v) for k, v in class_priors([0, 0, 1, 1, 1]).items()}
     {0: 0.4, 1: 0.6}
     """
-    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    y = check_label_values(y)  # a NaN counted as a class of its own, a 2-D y was flattened
+    labels, counts = np.unique(y, return_counts=True)
     return {plain(label): count / counts.sum() for label, count in zip(labels, counts)}
 
 
@@ -518,6 +518,10 @@ def transform_by_class(X, y, matrices: dict) -> np.ndarray:
      [2. 2.]]
     """
     X, y = _check_labels(X, y)
+    if not isinstance(matrices, dict):
+        raise TypeError(f"matrices must be a dict {{label: W}} as class_whitening_matrices returns; got "
+                        f"{type(matrices).__name__}. Build it with class_whitening_matrices(X_train, y_train), or "
+                        "dict(zip(labels, list_of_matrices)).")
     missing = sorted(set(np.unique(y).tolist()) - set(matrices))
     if missing:
         raise ValueError(

@@ -21,7 +21,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import Boolean, check_int, check_value
 
 __all__ = [
     "SETTINGS",
@@ -46,6 +46,38 @@ def _check_table(df) -> None:
             "Expected the table returned by load_reuters21578 (columns lewissplit, topics_attr, topics); "
             f"got {type(df).__name__}."
         )
+    _topics(df, "df")
+
+
+def _topics(df, name: str) -> pd.Series:
+    """``df["topics"]``, each entry a list of topic names, or an error naming the row and the fix.
+
+    A str where a list belongs was read letter by letter (topics 'e', 'a', 'r', 'n' for "earn"),
+    a missing list (None, NaN) broke with a bare TypeError.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a DataFrame with a topics column (from load_reuters21578 or modapte_split); "
+                        f"got {type(df).__name__}.")
+    if "topics" not in df.columns:
+        raise ValueError(f"{name} has no 'topics' column (it has {list(df.columns)[:8]}); pass the table of "
+                         "load_reuters21578 or a half of modapte_split, or name the column of topic lists 'topics'.")
+    topics = df["topics"]
+    for i, ts in enumerate(topics):
+        if isinstance(ts, (list, tuple, set, frozenset, np.ndarray)):
+            continue
+        fix = ("Wrap single topics in a list: df['topics'] = df['topics'].map(lambda t: [t])" if isinstance(ts, str)
+               else "Use [] for a document without topics")
+        raise ValueError(f"{name}['topics'] must hold a list of topic names per document; row {i} holds "
+                         f"{type(ts).__name__} {ts!r:.40}. {fix}.")
+    return topics
+
+
+def _categories(categories) -> set:
+    """``categories`` as a set of names: one str is one category (not its letters); none is an error."""
+    cats = {categories} if isinstance(categories, str) else set(categories)
+    if not cats:
+        raise ValueError("categories is empty; pass e.g. top_categories(train, 10).")
+    return cats
 
 
 def modapte_split(df: pd.DataFrame, *, keep_without_topics: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -65,6 +97,7 @@ def modapte_split(df: pd.DataFrame, *, keep_without_topics: bool = False) -> tup
     ([1, 1], [2, 1])
     """
     _check_table(df)
+    check_value(keep_without_topics, Boolean(), "keep_without_topics")  # "no" kept them
     yes = df["topics_attr"] == "YES"
     if not keep_without_topics:
         yes &= df["topics"].map(len) > 0
@@ -109,6 +142,8 @@ def class_counts(train: pd.DataFrame, test: pd.DataFrame, by: str = "document") 
             return Counter(t for ts in df["topics_listed"] for t in ts)
         return Counter(t for ts in df["topics"] for t in set(ts))
 
+    _topics(train, "train")
+    _topics(test, "test")
     tr, te = count(train), count(test)
     names = sorted(set(tr) | set(te), key=lambda c: (-tr[c], c))
     return pd.DataFrame({"train": [tr[c] for c in names], "test": [te[c] for c in names]},
@@ -124,7 +159,7 @@ def top_categories(train: pd.DataFrame, k: int = 10) -> list[str]:
     ['b', 'a']
     """
     check_int(k, "k", 1, "k=10", why="the number of categories")
-    counts = Counter(t for ts in train["topics"] for t in set(ts))
+    counts = Counter(t for ts in _topics(train, "train") for t in set(ts))
     return sorted(counts, key=lambda c: (-counts[c], c))[:k]
 
 
@@ -137,8 +172,8 @@ def categories_with_train_and_test(train: pd.DataFrame, test: pd.DataFrame) -> l
     ...                                pd.DataFrame({"topics": [["b", "c"]]}))
     ['b']
     """
-    tr = {t for ts in train["topics"] for t in ts}
-    te = {t for ts in test["topics"] for t in ts}
+    tr = {t for ts in _topics(train, "train") for t in ts}
+    te = {t for ts in _topics(test, "test") for t in ts}
     return sorted(tr & te)
 
 
@@ -154,10 +189,8 @@ def restrict_to_categories(df: pd.DataFrame, categories) -> pd.DataFrame:
     >>> restrict_to_categories(df, ["earn", "acq"])["topics"].tolist()
     [['earn'], ['acq']]
     """
-    cats = set(categories)
-    if not cats:
-        raise ValueError("categories is empty; pass e.g. top_categories(train, 10).")
-    out = df.assign(topics=df["topics"].map(lambda ts: _unique(t for t in ts if t in cats)))
+    cats = _categories(categories)
+    out = df.assign(topics=_topics(df, "df").map(lambda ts: _unique(t for t in ts if t in cats)))
     return out[out["topics"].map(len) > 0].reset_index(drop=True)
 
 
@@ -182,8 +215,8 @@ def single_label(df: pd.DataFrame, categories, among: str = "all") -> pd.DataFra
     """
     if among not in ("all", "categories"):
         raise ValueError(f"among must be 'all' (R8 convention) or 'categories'; got {among!r}.")
-    cats = set(categories)
-    kept = df["topics"].map(lambda ts: _unique(ts) if among == "all" else _unique(t for t in ts if t in cats))
+    cats = _categories(categories)
+    kept = _topics(df, "df").map(lambda ts: _unique(ts) if among == "all" else _unique(t for t in ts if t in cats))
     mask = kept.map(lambda ts: len(ts) == 1 and ts[0] in cats)
     out = df[mask].copy()
     out["label"] = kept[mask].map(lambda ts: ts[0])
@@ -226,7 +259,9 @@ def make_setting(train: pd.DataFrame, test: pd.DataFrame, setting: str = "single
     if setting == "all_90":
         cats = categories_with_train_and_test(train, test)
     else:
+        categories = check_int(categories, "categories", 1, "categories=10", why="how many of the largest topics")
         cats = top_categories(train, categories)
+        _topics(test, "test")
     if setting == "single_label":
         t_tr, t_te = train["topics"].map(_unique), test["topics"].map(_unique)
         ok_tr = t_tr.map(lambda ts: len(ts) == 1 and ts[0] in cats).to_numpy()

@@ -88,6 +88,58 @@ def test_bad_inputs_to_split_helpers():
         P.single_label(pd.DataFrame({"topics": [["a"]]}), ["a"], among="some")
 
 
+# --------------------------------------------------------------------------- hostile input
+# (each case is a row of tests/hostile_cases/loaders.csv)
+SMALL = small_table()
+TRAIN, TEST = P.modapte_split(SMALL)
+AS_TEXT = pd.DataFrame({"topics": ["earn", "acq", "earn"]})  # one topic per document, not in a list
+
+SPLIT_ERRORS = [
+    # a str where a list of topics belongs was read letter by letter: categories 'a', 'e', 'n', 'r'
+    ("top-categories-topics-as-text", lambda: P.top_categories(AS_TEXT, 2), ValueError,
+     r"train\['topics'\] must hold a list of topic names per document; row 0 holds str 'earn'\. Wrap single "
+     r"topics in a list: df\['topics'\] = df\['topics'\]\.map\(lambda t: \[t\]\)"),
+    ("make-setting-topics-as-text", lambda: P.make_setting(AS_TEXT, AS_TEXT, "multi_label", 2), ValueError,
+     r"train\['topics'\] must hold a list of topic names per document; row 0 holds str 'earn'"),
+    ("class-counts-no-topics-column", lambda: P.class_counts(SMALL.drop(columns="topics"), TEST), ValueError,
+     r"train has no 'topics' column \(it has \['id', 'lewissplit', 'topics_attr'\]\); pass the table of "
+     r"load_reuters21578 or a half of modapte_split"),
+    ("modapte-keep-without-topics-text", lambda: P.modapte_split(SMALL, keep_without_topics="no"), ValueError,
+     r"^keep_without_topics must be one of True, False; got 'no'\.$"),
+    ("modapte-topics-missing", lambda: P.modapte_split(SMALL.assign(topics=[["earn"], None, [], ["acq"], []])),
+     ValueError, r"df\['topics'\] must hold a list of topic names per document; row 1 holds NoneType None\. Use \[\] "
+                 r"for a document without topics"),
+    ("make-setting-categories-zero", lambda: P.make_setting(TRAIN, TEST, "single_label", 0), ValueError,
+     r"^categories must be an integer >= 1 \(how many of the largest topics\), e\.g\. categories=10; got 0\.$"),
+    ("single-label-no-categories", lambda: P.single_label(TRAIN, []), ValueError,
+     r"categories is empty; pass e\.g\. top_categories\(train, 10\)"),
+    # already refused clearly when first tried
+    ("top-categories-k-text", lambda: P.top_categories(TRAIN, "10"), ValueError,
+     r"^k must be an integer >= 1 \(the number of categories\), e\.g\. k=10; got '10'\.$"),
+]
+
+
+@pytest.mark.parametrize("call, error, words", [c[1:] for c in SPLIT_ERRORS], ids=[c[0] for c in SPLIT_ERRORS])
+def test_hostile_split_input_gives_a_clear_error(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+SPLIT_ANSWERS = [
+    # one category named as a str: that category, not its letters (every document was dropped)
+    ("restrict-to-categories-one-name", lambda: P.restrict_to_categories(SMALL, "earn"),
+     lambda: P.restrict_to_categories(SMALL, ["earn"])),
+    ("single-label-one-name", lambda: P.single_label(SMALL, "acq"), lambda: P.single_label(SMALL, ["acq"])),
+]
+
+
+@pytest.mark.parametrize("call, reference", [c[1:] for c in SPLIT_ANSWERS], ids=[c[0] for c in SPLIT_ANSWERS])
+def test_hostile_split_input_gives_the_right_answer(call, reference):
+    got, ref = call(), reference()
+    assert len(ref) > 0
+    pd.testing.assert_frame_equal(got, ref)
+
+
 def test_the_loader_module_still_offers_the_splits():
     from helpers.data import reuters
 

@@ -30,21 +30,41 @@ from sklearn.decomposition import PCA
 from sklearn.model_selection import KFold, cross_val_predict, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from helpers.binary import binary_similarity, jaccard
-from helpers.clustering import kmeans_inertias, pham_alpha
+from helpers.binary import binary_counts, binary_similarity, jaccard, simple_matching
+from helpers.clustering import kmeans_inertias, pham_alpha, select_k_by_alpha
 from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
-from helpers.gram import GramPCA
+from helpers.evaluation import prf_scores, repeated_cv_scores, repeated_split_scores
+from helpers.gram import GramPCA, ResidualCovariance, ledoit_wolf_shrinkage_gram, shrunk_residual_covariance
 from helpers.mds import check_similarity_matrix, classical_mds, place_new_points, similarity_to_distance
 from helpers.metrics import (
     cosine_similarity,
     lp_norm,
     mahalanobis,
     minkowski,
+    precision_factor,
     variance_adjusted_cosine,
 )
-from helpers.neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k, nearest_indices, nearest_neighbors
+from helpers.neighbours import (
+    cumulative_votes,
+    distance_weighted_proba,
+    inverse_square_weights,
+    knn_cv_accuracy_by_k,
+    knn_cv_predictions_by_k,
+    majority_votes,
+    nearest_indices,
+    nearest_neighbors,
+)
 from helpers.svm import primal_linear_svm
-from helpers.whitening import whitening_matrix
+from helpers.text import vectorize_corpus
+from helpers.whitening import (
+    check_covariance,
+    class_priors,
+    class_whitening_matrices,
+    estimate_covariance,
+    expected_whitening_matrix,
+    transform_by_class,
+    whitening_matrix,
+)
 
 RNG = np.random.default_rng(0)
 X40 = RNG.normal(size=(40, 3))
@@ -472,6 +492,91 @@ HOSTILE_ERRORS = [
      r"p must be a real number.*got None of type NoneType"),
     ("svm_too_many_rows", lambda: primal_linear_svm(np.zeros((2001, 2)), np.ones(2001)), ValueError,
      r"X has 2,001 rows, beyond the 2,000 primal_linear_svm is meant for.*SVC\(kernel='linear'"),
+    # --- second round: covariance factors, binary tables, k-means scales, scores, votes, flags
+    # an asymmetric VI was factored from one triangle (the factor of another matrix), NaN reached LAPACK
+    ("precision_factor_asymmetric", lambda: precision_factor(np.array([[1.0, 2.0], [0.0, 1.0]])), ValueError,
+     r"VI is not symmetric: entries \(0, 1\) and \(1, 0\) differ \(2 vs 0; .*Pass \(M \+ M\.T\) / 2"),
+    ("precision_factor_nan", lambda: precision_factor(np.array([[np.nan, 0.0], [0.0, 1.0]])), ValueError,
+     r"VI contains NaN in 1 entries, first at row 0, column 0"),
+    ("binary_coefficient_none", lambda: binary_similarity(np.eye(2), coefficient=None), ValueError,
+     r"Unknown coefficient None; choose one of \['dice', 'hamann', 'jaccard'"),
+    ("simple_matching_no_features", lambda: simple_matching([], []), ValueError,
+     r"simple_matching is undefined for vectors with 0 features: its denominator counts the features, so it is "
+     r"0 / 0\. Pass binary rows with at least one feature"),
+    ("select_k_tol_bool", lambda: select_k_by_alpha([12.0, 6.0, 3.0, 2.4], True), ValueError,
+     r"tol must be a finite number > 0 \(a positive fraction of alpha_1\), e\.g\. tol=0\.05; got True\.$"),
+    ("select_k_tol_none", lambda: select_k_by_alpha([12.0, 6.0, 3.0, 2.4], None), ValueError,
+     r"tol must be a finite number > 0 .*got None\.$"),
+    ("kmeans_at_1e300", lambda: kmeans_inertias(X40 * 1e300, 3), ValueError,
+     r"X is too spread out .*largest deviation from a column mean is [\d.]+e\+300.*squares overflow float64"
+     r".*every S_K would be inf\. Rescale X first"),
+    ("kmeans_at_1e-300", lambda: kmeans_inertias(X40 * 1e-300, 3), ValueError,
+     r"X is too tightly packed .*largest deviation from a column mean is [\d.]+e-300.*underflow float64"
+     r".*as if every point coincided\. Rescale X first"),
+    # NaN != NaN: a missing label scored accuracy 1 and macro scores 0.5 at once
+    ("prf_nan_labels", lambda: prf_scores([0.0, np.nan], [0.0, np.nan]), ValueError,
+     r"y_true has a missing label \(NaN\) at index 1; drop those rows or label them first"),
+    ("prf_3d", lambda: prf_scores(np.ones((2, 2, 2)), np.ones((2, 2, 2))), ValueError,
+     r"y_true and y_pred must be 1-D labels \(one per document\) or 2-D indicator matrices .*got shape \(2, 2, 2\)"),
+    ("prf_classes_empty", lambda: prf_scores([0, 1], [0, 1], classes=[]), ValueError,
+     r"classes is empty: the macro scores average over the categories it names.*classes=np\.unique\(y_true\)"),
+    ("split_test_size_bool", lambda: repeated_split_scores({"knn": KNeighborsClassifier(3)}, X40, Y40, n_splits=2,
+                                                           test_size=True), ValueError,
+     r"test_size must be a number in \(0, 1\) or an integer >= 1 \(the share of the rows, or their number, held out "
+     r"for testing\), e\.g\. test_size=0\.2; got True\.$"),
+    ("split_random_state_negative", lambda: repeated_split_scores({"knn": KNeighborsClassifier(3)}, X40, Y40,
+                                                                  n_splits=2, random_state=-1), ValueError,
+     r"random_state must be None or an integer in \[0, 2\*\*32 - 1\] \(the seed of the splits\).*got -1\.$"),
+    ("cv_n_jobs_zero", lambda: repeated_cv_scores({"knn": KNeighborsClassifier(3)}, X40, Y40, n_folds=2, n_jobs=0),
+     ValueError, r"n_jobs must be None \(one process\), a positive number of processes or -1 \(every core\).*got 0\."),
+    # a negative weight voted against its own class: the farther neighbour won
+    ("weighted_vote_negative_weights", lambda: distance_weighted_proba([[0, 1]], [[1.0, 2.0]], np.array([0, 1]), [2],
+                                                                       weights=lambda d: -d), ValueError,
+     r"weights returned -1\.0 for neighbour 0 of query 0 \(k=2, distance 1\.0\); a vote weight must be a finite "
+     r"number >= 0"),
+    ("weighted_vote_n_classes_fraction", lambda: distance_weighted_proba([[0, 1]], [[1.0, 2.0]], np.array([0, 1]), [2],
+                                                                         n_classes=1.5), ValueError,
+     r"n_classes must be an integer >= 1, e\.g\. n_classes=len\(classes\); got 1\.5\.$"),
+    ("majority_votes_text_codes", lambda: majority_votes([[0, 1]], np.array(["a", "b"]), [2]), ValueError,
+     r"Y must hold integer class codes 0 \.\. n_classes - 1; got dtype <U1 \(e\.g\. 'a'\)\. Encode labels first: "
+     r"classes, codes = np\.unique\(y, return_inverse=True\)"),
+    ("majority_votes_float_codes", lambda: majority_votes([[0, 1]], np.array([0.0, 1.0]), [2]), ValueError,
+     r"^Y must hold integer class codes 0 \.\. n_classes - 1; got dtype float64"),
+    ("nearest_indices_exclude_self_text", lambda: nearest_indices(np.ones((3, 3)), 1, exclude_self="no"), ValueError,
+     r"^exclude_self must be one of True, False; got 'no'\.$"),
+    ("class_priors_nan", lambda: class_priors([0.0, np.nan, np.nan]), ValueError,
+     r"y has a missing label \(NaN\) at index 1; drop those rows"),
+    ("expected_whitening_mixed_labels", lambda: expected_whitening_matrix(X40, MIXED), TypeError,
+     r"y mixes labels of types int, str, which cannot be sorted.*astype\(str\)"),
+    ("class_whitening_nan_label", lambda: class_whitening_matrices(X40, np.r_[Y40[:39], np.nan]), ValueError,
+     r"y has a missing label \(NaN\) at index 39"),
+    ("transform_by_class_list", lambda: transform_by_class(X40, Y40, [np.eye(3), np.eye(3)]), TypeError,
+     r"matrices must be a dict \{label: W\} as class_whitening_matrices returns; got list"),
+    ("shrunk_cov_return_shrinkage_text", lambda: shrunk_residual_covariance(X40 - X40.mean(axis=0),
+                                                                            return_shrinkage="no"), ValueError,
+     r"^return_shrinkage must be one of True, False; got 'no'\.$"),
+    ("residual_cov_dense_width", lambda: ResidualCovariance().fit(X40 @ X40.T, Y40, 3).dense_covariance(X40[:, :2]),
+     ValueError, r"X must hold the 40 members of 3 features whose inner products K = X X' were fitted, one row each; "
+                 r"got shape \(40, 2\)\. Pass the same X as for fit"),
+    ("vectorize_latin1_bytes", lambda: vectorize_corpus(["caf\xe9 oil".encode("latin-1"), b"wheat"], ["oil"],
+                                                        verbose=False), ValueError,
+     r"docs_train\[0\] is bytes that are not UTF-8 text \(byte b'\\xe9' at offset 3.*\[d\.decode\('latin-1'\)"),
+    # already refused clearly when first tried
+    ("lp_norm_p_nan", lambda: lp_norm(U, np.nan), ValueError, r"p must be positive or np\.inf; got nan\.$"),
+    ("cumulative_votes_n_classes_bool", lambda: cumulative_votes([[0, 1]], True), ValueError,
+     r"n_classes must be an integer >= 1, e\.g\. n_classes=len\(classes\); got True\.$"),
+    ("lw_gram_not_square", lambda: ledoit_wolf_shrinkage_gram(np.zeros((2, 3)), 3), ValueError,
+     r"K_centred must be a square matrix of inner products \(n x n\); got shape \(2, 3\)"),
+    ("covariance_one_row", lambda: estimate_covariance(X40[:1]), ValueError,
+     r"A covariance needs at least 2 samples; X has 1 sample\(s\) \(shape \(1, 3\)\)"),
+    ("check_covariance_asymmetric", lambda: check_covariance(np.array([[1.0, 0.5], [0.2, 1.0]])), ValueError,
+     r"covariance is not symmetric: entries \(0, 1\) and \(1, 0\) differ \(0\.5 vs 0\.2"),
+    ("class_whitening_method_capitalised", lambda: class_whitening_matrices(X40, Y40, method="Cholesky"), ValueError,
+     r"Unknown whitening method 'Cholesky'; valid options are 'zca', 'zca_cor', 'pca', 'pca_cor', 'cholesky'"),
+    ("binary_counts_fraction", lambda: binary_counts([0.5, 1.0], [1.0, 0.0]), ValueError,
+     r"x must be binary \(0/1 or bool\); found 0\.5 at index \(0,\).*Binarise first"),
+    ("whitening_zero_variance_1x1", lambda: whitening_matrix(np.zeros((1, 1))), ValueError,
+     r"sigma is singular: it is not positive definite \(smallest eigenvalue 0, numerical rank 0 of 1\)"),
 ]
 
 
@@ -550,7 +655,27 @@ HOSTILE_ANSWERS = [
                                    TunedKNN(ks=(1, 5, 9)).fit(F32.astype(np.float64), Y500).predict(F32[:50]))),
     ("tuned_knn_constant_column", lambda: (TunedKNN(ks=(1, 5)).fit(np.c_[X500, np.ones(240)], Y500).best_k_,
                                            TunedKNN(ks=(1, 5)).fit(X500, Y500).best_k_)),
+    # second round
+    ("precision_factor_nested_list", lambda: (precision_factor([[4.0, 2.0], [2.0, 3.0]]),
+                                              linalg.cholesky(np.array([[4.0, 2.0], [2.0, 3.0]]), lower=False))),
+    ("prf_classes_one_name", lambda: (_prf(["a", "b", "a"], ["a", "a", "a"], classes="a"),
+                                      _prf(["a", "b", "a"], ["a", "a", "a"], classes=["a"]))),
+    # 1 / d^2 of distances near 1e-200 was inf (the vote NaN), near 1e160 it was 0 (no vote at all)
+    ("inverse_square_vote_at_1e-200", lambda: (_inverse_square_vote(1e-200), _inverse_square_vote(1.0))),
+    ("inverse_square_vote_at_1e160", lambda: (_inverse_square_vote(1e160), _inverse_square_vote(1.0))),
+    ("nearest_neighbors_no_queries", lambda: (nearest_neighbors(np.empty((0, 3)), X40, k=3),
+                                              (np.empty((0, 3)), np.empty((0, 3), dtype=np.intp)))),
 ]
+
+
+def _prf(y_true, y_pred, classes):
+    return np.array(list(prf_scores(y_true, y_pred, classes).values()))
+
+
+def _inverse_square_vote(scale):
+    """Class probabilities of one query whose neighbours (classes 0, 1, 1) lie at 1, 2 and 4 times ``scale``."""
+    return distance_weighted_proba([[0, 1, 2]], np.array([[1.0, 2.0, 4.0]]) * scale, np.array([0, 1, 1]), [3],
+                                   weights=inverse_square_weights)[3]
 
 
 def _read_only(a):
