@@ -43,6 +43,7 @@ class TasksStopped(KeyboardInterrupt):
 
 
 _interrupted = False  # set by the first Ctrl-C in a worker, or by a stop signal in the engine's process
+_in_task = False  # set in a worker process while it calls a task
 _running = threading.Event()  # set in a worker process while a task runs what a stop should wait for
 
 
@@ -62,11 +63,29 @@ def running():
 
 
 def _stop_on_first_ctrl_c(signum, frame):
-    """A worker's SIGINT handler: stop the current task once; a second Ctrl-C must not break its clean-up."""
+    """A worker's SIGINT handler: stop the current task once; a second Ctrl-C must not break its clean-up.
+
+    A worker waiting for a task only notes it (the tasks it is given next stop at once): a
+    ``KeyboardInterrupt`` there would end the worker abruptly, and the pool would report itself
+    broken on futures already cancelled.
+    """
     global _interrupted
     _interrupted = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    if _in_task:
+        raise KeyboardInterrupt
+
+
+def _call(function: Callable, arguments: tuple):
+    """``function(*arguments)`` in a worker, unless the worker was told to stop."""
+    global _in_task
+    if _interrupted:
+        raise KeyboardInterrupt
+    _in_task = True
+    try:
+        return function(*arguments)
+    finally:
+        _in_task = False
 
 
 def _exit_when_orphaned(parent: int) -> None:
@@ -184,7 +203,7 @@ def _run_pool(jobs: int, function: Callable, tasks: list, finished: Callable) ->
     """Each task in one of ``jobs`` worker processes; a Ctrl-C, a SIGTERM or an error in ``finished``
     cancels the rest and interrupts the tasks under way (each worker once: a second SIGINT is ignored there)."""
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-        pending = {pool.submit(function, *arguments) for arguments in tasks}
+        pending = {pool.submit(_call, function, arguments) for arguments in tasks}
         try:
             while pending:
                 ready, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -210,7 +229,7 @@ def _run_dask(address: str, jobs: int, function: Callable, tasks: list, finished
     else:
         cluster, client = None, Client(address, timeout=f"{CONNECT_TIMEOUT:g}s")
     try:
-        futures = [client.submit(function, *arguments, pure=False) for arguments in tasks]
+        futures = [client.submit(_call, function, arguments, pure=False) for arguments in tasks]
         for future in as_completed(futures):
             finished(future.result())
     finally:

@@ -10,6 +10,8 @@ direction (``a - b``), its interval, and what it was computed from:
   the naive one for training sets that overlap;
 * :func:`paired_bootstrap`: a score difference on one test set (accuracy, micro or macro F1),
   with a BCa interval from resampling the test rows in pairs (:func:`scipy.stats.bootstrap`);
+  :func:`bonferroni_effect` widens its interval when the compared setting was picked as the
+  best of several on that test set (:func:`bonferroni` gives the level);
 * :func:`hodges_lehmann`: the location of paired differences over data sets that the Wilcoxon
   signed-rank test tests (the median of the Walsh averages), with the distribution-free
   interval obtained by inverting the exact test;
@@ -44,6 +46,8 @@ from .evaluation import SCORES, indicator_matrix
 
 __all__ = [
     "bayesian_signed_rank",
+    "bonferroni",
+    "bonferroni_effect",
     "hodges_lehmann",
     "paired_bootstrap",
     "resampled_difference",
@@ -171,6 +175,47 @@ def paired_bootstrap(y_true, pred_a, pred_b, score: str = "accuracy", classes=No
             "method": f"{score} difference on {n} test rows, paired BCa bootstrap {confidence:.0%} interval "
                       f"({n_resamples} resamples)"}
 
+
+
+def bonferroni(looks: int, confidence: float = 0.95) -> float:
+    """The confidence level of each of ``looks`` intervals so that all hold together at ``confidence``.
+
+    An interval for a setting picked as the best of ``looks`` on the test set keeps its coverage
+    when it is one of simultaneous intervals (Bonferroni): ``1 - (1 - confidence) / looks``.
+
+    Examples
+    --------
+    >>> round(bonferroni(10), 4), bonferroni(1)
+    (0.995, 0.95)
+    """
+    looks = check_int(looks, "looks", 1, "looks=9 (the settings the best was picked from)")
+    confidence = check_real(confidence, "confidence", "0.95", 0, 1, closed="neither")
+    return 1 - (1 - confidence) / looks
+
+
+def bonferroni_effect(y_true, pred, reference, looks: int, what: str = "settings", **options) -> dict:
+    """:func:`paired_bootstrap` with the Bonferroni interval for the best of ``looks`` settings.
+
+    The method names the level (e.g. 99.44% for 9 looks) and why: the compared setting was
+    picked as the best of ``looks`` on the test set, and only intervals that hold for all of
+    them at once keep 95% coverage after that choice. ``options`` go to :func:`paired_bootstrap`.
+
+    Examples
+    --------
+    >>> y = np.zeros(60, dtype=int)
+    >>> right = lambda n: np.r_[np.zeros(n, dtype=int), np.ones(60 - n, dtype=int)]  # noqa: E731
+    >>> e = bonferroni_effect(y, right(50), right(40), 9, "sizes", classes=[0, 1], n_resamples=999)
+    >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
+    +0.167 [+0.067, +0.341]
+    >>> e["method"][-95:]
+    '99.44% interval (999 resamples); Bonferroni over 9 sizes, of which the best is the one compared'
+    """
+    confidence = bonferroni(looks)
+    effect = paired_bootstrap(y_true, pred, reference, confidence=confidence, **options)
+    effect["method"] = (effect["method"].replace(f"{confidence:.0%} interval", f"{100 * confidence:.4g}% interval")
+                        + (f"; Bonferroni over {looks} {what}, of which the best is the one compared" if looks > 1
+                           else ""))
+    return effect
 
 def _row_counts(T, A, B) -> np.ndarray:
     """Per test row: 1, a exactly right, b exactly right, then per category a's TP, a's predictions,

@@ -69,6 +69,7 @@ def test_a_signal_held_back_is_raised_once_the_block_is_done():
 
 def test_a_worker_stops_on_its_first_ctrl_c_and_ignores_the_second(monkeypatch):
     monkeypatch.setattr(_tasks, "_interrupted", False)
+    monkeypatch.setattr(_tasks, "_in_task", True)
     previous = signal.getsignal(signal.SIGINT)
     try:
         signal.signal(signal.SIGINT, _tasks._stop_on_first_ctrl_c)
@@ -76,6 +77,19 @@ def test_a_worker_stops_on_its_first_ctrl_c_and_ignores_the_second(monkeypatch):
             os.kill(os.getpid(), signal.SIGINT)
         assert interrupted() and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
         os.kill(os.getpid(), signal.SIGINT)   # ignored
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_waiting_worker_notes_ctrl_c_and_stops_the_next_task_at_once(monkeypatch):
+    monkeypatch.setattr(_tasks, "_interrupted", False)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        signal.signal(signal.SIGINT, _tasks._stop_on_first_ctrl_c)
+        os.kill(os.getpid(), signal.SIGINT)   # between tasks: noted, not raised
+        assert interrupted()
+        with pytest.raises(KeyboardInterrupt):
+            _tasks._call(square_and_pid, (3,))
     finally:
         signal.signal(signal.SIGINT, previous)
 

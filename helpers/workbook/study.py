@@ -16,6 +16,7 @@ command line, loads what a command needs and says what came out.
 from __future__ import annotations
 
 import hashlib
+import signal
 import sys
 import time
 from pathlib import Path
@@ -76,6 +77,13 @@ def study(args) -> int:
         return 2
     try:
         return _command(args)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the folds finished are on disk
+        signum = getattr(exc, "signum", signal.SIGINT)
+        how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        print(f"{how}; " + ("the folds finished are kept under build/ (rerun the same command: they are read, not "
+                            "recomputed)" if args.study_command == "run" else "nothing was stored or compared"),
+              file=sys.stderr)
+        return 128 + signum
     except ScoringError as exc:  # the folds that failed, each named; the others are kept
         print(f"error: {exc}", file=sys.stderr)
         return 1

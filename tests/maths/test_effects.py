@@ -9,6 +9,8 @@ from scipy import stats
 
 from helpers.effects import (
     bayesian_signed_rank,
+    bonferroni,
+    bonferroni_effect,
     hodges_lehmann,
     paired_bootstrap,
     resampled_difference,
@@ -127,6 +129,26 @@ def test_paired_bootstrap_refuses_bad_options(kwargs, message):
 def test_paired_bootstrap_needs_one_prediction_per_row():
     with pytest.raises(ValueError, match="one row per test row"):
         paired_bootstrap([0, 1, 0], [0, 1], [0, 0, 0])
+
+
+def test_bonferroni_levels():
+    assert bonferroni(1) == 0.95
+    assert bonferroni(25) == pytest.approx(0.998)
+    assert bonferroni(4, confidence=0.9) == pytest.approx(0.975)
+    with pytest.raises(ValueError, match="looks"):
+        bonferroni(0)
+
+
+def test_bonferroni_effect_is_the_paired_bootstrap_at_the_bonferroni_level(rng):
+    y = rng.integers(0, 2, size=80)
+    a, b = np.where(rng.random(80) < 0.8, y, 1 - y), np.where(rng.random(80) < 0.6, y, 1 - y)
+    e = bonferroni_effect(y, a, b, 4, "sizes", n_resamples=199)
+    ref = paired_bootstrap(y, a, b, confidence=bonferroni(4), n_resamples=199)
+    assert (e["effect"], e["interval"]) == (ref["effect"], ref["interval"])
+    assert e["method"].endswith("98.75% interval (199 resamples); Bonferroni over 4 sizes, of which the best is the "
+                                "one compared")
+    one = bonferroni_effect(y, a, b, 1, n_resamples=199)
+    assert one == paired_bootstrap(y, a, b, n_resamples=199)     # one look: the plain 95% interval, no note
 
 
 # ---------------------------------------------------------------------------- over data sets

@@ -7,11 +7,11 @@ matrix of l. 83, Example 4 and the baskets of l. 59-75) and those notebook 07 re
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
-from scipy.spatial import procrustes
 from scipy.spatial.distance import cdist, pdist, squareform
 from sklearn.decomposition import PCA
 
 from helpers import binary_counts
+from helpers.map_comparisons import map_comparisons, map_differences
 from helpers.mds import cailliez_constant, classical_mds, double_center, similarity_to_distance
 from helpers.studies import lecture_notes_6_2 as study
 
@@ -205,7 +205,7 @@ def test_example_5_mds_as_notebook_07_reports(example_5):
     assert round(mds["SMC"].gof[0], 4) == 0.8313                  # R's goodness of fit of two dimensions
     assert mds["Jaccard"].eigenvalues.round(4).tolist()[:4] == [1.2505, 0.9981, 0.3713, 0.2935]
     assert_allclose(mds["SMC"].embedding[0], [0.4311, 0.2592], atol=5e-5)
-    diff = study.map_differences(mds["SMC"].embedding, mds["Jaccard"].embedding, NAMES)
+    diff = map_differences(mds["SMC"].embedding, mds["Jaccard"].embedding, NAMES)
     assert round(diff.disparity, 3) == 0.037 and round(diff.rho, 3) == 0.891
     assert [round(c, 3) for c in diff.axis_corr] == [0.111, 0.106]
     assert diff.changed == [] and diff.nearest.loc["Human"].tolist() == ["Lion", "Lion"]
@@ -247,40 +247,9 @@ def test_mnist_drivers_on_a_random_binary_matrix():
     assert_allclose(E, Z * np.sign(np.sum(E * Z, axis=0)), atol=1e-10)
 
 
-def test_excess_disparity_subtracts_the_median_noise():
-    # median of the noise 0.01; two of three resampled disparities are >= 0.02: p = (1 + 2) / 4
-    e = study.excess_disparity(0.02, (0.015, 0.03), [0.01, 0.02, 0.03, 0.005, 0.001], how="from a test")
-    assert e["effect"] == pytest.approx(0.01)
-    assert e["interval"] == pytest.approx((0.005, 0.02))
-    assert e["p"] == pytest.approx((1 + 2) / 6)
-    assert "median disparity (0.0100)" in e["method"] and "95% interval from a test" in e["method"]
-    assert "widened" not in e["method"]
-
-
-def test_excess_disparity_widens_an_interval_that_misses_the_estimate():
-    e = study.excess_disparity(0.05, (0.06, 0.09), [0.01, 0.01, 0.01])
-    assert e["effect"] == pytest.approx(0.04) and e["interval"] == pytest.approx((0.04, 0.08))
-    assert "widened to the estimate" in e["method"]
-
-
-@pytest.mark.parametrize("args, words", [
-    ((1.5, (0.1, 0.2), [0.01, 0.02]), r"disparity must be a number in \[0, 1\]"),
-    ((0.1, (0.2, 0.05), [0.01, 0.02]), r"low <= high"),
-    ((0.1, "ab", [0.01, 0.02]), r"interval must be two disparities"),
-    ((0.1, (0.05, 0.2, 0.3), [0.01, 0.02]), r"interval must be two disparities"),
-    ((0.1, (0.05, 0.2), [0.01]), r"at least two finite disparities"),
-    ((0.1, (0.05, 0.2), [0.01, np.nan]), r"some not finite"),
-])
-def test_excess_disparity_refuses_bad_input(args, words):
-    with pytest.raises(ValueError, match=words):
-        study.excess_disparity(*args)
-    with pytest.raises(ValueError, match="confidence"):
-        study.excess_disparity(0.1, (0.05, 0.2), [0.01, 0.02], confidence=1.0)
-
-
 def test_map_comparisons_of_example_5_as_notebook_07_reports(example_5):
     _, S = example_5
-    out = study.map_comparisons(S, {"ex5": ("SMC", "Jaccard")}, [0.01, 0.02, 0.03], n_resamples=40, random_state=1)
+    out = map_comparisons(S, {"ex5": ("SMC", "Jaccard")}, [0.01, 0.02, 0.03], n_resamples=40, random_state=1)
     row = out.table.loc["ex5"]
     assert round(row["Procrustes disparity"], 3) == 0.037          # map_differences' value, l. 160
     assert row["low"] <= row["Procrustes disparity"] <= row["high"]
@@ -288,30 +257,3 @@ def test_map_comparisons_of_example_5_as_notebook_07_reports(example_5):
     assert out.effects["ex5"]["interval"] == pytest.approx((row["effect low"], row["effect high"]))
 
 
-def test_map_comparisons_of_a_gram_matrix_is_the_pca_map():
-    # the PCA map is the MDS of X X' (l. 166): against the PCA scores the disparity is rounding
-    X = np.random.default_rng(8).normal(size=(60, 5)) * [4.0, 2.0, 1.0, 0.5, 0.2]
-    Y = (X > 0).astype(np.int8)
-    smc = study.similarities(Y)["SMC"]
-    out = study.map_comparisons({"gram": X @ X.T, "same": X @ X.T, "smc": smc},
-                                {"same": ("gram", "same"), "smc": ("smc", "gram")}, [0.01, 0.02, 0.03], n_resamples=20)
-    Z_pca = PCA(n_components=2, svd_solver="full").fit_transform(X)   # the disparity ignores column signs
-    same = out.table.loc["same", ["Procrustes disparity", "low", "high"]].tolist()
-    assert same == pytest.approx([0, 0, 0], abs=1e-12)
-    assert out.effects["same"]["effect"] == pytest.approx(-0.02)
-    assert out.table.loc["smc", "Procrustes disparity"] == pytest.approx(
-        procrustes(classical_mds(F=smc).embedding, Z_pca)[2], abs=1e-10)
-    assert out.table.loc["smc", "maps"] == "smc vs gram"
-
-
-def test_map_comparisons_refuses_bad_input(example_5):
-    _, S = example_5
-    noise = [0.01, 0.02]
-    with pytest.raises(ValueError, match=r"not given: \['Cosine'\]"):
-        study.map_comparisons(S, {"k": ("SMC", "Cosine")}, noise)
-    with pytest.raises(ValueError, match="square, of one size"):
-        study.map_comparisons({"a": S["SMC"], "b": np.eye(4)}, {"k": ("a", "b")}, noise)
-    with pytest.raises(ValueError, match="n_resamples must be an integer >= 2"):
-        study.map_comparisons(S, {"k": ("SMC", "Jaccard")}, noise, n_resamples=1)
-    with pytest.raises(ValueError, match="at least two finite disparities"):
-        study.map_comparisons(S, {"k": ("SMC", "Jaccard")}, [0.01], n_resamples=5)

@@ -10,10 +10,10 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from helpers import ExpectedWhitener, class_whitening_matrices, expected_whitening_matrix, transform_by_class
+from helpers.comparisons import sweep_comparisons
 from helpers.evaluation import SCORE_FUNCTIONS
 from helpers.studies import sahoo_maiti_2025b as study
 from helpers.studies.sahoo_maiti_2025a import SplitProtocol, wdbc_split
-from helpers.studies.sahoo_maiti_2025b.limitations import accuracy_difference
 from helpers.svm import is_linearly_separable, svc_loocv_predict
 from tests.support import two_classes
 
@@ -116,31 +116,15 @@ def test_svm_split_sweep_adds_option_a_beside_the_models(split):
     np.testing.assert_array_equal(by_metric["recall"]["population_cholesky_train_matrices"], [1.0, 1.0, 1.0])
 
 
-def test_sweep_comparisons_are_corrected_differences_with_wins_and_losses():
+def test_advantage_claim_gathers_the_sweep_comparisons_it_needs():
     by_metric = {"accuracy": {"b": [0.95, 0.96, 0.94, 0.97], "a": [0.93, 0.93, 0.94, 0.92]}}
-    c = study.sweep_comparisons(by_metric, [("b", "a")], ["accuracy"], 0.25)
-    r = c["accuracy: b vs a"]
-    # d = 0.02, 0.03, 0, 0.05: mean 0.025, sd 0.020817, se = sd * sqrt(1/4 + 1/4), t(3) = 3.1824
-    assert r["effect"] == pytest.approx(0.025)
-    half = 3.182446 * 0.0208167 * np.sqrt(0.5)
-    assert r["interval"] == pytest.approx((0.025 - half, 0.025 + half), abs=1e-6)
-    assert (r["wins"], r["losses"]) == (3, 0)
+    c = sweep_comparisons(by_metric, [("b", "a")], ["accuracy"], 0.25)
     answer = study.advantage_claim(c, ["accuracy"], [("b", "a")], "b vs a", 4,
                                    pd.DataFrame({"accuracy": [0.9, 0.95]}, index=["a", "b"]))
     assert list(answer["comparisons"]) == ["accuracy: b vs a"]
     assert answer["evidence"].endswith("On our 80:20 split: accuracy b 0.950 vs a 0.900")
     with pytest.raises(ValueError, match="no comparison 'recall: b vs a'"):
         study.advantage_claim(c, ["recall"], [("b", "a")], "b vs a", 4)
-
-
-def test_comparison_evidence_and_table_show_every_comparison():
-    comps = {"accuracy: b vs a": {"effect": 0.01, "interval": (-0.002, 0.02), "p": 0.5, "wins": 3, "losses": 2},
-             "LOOCV: b vs a": {"effect": 0.02, "interval": (0.001, 0.04), "p": 0.04, "right_wrong": (1, 0)}}
-    assert study.comparison_evidence(comps) == ('"accuracy: b vs a" +0.010 [-0.002, +0.020] (3 wins, 2 losses); '
-                                                '"LOOCV: b vs a" +0.020 [+0.001, +0.040] (1 row against 0, McNemar '
-                                                'p = 0.04)')
-    table = study.comparisons_table(comps)
-    assert table.loc["LOOCV: b vs a", ["effect", "low", "high", "wins", "losses"]].tolist() == [0.02, 0.001, 0.04, 1, 0]
 
 
 def test_protocol_comparisons_pair_rows_and_correct_folds():
@@ -288,20 +272,6 @@ def test_spread_classes_support_vectors_and_the_rules_that_know_the_spread():
     assert rules.qda_x_range[0] < 0 < rules.qda_x_range[1] < 4.5          # an oval around the tight class
     np.testing.assert_array_equal(rules.predictions["linear SVM"], svm.predict(X_new))
     assert rules.effects == {}                                              # no pairs asked, no bootstrap
-
-
-def test_accuracy_difference_is_the_paired_bootstrap_with_mcnemar_counts():
-    y = np.zeros(50, dtype=int)
-    a = np.r_[np.zeros(45, dtype=int), np.ones(5, dtype=int)]             # right on 45
-    b = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]            # right on 40, wrong wherever a is
-    r = accuracy_difference(y, a, b, n_resamples=999)
-    assert r["effect"] == pytest.approx(0.1) and (r["a_only"], r["b_only"]) == (5, 0)
-    assert r["p"] == pytest.approx(2 * 0.5**5)                              # exact two-sided binomial, 5 of 5
-    assert 0 < r["interval"][0] < 0.1 < r["interval"][1] and r["n"] == 50 and "BCa" in r["method"]
-    flipped = accuracy_difference(y, b, a, n_resamples=999)
-    assert flipped["effect"] == pytest.approx(-0.1) and (flipped["a_only"], flipped["b_only"]) == (0, 5)
-    with pytest.raises(ValueError, match="one row per test row"):
-        accuracy_difference(y, a[:40], b)
 
 
 def test_spread_rules_pairs_give_the_accuracy_difference_of_two_rules():

@@ -7,6 +7,7 @@ from scipy import stats
 from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.neighbors import KNeighborsClassifier
 
+from helpers.comparisons import effects_against
 from helpers.effects import paired_bootstrap
 from helpers.evaluation import prf_scores
 from helpers.significance import mcnemar_exact
@@ -22,7 +23,6 @@ from helpers.studies.srivastava_rao_2016 import (
     component_sweep,
     conventional_claims,
     dimension_claims,
-    effects_against,
     f1_identities,
     invertibility_claim,
     k_choice_note,

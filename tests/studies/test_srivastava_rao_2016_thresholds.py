@@ -116,16 +116,9 @@ def test_the_specification_curve_has_every_reading_at_every_size():
     assert per["per_category"] == pytest.approx(s.accuracy["per_category"] - s.accuracy["euclidean"])
 
 
-def test_a_trend_over_training_sizes_with_every_value_tied_is_refused_by_name():
-    from helpers.studies.srivastava_rao_2016 import trend_effect
-
-    y = np.array([0, 1] * 10)
-    with pytest.raises(ValueError, match="the same at every one of the 3 training sizes .* no rank correlation"):
-        trend_effect(y, [y, y, y], [10, 20, 40], n_resamples=99)
-
-
 def test_a_settings_effects_are_computed_once_and_are_effects_against():
-    from helpers.studies.srivastava_rao_2016 import READINGS, effects_against
+    from helpers.comparisons import effects_against
+    from helpers.studies.srivastava_rao_2016 import READINGS
 
     dense, dup, y = corpus(3)
     rows = (np.arange(0, 90, 2), np.arange(1, 90, 2))

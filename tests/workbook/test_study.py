@@ -37,3 +37,12 @@ def test_parts_of_another_protocol_or_method_code_go_to_another_folder():
     assert folder.parent.name == f"generalisation_v{protocol['study']['edition']}"
     assert folder.name.startswith(protocol["sha256"][:12] + "-")
     assert study._parts_folder(dict(protocol, sha256="0" * 64)) != folder
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(study, "recompute_sample", stopped)
+    assert main(["study", "verify", "--cells", "1", "--seed", "1", "--edition", "2"]) == 130
+    assert capsys.readouterr().err == "interrupted; nothing was stored or compared\n"

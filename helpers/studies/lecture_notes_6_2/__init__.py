@@ -16,9 +16,8 @@ module holds what the notebook does with it:
   :func:`definition_6_4_verdict`), the cosine similarity (:func:`cosine_checks`), the steps
   of the proof (:func:`proposition_steps`, :func:`proof_answers`), the coefficients' formulas
   (:func:`formula_errors`), the typeset matrix of Example 5 (:func:`typeset_differences`),
-  the maps and how far apart they are (:func:`map_differences`; against the resampling noise
-  of a map, with an interval: :func:`map_comparisons`, :func:`excess_disparity`) and
-  the shortcut ``D = 1 - S`` (:func:`shortcut_spectra`).
+  and the shortcut ``D = 1 - S`` (:func:`shortcut_spectra`). How far apart the maps are, and
+  whether beyond the resampling noise of a map, is :mod:`helpers.map_comparisons`'.
 
 Values at rounding level are shown as bounds (:func:`helpers.display.rounding_level`), so that stored outputs do not
 depend on the BLAS.
@@ -51,12 +50,7 @@ from .definitions import (
     proposition_steps,
 )
 from .examples import (
-    MapComparisons,
-    MapDifferences,
     cmdscale_routes,
-    excess_disparity,
-    map_comparisons,
-    map_differences,
     mnist_mds,
     sheep_as_cow,
     shortcut_spectra,
@@ -74,8 +68,6 @@ __all__ = [
     "COEFFICIENTS",
     "R_ANIMAL",
     "CosineChecks",
-    "MapComparisons",
-    "MapDifferences",
     "FtoD",
     "as_fraction",
     "classical_route",
@@ -84,11 +76,8 @@ __all__ = [
     "definition_6_4_refusals",
     "definition_6_4_verdict",
     "example_5",
-    "excess_disparity",
     "formula_errors",
     "jaccard_routes",
-    "map_comparisons",
-    "map_differences",
     "market_baskets",
     "meets_definition_6_4",
     "mnist_mds",

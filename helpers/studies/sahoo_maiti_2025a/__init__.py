@@ -22,15 +22,16 @@ The case study of sections 4-5 (notebook 04), in the order of the paper:
   classification tables (Figs. 3-5); :func:`eq9_by_hand` writes Eq. 9 out;
 * :func:`eq7_versus_case2`: case 2's cosine against Eq. 7's, which uses one factor per pair;
 * :func:`leak_free_models` and :func:`split_sweep`: the methods over random splits with every
-  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS` and
-  :func:`pair_effects` for the normalisation and decorrelation claims (accuracy differences
-  with their Nadeau-Bengio intervals), :func:`effects_table` to show them;
+  transform fitted on training rows, beside the label-using case 2; :data:`PAIRS`, the pairs of
+  the normalisation and decorrelation claims (their accuracy differences with Nadeau-Bengio
+  intervals: :func:`helpers.comparisons.pair_effects`);
 * :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
   Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
-  which protocols print as the paper's cells (:func:`prints_as`);
-* :func:`mcnemar_table`: exact McNemar tests of two methods on the same rows (the SVM paper's notebooks);
-* :func:`prediction_effects`: two methods' predictions on the same rows, their accuracy
-  difference with a paired bootstrap interval and the exact McNemar test beside it.
+  which protocols print as the paper's cells (:func:`prints_as`).
+
+Two methods' predictions on the same rows are compared with :mod:`helpers.comparisons`
+(:func:`~helpers.comparisons.prediction_effects`: the accuracy difference with a paired
+bootstrap interval and the exact McNemar test beside it).
 
 The workbook's own finding (module :mod:`.column_order`): :math:`E(W^{-1})` mixes Cholesky factors,
 which depend on the order of the columns, so its cosines and kNN answers change when the same
@@ -49,14 +50,10 @@ from .case_study import (
     classification_reports,
     classification_rows,
     cosine_knn,
-    effects_table,
     eq7_versus_case2,
     eq9_by_hand,
     k_error_curves,
     leak_free_models,
-    mcnemar_table,
-    pair_effects,
-    prediction_effects,
     prints_as,
     protocols_printing_as,
     split_sweep,
@@ -126,7 +123,6 @@ __all__ = [
     "cosine_nn",
     "cosine_nn_agreement",
     "derivation_cases",
-    "effects_table",
     "eq7_versus_case2",
     "eq9_by_hand",
     "eqs_1_to_4",
@@ -139,16 +135,13 @@ __all__ = [
     "label_audit",
     "label_audit_controls",
     "leak_free_models",
-    "mcnemar_table",
     "method_invariance",
     "order_averaged_difference",
     "order_geometry",
-    "pair_effects",
     "plot_column_orders",
     "population_protocol_cv",
     "population_protocol_predict",
     "population_split_scores",
-    "prediction_effects",
     "prints_as",
     "protocols_printing_as",
     "random_column_orders",

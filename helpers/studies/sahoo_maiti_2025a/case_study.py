@@ -22,11 +22,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ...data import load_wdbc
-from ...effects import paired_bootstrap, resampled_difference
 from ...estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores, report_rows
 from ...neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k
-from ...significance import compare_pairs, mcnemar_exact
 from ...whitening import (
     class_priors,
     class_whitening_matrices,
@@ -370,58 +368,6 @@ PAIRS = [("standardised_cosine", "raw_cosine"), ("scaled_cosine", "raw_cosine"),
          ("whitened_cosine", "raw_cosine"), ("eq7_class_conditional", "raw_cosine")]
 
 
-def pair_effects(scores: Mapping, pairs, test_train_ratio: float) -> dict[str, dict]:
-    """The accuracy difference of each pair over the same resamples, with its Nadeau-Bengio interval.
-
-    Parameters
-    ----------
-    scores : dict of {name: array-like}
-        Each model's scores on the same resamples (random splits, or the folds of repeated CV).
-    pairs : iterable of (name_a, name_b)
-        Each gives ``a - b`` (positive: ``a`` better).
-    test_train_ratio : float
-        ``n_test / n_train`` of the resampling (0.25 for 80:20 splits and for 5-fold CV).
-
-    Returns
-    -------
-    dict of {"a vs b": dict}
-        :func:`helpers.effects.resampled_difference` (``effect``, ``interval``, ``p``, ``n``,
-        ``method``) with the counts of resamples ``a`` wins, loses and ties.
-
-    Examples
-    --------
-    >>> s = {"a": [0.95, 0.93, 0.96, 0.94], "b": [0.93, 0.93, 0.94, 0.92]}
-    >>> r = pair_effects(s, [("a", "b")], 0.25)["a vs b"]
-    >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}]", r["wins"], r["ties"])
-    +0.0150 [-0.0075, +0.0375] 3 1
-    """
-    counts = compare_pairs(scores, pairs, test_train_ratio)   # checks the pairs, counts wins, losses, ties
-    out = {}
-    for a, b in pairs:
-        key = f"{a} vs {b}"
-        effect = resampled_difference(np.ravel(scores[a]), np.ravel(scores[b]), test_train_ratio)
-        out[key] = {**effect, **{c: int(counts.loc[key, c]) for c in ("wins", "losses", "ties")}}
-    return out
-
-
-def effects_table(effects: Mapping) -> pd.DataFrame:
-    """Effect dicts as a table for display: estimate, 95% interval, p-value and counts, rounded to 4 digits.
-
-    Examples
-    --------
-    >>> effects_table({"a vs b": {"effect": 0.015, "interval": (-0.0075, 0.0375), "p": 0.124, "n": 4}})
-            effect  95% low  95% high      p  n
-    a vs b   0.015  -0.0075    0.0375  0.124  4
-    """
-    rows = {}
-    for name, e in effects.items():
-        row = {"effect": e["effect"], "95% low": e["interval"][0], "95% high": e["interval"][1]}
-        row |= {key: e[key] for key in ("p", "mcnemar_p", "n", "wins", "losses", "ties", "a right, b wrong",
-                                        "b right, a wrong") if key in e}
-        rows[name] = row
-    return pd.DataFrame.from_dict(rows, orient="index").round(4)
-
-
 # --------------------------------------------------------------------------------------------
 # Table 1: LOOCV and 5-fold CV
 
@@ -562,70 +508,3 @@ def protocols_printing_as(grid: pd.Series, readings: Mapping[str, str]) -> pd.Da
     return pd.DataFrame(hits).set_index("Table 1 cell")
 
 
-def mcnemar_table(y_true, pairs: Mapping, names=("A", "B")) -> pd.DataFrame:
-    """Exact McNemar tests of two methods' predictions on the same rows, one row per scheme.
-
-    Parameters
-    ----------
-    pairs : dict of {scheme: (pred_a, pred_b)}
-    names : (str, str)
-        Short names of the two methods, for the count columns.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``effect`` (net rows in favour of a, as a share of the rows), ``p_value`` and the two
-        discordant counts, ``"{a} right, {b} wrong"`` and ``"{b} right, {a} wrong"``.
-
-    Examples
-    --------
-    >>> mcnemar_table([0, 1, 1, 0], {"split": ([0, 1, 1, 1], [0, 0, 0, 0])}, ("E", "raw"))
-           effect  p_value  E right, raw wrong  raw right, E wrong
-    split    0.25      1.0                   2                   1
-    """
-    a, b = names
-    rows = {}
-    for scheme, (pred_a, pred_b) in pairs.items():
-        n_a, n_b, p = mcnemar_exact(y_true, pred_a, pred_b)
-        rows[scheme] = {"effect": (n_a - n_b) / len(y_true), "p_value": p,
-                        f"{a} right, {b} wrong": n_a, f"{b} right, {a} wrong": n_b}
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def prediction_effects(y_true, pairs: Mapping, names=("a", "b")) -> dict[str, dict]:
-    """The accuracy difference of two methods' predictions on the same rows, with its paired bootstrap interval.
-
-    For one test set (or the pooled held-out predictions of a cross-validation), one row per
-    scheme: :func:`helpers.effects.paired_bootstrap` (accuracy of ``a`` minus ``b``, BCa
-    interval over the rows), with the exact McNemar test's p-value and the two discordant
-    counts beside it.
-
-    Parameters
-    ----------
-    pairs : dict of {scheme: (pred_a, pred_b)}
-    names : (str, str)
-        Short names of the two methods, for the count keys.
-
-    Returns
-    -------
-    dict of {scheme: dict}
-        ``effect``, ``interval``, ``n``, ``method``, ``mcnemar_p``, ``"{a} right, {b} wrong"``
-        and ``"{b} right, {a} wrong"``.
-
-    Examples
-    --------
-    >>> y = np.zeros(50, dtype=int)
-    >>> a = np.r_[np.zeros(40, dtype=int), np.ones(10, dtype=int)]
-    >>> b = np.r_[np.zeros(30, dtype=int), np.ones(20, dtype=int)]
-    >>> r = prediction_effects(y, {"split": (a, b)}, ("A", "B"))["split"]
-    >>> print(f"{r['effect']:+.2f} [{r['interval'][0]:+.2f}, {r['interval'][1]:+.2f}]", r["A right, B wrong"],
-    ...       f"{r['mcnemar_p']:.4f}")
-    +0.20 [+0.10, +0.32] 10 0.0020
-    """
-    a, b = names
-    out = {}
-    for scheme, (pred_a, pred_b) in pairs.items():
-        n_a, n_b, p = mcnemar_exact(y_true, pred_a, pred_b)
-        out[scheme] = {**paired_bootstrap(y_true, pred_a, pred_b), "mcnemar_p": p,
-                       f"{a} right, {b} wrong": n_a, f"{b} right, {a} wrong": n_b}
-    return out

@@ -16,9 +16,8 @@ in the order of its sections 4-6:
   :func:`eq19_versus_optiona` and :func:`eq33_against_constraint` for Eqs. 19 and 33-34;
 * :func:`svm_models` and :func:`svm_split_sweep`: the models over random splits with every
   transform fitted on training rows, four metrics;
-  :func:`sweep_comparisons` gives the effect of each pair with its corrected interval,
-  :func:`comparisons_table`, :func:`advantage_evidence` and :func:`advantage_claim` show, word
-  and gather them for a claim;
+  :func:`helpers.comparisons.sweep_comparisons` gives the effect of each pair with its corrected
+  interval, :func:`advantage_evidence` and :func:`advantage_claim` word and gather them for a claim;
 * :func:`table1_svm` and :func:`fold_scheme_scores`: Table 1 (LOOCV and 10-fold CV) under our
   stated protocol, and other fold schemes; :func:`protocol_comparisons` gives Option B's effect
   against each kernel under each protocol (paired bootstrap for LOOCV and the split, corrected
@@ -47,8 +46,6 @@ from .case_study import (
     Table1,
     advantage_claim,
     advantage_evidence,
-    comparison_evidence,
-    comparisons_table,
     eq19_versus_optiona,
     eq33_against_constraint,
     expected_matrix_closeness,
@@ -58,7 +55,6 @@ from .case_study import (
     protocol_comparisons,
     svm_models,
     svm_split_sweep,
-    sweep_comparisons,
     table1_svm,
 )
 from .column_order import (
@@ -104,8 +100,6 @@ __all__ = [
     "advantage_claim",
     "advantage_evidence",
     "column_order_scores",
-    "comparison_evidence",
-    "comparisons_table",
     "earlier_formulations",
     "eq19_versus_optiona",
     "eq22_steps",
@@ -128,7 +122,6 @@ __all__ = [
     "support_vector_refits",
     "svm_models",
     "svm_split_sweep",
-    "sweep_comparisons",
     "table1_svm",
     "two_options",
     "unit_change_flips",

@@ -20,10 +20,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from ...effects import paired_bootstrap, resampled_difference
+from ...comparisons import accuracy_difference, comparison_evidence
+from ...effects import resampled_difference
 from ...estimators import ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores
-from ...significance import mcnemar_exact
 from ...svm import svc_loocv_predict
 from ...whitening import (
     class_whitening_matrices,
@@ -235,54 +235,14 @@ def svm_split_sweep(models: Mapping, X, y, protocol: SplitProtocol | None = None
     return {m: {name: s[m] for name, s in scores.items()} for m in metrics}
 
 
-def sweep_comparisons(by_metric: Mapping, pairs: Sequence[tuple[str, str]], metric_names: Sequence[str],
-                      test_train_ratio: float) -> dict[str, dict]:
-    """The effect of each pair of models on each metric over the same resamples: ``a - b`` and its interval.
-
-    Each is :func:`helpers.effects.resampled_difference` (the Nadeau-Bengio corrected interval),
-    with the resamples ``a`` wins and loses added; a claim that needs all of them to hold passes
-    the dict to ``check.claim(..., comparisons=...)``, which judges it by the intersection-union rule
-    (:func:`helpers.workbook.verdicts.intersection_union`).
-
-    Parameters
-    ----------
-    by_metric : dict of {metric: {model: scores}}
-        From :func:`svm_split_sweep`.
-    pairs : sequence of (a, b)
-        Positive effects favour ``a``.
-    metric_names : sequence of str
-    test_train_ratio : float
-        ``n_test / n_train`` of the resamples (0.25 for 80:20 splits).
-
-    Returns
-    -------
-    dict of {"metric: a vs b": effect dict}
-
-    Examples
-    --------
-    >>> scores = {"accuracy": {"b": [0.95, 0.96, 0.94, 0.97], "a": [0.93, 0.93, 0.94, 0.92]}}
-    >>> c = sweep_comparisons(scores, [("b", "a")], ["accuracy"], 0.25)
-    >>> r = c["accuracy: b vs a"]
-    >>> print(f"{r['effect']:+.4f} [{r['interval'][0]:+.4f}, {r['interval'][1]:+.4f}]", r["wins"], r["losses"])
-    +0.0250 [-0.0218, +0.0718] 3 0
-    """
-    out = {}
-    for m in metric_names:
-        for a, b in pairs:
-            sa, sb = np.asarray(by_metric[m][a], dtype=float), np.asarray(by_metric[m][b], dtype=float)
-            out[f"{m}: {a} vs {b}"] = resampled_difference(sa, sb, test_train_ratio) | {
-                "wins": int(np.sum(sa > sb)), "losses": int(np.sum(sa < sb))}
-    return out
-
-
 def protocol_comparisons(first: str, others: Sequence[str], *, loo: tuple | None = None,
                          fold_scores: Mapping | None = None, split: tuple | None = None, n_resamples: int = 9999,
                          random_state: int = 0) -> dict[str, dict]:
     """``first`` against each of ``others`` under each protocol given: LOOCV, k-fold CV, one split.
 
-    LOOCV and the split give one prediction per row: :func:`helpers.effects.paired_bootstrap`
-    of the accuracy difference (rows resampled in pairs), with the discordant counts and the
-    exact McNemar p beside it. k-fold CV gives one accuracy per fold:
+    LOOCV and the split give one prediction per row: :func:`helpers.comparisons.accuracy_difference`
+    (the paired bootstrap of the accuracy difference, rows resampled in pairs), with the
+    discordant counts and the exact McNemar p beside it. k-fold CV gives one accuracy per fold:
     :func:`helpers.effects.resampled_difference` with ``n_test / n_train = 1 / (k - 1)``.
 
     Parameters
@@ -333,54 +293,10 @@ def protocol_comparisons(first: str, others: Sequence[str], *, loo: tuple | None
 
 
 def _paired(y_true, pred_a, pred_b, n_resamples, random_state) -> dict:
-    effect = paired_bootstrap(y_true, pred_a, pred_b, n_resamples=n_resamples, random_state=random_state)
-    right, wrong, p = mcnemar_exact(y_true, pred_a, pred_b)
-    return effect | {"right_wrong": (right, wrong), "p": p, "method": effect["method"] + "; p: exact McNemar"}
-
-
-def comparison_evidence(comparisons: Mapping[str, dict]) -> str:
-    """Each comparison in words: its effect, its 95% interval, and the counts behind it.
-
-    Examples
-    --------
-    >>> comparison_evidence({"accuracy: b vs a": {"effect": 0.005, "interval": (-0.01, 0.02), "wins": 27,
-    ...                                           "losses": 13},
-    ...                      "LOOCV: b vs a": {"effect": 0.0176, "interval": (0.004, 0.03), "right_wrong": (16, 6),
-    ...                                        "p": 0.0525}}).split("; ")  # doctest: +NORMALIZE_WHITESPACE
-    ['"accuracy: b vs a" +0.005 [-0.010, +0.020] (27 wins, 13 losses)',
-     '"LOOCV: b vs a" +0.018 [+0.004, +0.030] (16 rows against 6, McNemar p = 0.052)']
-    """
-    parts = []
-    for name, c in comparisons.items():
-        low, high = c["interval"]
-        text = f'"{name}" {c["effect"]:+.3f} [{low:+.3f}, {high:+.3f}]'
-        if "wins" in c:
-            text += f" ({c['wins']} wins, {c['losses']} losses)"
-        elif "right_wrong" in c:
-            right, wrong = c["right_wrong"]
-            text += f" ({right} row{'s' * (right != 1)} against {wrong}, McNemar p = {c['p']:.2g})"
-        parts.append(text)
-    return "; ".join(parts)
-
-
-def comparisons_table(comparisons: Mapping[str, dict]) -> pd.DataFrame:
-    """The comparisons as a table: effect, its 95% interval, p, and the counts behind it, one row each.
-
-    Examples
-    --------
-    >>> comparisons_table({"accuracy: b vs a": {"effect": 0.005, "interval": (-0.01, 0.02), "p": 0.6, "wins": 27,
-    ...                                         "losses": 13}}).to_dict("index")  # doctest: +NORMALIZE_WHITESPACE
-    {'accuracy: b vs a': {'effect': 0.005, 'low': -0.01, 'high': 0.02, 'p': 0.6, 'wins': 27, 'losses': 13}}
-    """
-    rows = {}
-    for name, c in comparisons.items():
-        row = {"effect": c["effect"], "low": c["interval"][0], "high": c["interval"][1], "p": c.get("p", np.nan)}
-        if "wins" in c:
-            row |= {"wins": c["wins"], "losses": c["losses"]}
-        if "right_wrong" in c:
-            row |= {"wins": c["right_wrong"][0], "losses": c["right_wrong"][1]}
-        rows[name] = row
-    return pd.DataFrame.from_dict(rows, orient="index")
+    """:func:`helpers.comparisons.accuracy_difference`, its two counts as ``right_wrong``, its test named."""
+    e = accuracy_difference(y_true, pred_a, pred_b, n_resamples, random_state)
+    return {"effect": e["effect"], "interval": e["interval"], "n": e["n"], "method": e["method"] + "; p: exact McNemar",
+            "right_wrong": (e["a_only"], e["b_only"]), "p": e["p"]}
 
 
 def advantage_evidence(comparisons: Mapping[str, dict], words: str, n_splits: int, split_table=None,
@@ -390,7 +306,7 @@ def advantage_evidence(comparisons: Mapping[str, dict], words: str, n_splits: in
     Parameters
     ----------
     comparisons : dict
-        From :func:`sweep_comparisons`.
+        From :func:`helpers.comparisons.sweep_comparisons`.
     words : str
         What is compared, for the reader.
     n_splits : int
@@ -427,6 +343,7 @@ def advantage_claim(comparisons: Mapping[str, dict], metric_names: Sequence[str]
 
     Examples
     --------
+    >>> from helpers.comparisons import sweep_comparisons
     >>> c = sweep_comparisons({"accuracy": {"a": [0.9, 0.92, 0.91], "b": [0.95, 0.96, 0.97]}}, [("b", "a")],
     ...                       ["accuracy"], 0.25)
     >>> answer = advantage_claim(c, ["accuracy"], [("b", "a")], "b vs a", 3)

@@ -12,9 +12,8 @@ from sklearn.base import clone
 from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
 from sklearn.svm import SVC
 
-from ...effects import paired_bootstrap
+from ...comparisons import accuracy_difference
 from ...metrics import mahalanobis
-from ...significance import mcnemar_exact
 
 # --------------------------------------------------------------------------------------------
 # Notebook 02, section 2 and Fig. 1: a few support vectors decide, whatever the spread
@@ -66,39 +65,6 @@ def support_vector_refits(X, y, svm: SVC) -> dict:
     return {"change": float(change), "spread_before": before, "spread_after": after, "n_support": len(sv)}
 
 
-def accuracy_difference(y_true, pred_a, pred_b, n_resamples: int = 9999, random_state: int = 0) -> dict:
-    """accuracy(a) - accuracy(b) on one set of fresh points, with its paired BCa interval and the McNemar test.
-
-    The effect and its interval are :func:`helpers.effects.paired_bootstrap`'s; the exact McNemar
-    test of the same paired predictions (:func:`helpers.significance.mcnemar_exact`) adds its
-    discordant counts and its p-value.
-
-    Returns
-    -------
-    dict
-        ``effect``, ``interval``, ``n`` and ``method`` as :func:`~helpers.effects.paired_bootstrap`;
-        ``p`` (exact McNemar, two-sided), ``a_only`` and ``b_only`` (rows only a, or only b,
-        classifies right).
-
-    Examples
-    --------
-    a is right on 45 of 50 points, b on 40 (b's errors include a's):
-
-    >>> y = np.zeros(50, dtype=int)
-    >>> a, b = (np.r_[np.zeros(n_right, dtype=int), np.ones(50 - n_right, dtype=int)] for n_right in (45, 40))
-    >>> r = accuracy_difference(y, a, b, n_resamples=999)
-    >>> low, high = r["interval"]
-    >>> print(f"{r['effect']:+.2f} [{low:+.2f}, {high:+.2f}]", r["a_only"], r["b_only"], f"{r['p']:.3f}")
-    +0.10 [+0.04, +0.22] 5 0 0.062
-    """
-    y_true, pred_a, pred_b = (np.asarray(v) for v in (y_true, pred_a, pred_b))
-    classes = np.union1d(y_true, np.union1d(pred_a, pred_b))
-    out = paired_bootstrap(y_true, pred_a, pred_b, score="accuracy", classes=classes, n_resamples=n_resamples,
-                           random_state=random_state)
-    a_only, b_only, p = mcnemar_exact(y_true, pred_a, pred_b)
-    return {**out, "p": p, "a_only": a_only, "b_only": b_only}
-
-
 class SpreadRules(NamedTuple):
     """Four rules on fresh points of the two classes, and how close each class comes to two boundaries."""
 
@@ -108,7 +74,7 @@ class SpreadRules(NamedTuple):
     qda_margin: dict          #: {"tight" | "wide": nearest training point of the class to QDA's boundary}
     svm_margin: dict          #: the same for the SVM's line
     qda_x_range: tuple        #: the x range of QDA's boundary (an oval around the tight class)
-    effects: dict             #: {comparison: :func:`accuracy_difference` of its two rules} for the ``pairs`` asked
+    effects: dict             #: {comparison: :func:`~helpers.comparisons.accuracy_difference` of its two rules}
 
 
 def spread_rules(X, y, X_new, y_new, svm: SVC, pairs=None) -> SpreadRules:
@@ -119,7 +85,7 @@ def spread_rules(X, y, X_new, y_new, svm: SVC, pairs=None) -> SpreadRules:
     QDA's boundary (posterior 0.5) is traced on a fine grid (x from -4 to 10, y from -6 to 6).
     ``pairs`` (``{name: (rule a, rule b)}``, rules named as in ``predictions``) asks for the
     accuracy difference of a over b on the fresh points, with its interval and McNemar test
-    (:func:`accuracy_difference`; its bootstrap takes a few seconds per thousand points).
+    (:func:`helpers.comparisons.accuracy_difference`; its bootstrap takes a few seconds per thousand points).
 
     Examples
     --------

@@ -35,8 +35,6 @@ The modules, in the order of the paper (and of notebook 06):
   :func:`knn_sweep`), the choice of k (:func:`summarize_readings`, :func:`best_k`), Figs 5 and 6
   (:func:`training_size_curve`) and every reading on fewer components
   (:func:`readings_by_components`, :func:`largest_lead`);
-* :mod:`.intervals`: the effects with their 95% intervals that the claims are judged from (score
-  differences on the test documents, the AUC of line 269, the trends of Figs 5 and 6);
 * :mod:`.comparisons`: the readings against Euclidean kNN and the conventional classifiers, as
   the evidence of the paper's claims;
 * :mod:`.baselines`: the dense reference classifier :class:`MahalanobisCentroidClassifier` (the
@@ -49,9 +47,11 @@ The modules, in the order of the paper (and of notebook 06):
   depends on it judged over its plausible range (:func:`keyword_setting`,
   :func:`keyword_claims`, :func:`claims_over_keywords`, :func:`specification_curve`).
 
-The package also re-exports what notebook 06 uses from the data and maths layers: the
-Reuters-21578 loader and splits, the text pipeline, McNemar's test, the paired bootstrap and
-the plotting functions.
+The effects with their 95% intervals that the claims are judged from are the library's: score
+differences on the test documents (:func:`helpers.comparisons.effects_against`,
+:func:`helpers.effects.bonferroni_effect`), the AUC of line 269 and the trends of Figs 5 and 6
+(:mod:`helpers.rank_effects`). Notebook 06 imports those, the data loaders, the text pipeline and
+the plots from their own modules.
 
 The slow steps take ``verbose`` (a field of :class:`KnnOptions` where they take one): ``True``
 shows a tqdm bar, ``False`` hides it, ``None`` (the default) shows it on a terminal only;
@@ -101,7 +101,6 @@ from .corpus import (
     topics_in,
 )
 from .figures import accuracy_table, error_reduction, training_size_claims
-from .intervals import auc_effect, bonferroni, bonferroni_effect, effects_against, trend_effect
 from .pca_checks import (
     KEYWORD_COUNTS,
     components_by_vocabulary,
@@ -159,11 +158,8 @@ __all__ = [
     "Readings",
     "accuracy_by_k",
     "accuracy_table",
-    "auc_effect",
     "balance_claims",
     "baseline_predictions",
-    "bonferroni",
-    "bonferroni_effect",
     "best_k",
     "chosen_readings",
     "collection_claims",
@@ -172,7 +168,6 @@ __all__ = [
     "conventional_claims",
     "dimension_claims",
     "document_frequency",
-    "effects_against",
     "error_reduction",
     "f1_identities",
     "fit_pca",
@@ -223,5 +218,4 @@ __all__ = [
     "topics_in",
     "training_size_claims",
     "training_size_curve",
-    "trend_effect",
 ]

@@ -10,8 +10,9 @@ measure of uncertainty (:func:`probability_as_uncertainty`), the measures of lin
 (:func:`conventional_claims`) and precision, recall and their balance (:func:`score_differences`,
 :func:`balance_claims`). Claims come back as ``{ledger key: answer}``, ready
 for a notebook's ``check.claims``; a claimed advantage is an effect with its 95% interval
-(:mod:`.intervals`), judged against the ledger's region of practical equivalence by the
-workbook, and McNemar's counts stay in the evidence.
+(:mod:`helpers.effects`, :mod:`helpers.comparisons`, :mod:`helpers.rank_effects`), judged against
+the ledger's region of practical equivalence by the workbook, and McNemar's counts stay in the
+evidence.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ import pandas as pd
 from sklearn.metrics import f1_score, precision_recall_fscore_support
 from sklearn.neighbors import KNeighborsClassifier
 
-from ...effects import paired_bootstrap
+from ...effects import bonferroni_effect, paired_bootstrap
 from ...evaluation import prf_scores
+from ...rank_effects import auc_effect
 from ...significance import mcnemar_exact
-from .intervals import auc_effect, bonferroni_effect
 from .readings import READINGS, KnnOptions, Readings
 from .sweeps import best_k, component_sweep, knn_sweep
 
@@ -127,7 +128,7 @@ def reading_claims(effects: dict, mcnemar: dict, accuracy: dict, k_of: dict, n_c
     ----------
     effects : dict
         ``{reading: accuracy of the reading minus Euclidean kNN's}`` with its interval
-        (:func:`.intervals.effects_against`).
+        (:func:`helpers.comparisons.effects_against`).
     mcnemar : dict
         ``{reading: (b, c, p)}`` of :func:`helpers.significance.mcnemar_exact`, the reading
         first and Euclidean kNN second (given in the evidence).
@@ -216,13 +217,13 @@ def probability_as_uncertainty(proba, pred, y_true, n_resamples: int = 1999, ran
     pred, y_true : 1-D labels
         The predictions made from them and the true labels.
     n_resamples, random_state
-        Of the bootstrap interval (:func:`.intervals.auc_effect`).
+        Of the bootstrap interval (:func:`helpers.rank_effects.auc_effect`).
 
     Returns
     -------
     dict
         ``auc`` (area under the ROC curve of the largest probability for right vs wrong; 0.5
-        is no information), ``effect`` (:func:`.intervals.auc_effect`: AUC - 0.5 with its
+        is no information), ``effect`` (:func:`helpers.rank_effects.auc_effect`: AUC - 0.5 with its
         interval and the two-sided Mann-Whitney p), ``n_right``, ``n_wrong`` and the mean
         largest probability of each, ``mean_right``, ``mean_wrong``.
 
@@ -607,7 +608,7 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
     baselines : dict
         Test predictions of ``"naive Bayes"`` and ``"Rocchio"`` (:func:`~.baselines.baseline_predictions`).
     against_euclidean : dict
-        ``{reading: accuracy effect against Euclidean kNN}`` (:func:`.intervals.effects_against`).
+        ``{reading: accuracy effect against Euclidean kNN}`` (:func:`helpers.comparisons.effects_against`).
     mcnemar : dict
         ``{reading: (b, c, p)}`` of every reading of Mahal-kNN against Euclidean kNN.
     classes : the categories
@@ -628,7 +629,7 @@ def conventional_claims(y_true, predictions: dict, favoured: str, baselines: dic
     --------
     >>> y = np.array([0, 1, 2] * 20)
     >>> pred = {"euclidean": y.copy(), "pooled": np.where(np.arange(60) < 12, 0, y)}
-    >>> from helpers.studies.srivastava_rao_2016.intervals import effects_against
+    >>> from helpers.comparisons import effects_against
     >>> effects = effects_against(y, {"pooled": pred["pooled"]}, y, n_resamples=99)
     >>> options = KnnOptions(sd=np.ones(3), n_resamples=99)   # readings on 3 components
     >>> claims = conventional_claims(y, pred, "pooled", {"naive Bayes": y % 2, "Rocchio": y % 2}, effects,

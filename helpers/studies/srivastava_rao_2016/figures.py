@@ -12,8 +12,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ...effects import paired_bootstrap
+from ...rank_effects import trend_effect
 from ...significance import mcnemar_exact
-from .intervals import trend_effect
 from .readings import READINGS
 
 __all__ = ["accuracy_table", "error_reduction", "training_size_claims"]
@@ -74,7 +74,7 @@ def training_size_claims(curve: pd.DataFrame, predictions: dict, y_test, reading
         rise); ``fig5.mahal-above``: the reading minus Euclidean kNN in accuracy at each size
         (``comparisons``: "in each case"); ``fig6.increasing``: Spearman's correlation of the
         reading's error reduction with the training documents (``effect``). Intervals from
-        :func:`.intervals.trend_effect` and :func:`helpers.effects.paired_bootstrap`.
+        :func:`helpers.rank_effects.trend_effect` and :func:`helpers.effects.paired_bootstrap`.
     fig6_max : tuple
         ``(highest error reduction of the reading, {"note": ...})``, for ``check.numbers``.
 

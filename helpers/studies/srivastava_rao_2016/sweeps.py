@@ -14,11 +14,10 @@ from ..._validation import (
     check_finite,
     check_positive_ints,
 )
-from ...effects import paired_bootstrap
+from ...effects import bonferroni_effect, paired_bootstrap
 from ...evaluation import exact_match_accuracy, prf_scores
 from ...neighbours import majority_votes, nearest_indices
 from ...significance import mcnemar_exact
-from .intervals import bonferroni_effect
 from .readings import READINGS, KnnOptions, Readings, mahalanobis_readings
 
 

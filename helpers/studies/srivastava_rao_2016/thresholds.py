@@ -22,6 +22,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..._validation import check_positive_ints
+from ...comparisons import effects_against
 from ...effects import paired_bootstrap
 from ...significance import mcnemar_exact
 from ...text import make_vectorizer
@@ -39,7 +40,6 @@ from .comparisons import (
     score_differences,
 )
 from .figures import training_size_claims
-from .intervals import effects_against
 from .pca_checks import fit_pca, keyword_order
 from .readings import KnnOptions, Readings, mahalanobis_readings
 from .sweeps import best_k, knn_sweep, summarize_readings, training_size_curve
@@ -80,7 +80,7 @@ class KeywordSetting:
 
     def effects(self, y_test, classes, n_resamples: int = 1999, random_state: int = 0) -> dict:
         """Each reading of Mahal-kNN minus Euclidean kNN in accuracy, with its interval
-        (:func:`~.intervals.effects_against`); computed once per resampling and kept."""
+        (:func:`helpers.comparisons.effects_against`); computed once per resampling and kept."""
         key = (n_resamples, random_state)
         if key not in self._effects:
             mahal = [r for r in READINGS if r != "euclidean" and r in self.predictions]
@@ -256,7 +256,7 @@ def specification_curve(keywords: Mapping, y_test, classes, full: tuple, n_resam
     y_test, classes : the test labels and the categories
     full : (keywords, components, predictions, effects)
         The full vocabulary: its size, its components, every reading's test predictions and their
-        effects against Euclidean kNN (:func:`~.intervals.effects_against`, as its claims used them).
+        effects against Euclidean kNN (:func:`helpers.comparisons.effects_against`, as its claims used them).
     n_resamples, random_state
         Of the paired bootstrap intervals.
 

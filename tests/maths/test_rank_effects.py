@@ -1,38 +1,11 @@
-"""helpers.studies.srivastava_rao_2016.intervals: the effects and 95% intervals the paper's claims are judged from."""
+"""helpers.rank_effects: the AUC and the trend over training sizes with their intervals, against scipy, sklearn."""
 
 import numpy as np
 import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from helpers.effects import paired_bootstrap
-from helpers.studies.srivastava_rao_2016.intervals import auc_effect, bonferroni, effects_against, trend_effect
-
-
-def test_bonferroni_levels():
-    assert bonferroni(1) == 0.95
-    assert bonferroni(25) == pytest.approx(0.998)
-    assert bonferroni(4, confidence=0.9) == pytest.approx(0.975)
-    with pytest.raises(ValueError, match="looks"):
-        bonferroni(0)
-
-
-def test_effects_against_is_the_paired_bootstrap_of_each(rng):
-    y = rng.integers(0, 3, size=120)
-    noisy = lambda share: np.where(rng.random(120) < share, y, rng.integers(0, 3, size=120))  # noqa: E731
-    ref, a, b = noisy(0.6), noisy(0.8), noisy(0.4)
-    out = effects_against(y, {"a": a, "b": b}, ref, score="macro_f1", classes=[0, 1, 2], n_resamples=199)
-    assert list(out) == ["a", "b"]
-    for name, pred in (("a", a), ("b", b)):
-        assert out[name] == paired_bootstrap(y, pred, ref, score="macro_f1", classes=[0, 1, 2], n_resamples=199)
-    wide = effects_against(y, {"a": a}, ref, n_resamples=199, looks=10)["a"]
-    plain = paired_bootstrap(y, a, ref, n_resamples=199)
-    assert wide["effect"] == plain["effect"]
-    assert wide["interval"][0] < plain["interval"][0] and wide["interval"][1] > plain["interval"][1]
-    assert wide["method"].endswith("99.5% interval (199 resamples); Bonferroni over 10 settings, of which the best is "
-                                   "the one compared")
-    with pytest.raises(ValueError, match="non-empty dict"):
-        effects_against(y, [a], ref)
+from helpers.rank_effects import auc_effect, trend_effect
 
 
 def test_auc_effect_equals_sklearn_and_mann_whitney(rng):
@@ -90,3 +63,9 @@ def test_trend_effect_bad_input():
         trend_effect(y, [y, y], [1, 2])
     with pytest.raises(ValueError, match="one array of predictions per size"):
         trend_effect(y, [y, y, y], [1, 2, 3], reference=[y])
+
+
+def test_a_trend_over_training_sizes_with_every_value_tied_is_refused_by_name():
+    y = np.array([0, 1] * 10)
+    with pytest.raises(ValueError, match="the same at every one of the 3 training sizes .* no rank correlation"):
+        trend_effect(y, [y, y, y], [10, 20, 40], n_resamples=99)

@@ -1,19 +1,19 @@
-"""Effects with their 95% intervals for the claims of the Mahal-kNN paper, all on the one ModApte test set.
+"""Rank-based effects with their intervals on one test set: an AUC and a trend over training sizes.
 
-Every function returns the dict that :meth:`helpers.workbook.checks.SourceCheck.claim` takes as
+Each function returns the dict that :meth:`helpers.workbook.checks.SourceCheck.claim` takes as
 ``effect`` (``effect``, ``interval``, ``method`` and, where there is one, ``p``), with the effect
 in the claim's direction (``> 0`` favours it):
 
-* :func:`effects_against`: score differences of several classifiers against one reference on
-  the same test documents (:func:`helpers.effects.paired_bootstrap`, BCa); :func:`bonferroni_effect`
-  widens the interval when the compared setting was picked as the best of several on the test set;
 * :func:`auc_effect`: the area under the ROC curve of a score for telling two groups of test
-  documents apart (right and wrong predictions), minus 0.5, with a BCa bootstrap interval;
+  rows apart (e.g. right and wrong predictions), minus 0.5, with a BCa bootstrap interval and
+  the Mann-Whitney test;
 * :func:`trend_effect`: Spearman's rank correlation of accuracy (or of the error reduction
-  against a reference, Fig. 6) with the number of training documents, with a percentile
-  interval from resampling the test documents.
+  against a reference) with the number of training rows, with a percentile interval from
+  resampling the test rows.
 
-The region of practical equivalence of each claim is the ledger's (``rope`` column), not set here.
+Both resample the test rows in batches of vectorised rank statistics (:func:`scipy.stats.rankdata`
+along an axis), so thousands of resamples of thousands of rows take a fraction of a second.
+Score differences of two classifiers on one test set are in :mod:`helpers.effects`.
 """
 
 from __future__ import annotations
@@ -23,93 +23,9 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from ..._validation import check_int, check_real
-from ...effects import paired_bootstrap
+from ._validation import check_int, check_real
 
-__all__ = ["auc_effect", "bonferroni", "bonferroni_effect", "effects_against", "trend_effect"]
-
-
-def bonferroni(looks: int, confidence: float = 0.95) -> float:
-    """The confidence level of each of ``looks`` intervals so that all hold together at ``confidence``.
-
-    An interval for a setting picked as the best of ``looks`` on the test set keeps its coverage
-    when it is one of simultaneous intervals (Bonferroni): ``1 - (1 - confidence) / looks``.
-
-    Examples
-    --------
-    >>> round(bonferroni(10), 4), bonferroni(1)
-    (0.995, 0.95)
-    """
-    looks = check_int(looks, "looks", 1, "looks=9 (the settings the best was picked from)")
-    confidence = check_real(confidence, "confidence", "0.95", 0, 1, closed="neither")
-    return 1 - (1 - confidence) / looks
-
-
-def bonferroni_effect(y_true, pred, reference, looks: int, what: str = "settings", **options) -> dict:
-    """:func:`helpers.effects.paired_bootstrap` with the Bonferroni interval for the best of ``looks`` settings.
-
-    The method names the level (e.g. 99.44% for 9 looks) and why: the compared setting was
-    picked as the best of ``looks`` on the test set, and only intervals that hold for all of
-    them at once keep 95% coverage after that choice.
-
-    Examples
-    --------
-    >>> y = np.zeros(60, dtype=int)
-    >>> right = lambda n: np.r_[np.zeros(n, dtype=int), np.ones(60 - n, dtype=int)]  # noqa: E731
-    >>> e = bonferroni_effect(y, right(50), right(40), 9, "sizes", classes=[0, 1], n_resamples=999)
-    >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
-    +0.167 [+0.067, +0.341]
-    >>> e["method"][-95:]
-    '99.44% interval (999 resamples); Bonferroni over 9 sizes, of which the best is the one compared'
-    """
-    confidence = bonferroni(looks)
-    effect = paired_bootstrap(y_true, pred, reference, confidence=confidence, **options)
-    effect["method"] = (effect["method"].replace(f"{confidence:.0%} interval", f"{100 * confidence:.4g}% interval")
-                        + (f"; Bonferroni over {looks} {what}, of which the best is the one compared" if looks > 1
-                           else ""))
-    return effect
-
-
-def effects_against(y_true, predictions: dict, reference, score: str = "accuracy", classes=None,
-                    n_resamples: int = 1999, random_state: int = 0, looks: int = 1) -> dict:
-    """``score(classifier) - score(reference)`` on the same test documents, for each classifier, with its interval.
-
-    Parameters
-    ----------
-    y_true : labels of the test documents
-    predictions : dict
-        ``{name: test predictions}``.
-    reference : the reference classifier's predictions on the same documents
-    score : str
-        One of :data:`helpers.evaluation.SCORES`.
-    classes : sequence, optional
-        The categories averaged over (macro scores).
-    n_resamples, random_state
-        Of :func:`helpers.effects.paired_bootstrap` (the same resamples for every classifier).
-    looks : int
-        How many settings the compared one was the best of, on the test set: the interval is
-        then the Bonferroni one at :func:`bonferroni` ``(looks)``, so that picking it keeps its
-        95% coverage (``1``: a setting fixed in advance).
-
-    Returns
-    -------
-    dict
-        ``{name: {"effect", "interval", "n", "method"}}``.
-
-    Examples
-    --------
-    >>> y = np.zeros(60, dtype=int)
-    >>> right = lambda n: np.r_[np.zeros(n, dtype=int), np.ones(60 - n, dtype=int)]  # noqa: E731
-    >>> out = effects_against(y, {"a": right(50)}, right(40), classes=[0, 1], n_resamples=999)
-    >>> e = out["a"]
-    >>> print(f"{e['effect']:+.3f} [{e['interval'][0]:+.3f}, {e['interval'][1]:+.3f}]")
-    +0.167 [+0.083, +0.267]
-    """
-    if not isinstance(predictions, dict) or not predictions:
-        raise ValueError("predictions must be a non-empty dict {name: test predictions}; wrap one as {'name': pred}.")
-    return {name: bonferroni_effect(y_true, pred, reference, looks, score=score, classes=classes,
-                                    n_resamples=n_resamples, random_state=random_state)
-            for name, pred in predictions.items()}
+__all__ = ["auc_effect", "trend_effect"]
 
 
 def _auc(scores, positive, axis=-1):
@@ -131,7 +47,7 @@ def auc_effect(scores, positive, n_resamples: int = 1999, random_state: int = 0,
     Parameters
     ----------
     scores : 1-D array
-        E.g. the largest class probability of each test document.
+        E.g. the largest class probability of each test row.
     positive : 1-D bool array
         E.g. whether its prediction is right.
 
@@ -194,22 +110,23 @@ def trend_effect(y_true, predictions, sizes, reference=None, n_resamples: int = 
 
     Parameters
     ----------
-    y_true : labels of the test documents
+    y_true : labels of the test rows (documents)
     predictions : list of arrays
         The test predictions at each training size, in the order of ``sizes``.
     sizes : list of numbers
         The training sizes (at least three).
     reference : list of arrays, optional
         A reference classifier's predictions at the same sizes: the correlation is then that of
-        the error reduction ``(CE_ref - CE) / CE_ref`` (Fig. 6) with the sizes, not of the accuracy.
+        the error reduction ``(CE_ref - CE) / CE_ref`` with the sizes, not of the accuracy.
 
     Returns
     -------
     dict
         ``effect`` (Spearman's rho on the test set), ``interval`` (2.5th and 97.5th
-        percentiles of rho when the test documents are resampled, the same rows at every
+        percentiles of rho when the test rows are resampled, the same rows at every
         size), ``values`` (the accuracies or reductions) and ``method``. The interval reflects
-        the test documents only: each size is one draw of training documents.
+        the test rows only: each size is one draw of training rows. ``method`` speaks of
+        documents (the text classification it was written for).
 
     Examples
     --------
