@@ -12,8 +12,9 @@ from sklearn.decomposition import PCA
 from sklearn.neighbors import NearestNeighbors
 
 from ...clustering import kmeans_alpha_table, pham_f
+from ...display import at_printed_digits
 from ...metrics import minkowski
-from .tables import answer, printed_decimals, rounded_and_cut, truncation_note
+from .tables import answer, truncation_note
 
 # ------------------------------------------------------------------------------------------
 # 01, section 1: k-means and the choice of K (lines 921-982)
@@ -465,8 +466,7 @@ def eigenvalue_answers(lam, printed, matrix_decimals: int = 2) -> dict:
     out = {}
     for i, (value, text) in enumerate(zip(lam, printed)):
         out[f"lambda{i + 1}"] = value
-        digits = printed_decimals(text)
-        rounded, cut = rounded_and_cut(value, digits)
+        digits, rounded, cut = at_printed_digits(value, text)
         if rounded == text.strip() or cut != text.strip():
             continue
         same = {f"lambda_{j + 1}": (v, t) for j, (v, t) in enumerate(zip(lam, printed)) if j != i}

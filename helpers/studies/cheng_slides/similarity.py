@@ -9,8 +9,9 @@ import pandas as pd
 from scipy.spatial import distance as scipy_distance
 from sklearn.preprocessing import MinMaxScaler
 
+from ...display import at_printed_digits
 from ...metrics import cosine_similarity, l0_norm, lp_norm, minkowski
-from .tables import Labelled, answer, printed_decimals, rounded_and_cut, truncation_note
+from .tables import Labelled, answer, truncation_note
 
 # ------------------------------------------------------------------------------------------
 # 00, section 2: distances and norms (lines 70-219)
@@ -255,7 +256,7 @@ def comparison_answers(prefix: str, x1, others: dict, cos_note: str = "", printe
         return out
     values = {key: (v, printed(key)) for key, v in out.items() if isinstance(v, float)}
     for key, (v, text) in values.items():
-        rounded, cut = rounded_and_cut(v, printed_decimals(text))
+        _, rounded, cut = at_printed_digits(v, text)
         if rounded != text.strip() and cut == text.strip():
             same = {_comparison_label(k): pair for k, pair in values.items() if k != key}
             out[key] = (v, {"note": truncation_note(v, text, same)})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
 
 import numpy as np
 import pandas as pd
@@ -15,6 +14,7 @@ from ...data import (
     load_salary_age,
     load_whiskey,
 )
+from ...display import at_printed_digits
 
 #: the weather table's four features (lines 51-60)
 WEATHER_FEATURES = ["min_temp", "max_temp", "humidity", "rain"]
@@ -35,17 +35,6 @@ def answer(holds, evidence: str, how: str | None = None) -> dict:
     return out
 
 
-def printed_decimals(printed: str) -> int:
-    text = str(printed).strip()
-    return len(text.split(".", 1)[1]) if "." in text else 0
-
-
-def rounded_and_cut(value: float, decimals: int) -> tuple[str, str]:
-    """``value`` rounded and truncated (towards zero) to ``decimals`` digits, as text."""
-    cut = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN)
-    return f"{float(value):.{decimals}f}", f"{cut:f}"
-
-
 def truncation_note(ours: float, printed: str, same_print: dict) -> str:
     """A note for a printed value that ours does not round to: would truncation give it, and does the slide truncate?
 
@@ -62,16 +51,15 @@ def truncation_note(ours: float, printed: str, same_print: dict) -> str:
     >>> print(truncation_note(0.5, "0.7", {}))
     ours 0.500 rounds to 0.5; truncated it would print 0.5, not the printed 0.7
     """
-    decimals = printed_decimals(printed)
-    rounded, cut = rounded_and_cut(ours, decimals)
+    decimals, rounded, cut = at_printed_digits(ours, printed)
     head = f"ours {ours:.{decimals + 2}f} rounds to {rounded}"
     if cut != str(printed).strip():
         return f"{head}; truncated it would print {cut}, not the printed {printed}"
     rounding = []
     for label, (value, text) in same_print.items():
-        r, c = rounded_and_cut(value, printed_decimals(text))
+        d, r, c = at_printed_digits(value, text)
         if r == str(text).strip() != c:
-            rounding.append(f"{label} = {value:.{printed_decimals(text) + 2}f} to {text} (truncated: {c})")
+            rounding.append(f"{label} = {value:.{d + 2}f} to {text} (truncated: {c})")
     habit = (f"the same slide rounds {', and '.join(rounding)}" if rounding
              else "no other value printed with it tells rounding from truncation")
     return f"{head}; truncated it would print {printed}, but that is a hypothesis: {habit}"

@@ -27,7 +27,7 @@ The case study of sections 4-5 (notebook 04), in the order of the paper:
   intervals: :func:`helpers.comparisons.pair_effects`);
 * :func:`table1_protocol`, :func:`table1_protocol_grid` and :func:`protocols_printing_as`:
   Table 1 (LOOCV and 5-fold CV) under our stated protocol and a grid of plausible ones, and
-  which protocols print as the paper's cells (:func:`prints_as`).
+  which protocols print as the paper's cells (:func:`helpers.display.prints_as`).
 
 Two methods' predictions on the same rows are compared with :mod:`helpers.comparisons`
 (:func:`~helpers.comparisons.prediction_effects`: the accuracy difference with a paired
@@ -54,7 +54,6 @@ from .case_study import (
     eq9_by_hand,
     k_error_curves,
     leak_free_models,
-    prints_as,
     protocols_printing_as,
     split_sweep,
     table1_protocol,
@@ -142,7 +141,6 @@ __all__ = [
     "population_protocol_cv",
     "population_protocol_predict",
     "population_split_scores",
-    "prints_as",
     "protocols_printing_as",
     "random_column_orders",
     "rel",

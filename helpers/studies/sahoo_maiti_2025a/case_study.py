@@ -22,6 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from ...data import load_wdbc
+from ...display import prints_as
 from ...estimators import ClassConditionalKNN, ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores, report_rows
 from ...neighbours import knn_cv_accuracy_by_k, knn_cv_predictions_by_k
@@ -449,25 +450,6 @@ def table1_protocol_grid(X, y, X_train, y_train, E_split, k_grid=range(1, 16, 2)
                 for kk, acc in knn_cv_accuracy_by_k(Xc, yd, k_grid, cv, transformer=transformer).items():
                     grid[(variant, data_name, cv_name, kk)] = acc
     return pd.Series(grid).rename_axis(["variant", "data", "folds", "K"])
-
-
-def prints_as(printed: str, value: float) -> bool:
-    """Whether ``value`` prints as the decimal ``printed``: rounded to its digits (to 1e-9 relative slack).
-
-    The same rule as the ledger's comparison (:func:`helpers.workbook.verdicts.compare_value`):
-    a value is read at its printed rounding, never truncated, since nothing in the cosine
-    paper's tables shows a habit of cutting digits.
-
-    Examples
-    --------
-    >>> prints_as("0.939", 107 / 114), prints_as("0.971", 553 / 569), prints_as("0.912", 0.9068)
-    (True, False, False)
-    """
-    text = printed.strip()
-    target = float(text)
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    slack = 1e-9 * max(1.0, abs(target))
-    return abs(value - target) <= 0.5 * 10.0 ** -decimals + slack
 
 
 def protocols_printing_as(grid: pd.Series, readings: Mapping[str, str]) -> pd.DataFrame:

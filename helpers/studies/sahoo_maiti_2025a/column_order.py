@@ -34,6 +34,7 @@ from scipy import stats
 from sklearn.metrics.pairwise import cosine_similarity, euclidean_distances
 
 from ..._validation import check_int, check_option, check_real
+from ...display import rounding_level
 from ...whitening import (
     class_priors,
     class_whitening_matrices,
@@ -279,9 +280,7 @@ def format_spread(spread: pd.DataFrame, bound: float = ROUNDING_BOUND) -> pd.Dat
             return f"{int(value)}"
         if not np.isfinite(value):
             return "-"
-        if column.startswith("max |change|") and value < bound:
-            return f"< {bound:.0e}"
-        return f"{value:.3g}" if column.startswith("max |change|") else f"{value:.3f}"
+        return rounding_level(value, bound, fmt=".3g") if column.startswith("max |change|") else f"{value:.3f}"
 
     return pd.DataFrame({col: [cell(col, v) for v in spread[col]] for col in spread.columns}, index=spread.index)
 

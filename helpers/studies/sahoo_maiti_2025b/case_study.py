@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -21,6 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ...comparisons import accuracy_difference, comparison_evidence
+from ...display import at_printed_digits
 from ...effects import resampled_difference
 from ...estimators import ExpectedWhitener, Whitener
 from ...evaluation import repeated_split_scores
@@ -402,18 +402,6 @@ def table1_svm(X, y, matrices: Mapping | None = None, method="cholesky", covaria
     return Table1(accuracy, loo, folds)
 
 
-def _digits(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
-
-
-def _rounded(k: int, n: int, d: int) -> str:
-    return f"{k / n:.{d}f}"
-
-
-def _cut(k: int, n: int, d: int) -> str:
-    return f"{math.floor(k * 10 ** d / n) / 10 ** d:.{d}f}"
-
-
 def loocv_printing_note(printed: Mapping[str, str], right: Mapping[str, int], n: int, name: str) -> str:
     """What the print of one LOOCV cell says about rounding and cutting: a note for the reader, no verdict.
 
@@ -433,21 +421,23 @@ def loocv_printing_note(printed: Mapping[str, str], right: Mapping[str, int], n:
     >>> loocv_printing_note({"a": "0.954"}, {"a": 543}, 569, "a")
     'ours 543/569 = 0.95431 rounds to 0.954, as printed'
     """
-    text, d, k = printed[name], _digits(printed[name]), right[name]
-    out = f"ours {k}/{n} = {k / n:.5f} rounds to {_rounded(k, n, d)}"
-    if _rounded(k, n, d) == text:
+    text, k = printed[name], right[name]
+    d, rounded, cut = at_printed_digits(k / n, text)
+    out = f"ours {k}/{n} = {k / n:.5f} rounds to {rounded}"
+    if rounded == text:
         return out + ", as printed"
-    rounding = [f"{c}/{n}" for c in range(n + 1) if _rounded(c, n, d) == text]
+    rounding = [f"{c}/{n}" for c in range(n + 1) if at_printed_digits(c / n, text).rounded == text]
     out += f"; {', '.join(rounding)} would round to {text}" if rounding else f"; no count out of {n} rounds to {text}"
-    if _cut(k, n, d) != text:
+    if cut != text:
         return out
     out += f", and {k}/{n} cut to {d} digits gives it"
-    others = {o: (right[o], printed[o], _digits(printed[o])) for o in printed if o != name and o in right}
-    habit = [o for o, (r, t, dd) in others.items() if _cut(r, n, dd) == t != _rounded(r, n, dd)]
+    others = {o: (right[o], printed[o], at_printed_digits(right[o] / n, printed[o])) for o in printed
+              if o != name and o in right}
+    habit = [o for o, (r, t, at) in others.items() if at.cut == t != at.rounded]
     if habit:
         return out + f": {', '.join(habit)} shows the same cutting"
-    both = [f"{o}: {r}/{n} = {r / n:.5f} prints {t} whether rounded or cut" if _cut(r, n, dd) == t == _rounded(r, n, dd)
-            else f"{o}: {r}/{n} = {r / n:.5f} against {t}" for o, (r, t, dd) in others.items()]
+    both = [f"{o}: {r}/{n} = {r / n:.5f} prints {t} whether rounded or cut" if at.cut == t == at.rounded
+            else f"{o}: {r}/{n} = {r / n:.5f} against {t}" for o, (r, t, at) in others.items()]
     return out + ": a hypothesis, as no other LOOCV value printed beside it needs cutting (" + "; ".join(both) + ")"
 
 
