@@ -246,7 +246,9 @@ _SQUARABLE = (1e-150, 1e150)
 
 
 def _check_squarable(*arrays) -> None:
-    largest = max((float(np.max(np.abs(a), initial=0.0)) for a in arrays), default=0.0)
+    # the largest |value| from each array's maximum and minimum: no temporary copy of |a|
+    largest = max((max(abs(float(np.max(a, initial=0.0))), abs(float(np.min(a, initial=0.0)))) for a in arrays),
+                  default=0.0)
     if largest == 0.0 or not np.isfinite(largest) or _SQUARABLE[0] <= largest <= _SQUARABLE[1]:
         return
     way = "underflow to 0" if largest < _SQUARABLE[0] else "overflow to infinity"

@@ -52,6 +52,7 @@ from .scores import (
     plot_error_curves,
     plot_grouped_bars,
     plot_model_scores,
+    plot_pairwise_cd,
     plot_score_curves,
     plot_table_bars,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "plot_cloud_and_points",
     "plot_confusions",
     "plot_critical_difference",
+    "plot_pairwise_cd",
     "plot_cumulative_variance",
     "plot_decision_panels",
     "plot_decision_regions",

@@ -129,6 +129,59 @@ def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
         result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
     return plot_stats(result, ax=ax, allow_insignificant=True)
 
+def plot_pairwise_cd(table, alpha: float = 0.05, *, title: str, labels: Mapping | None = None, ax=None,
+                     zero_method: str = "zsplit"):
+    """The critical-difference diagram of the methods, drawn from pairwise Wilcoxon-Holm decisions.
+
+    Mean ranks over the data sets (1 = best) on the axis; methods joined by a bar are not told
+    apart by :func:`helpers.significance.pairwise_signed_rank` at ``alpha``
+    (``scikit_posthocs.critical_difference_diagram``), rather than by Nemenyi's critical
+    difference (:func:`plot_critical_difference`).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Data sets in rows, one mean score per method in columns (higher is better).
+    title : str
+        The finding the figure shows, stated by the caller.
+    labels : dict, optional
+        ``{method: label}`` for the figure.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"a": [0.9, 0.8, 0.7, 0.9, 0.6], "b": [0.8, 0.7, 0.6, 0.8, 0.5],
+    ...                   "c": [0.7, 0.6, 0.5, 0.7, 0.4]})
+    >>> ax = plot_pairwise_cd(t, title="a ranks first")   # doctest: +SKIP
+    """
+    try:
+        import scikit_posthocs as sp
+    except ImportError:
+        raise ImportError("the critical-difference diagram is drawn by scikit-posthocs: pip install scikit-posthocs") \
+            from None
+    import matplotlib.pyplot as plt
+
+    from ..significance import average_ranks, critical_difference, pairwise_signed_rank
+
+    alpha = check_real(alpha, "alpha", "0.05", 0, 1, closed="neither")
+    if not isinstance(title, str) or not title.strip():
+        raise ValueError("give the diagram a title that states what it shows, e.g. title='the expected whitening "
+                         "ranks first'")
+    ranks = average_ranks(critical_difference(table))
+    p = pairwise_signed_rank(table, zero_method)
+    if labels:
+        ranks, p = ranks.rename(index=dict(labels)), p.rename(index=dict(labels), columns=dict(labels))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.4 * len(ranks) + 1.5))
+    sp.critical_difference_diagram(ranks, p, alpha=alpha, ax=ax)
+    ax.set_title(title)
+    return ax
+
+
 def plot_alpha_curves(tables: Mapping, tol: float, titles=("alpha_K = S_K / K falls for any data", "")):
     """The slides' elbow criterion per data set: ``alpha_K / alpha_1`` and the size of its slope, with the tolerance.
 

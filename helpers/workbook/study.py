@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import shrinkage
 from .._dask import check_dask_address
 from ..data.paths import ROOT
 from ..studies.generalisation import readings
@@ -47,9 +48,9 @@ __all__ = ["study"]
 
 def _parts_folder(protocol):
     """``build/generalisation_v<edition>/<protocol>-<methods>``: parts of other protocols or method code never mix."""
-    engine = ("readings.py", "tuning.py", "svcs.py", "shrinkage.py")   # the code that computes a score
     folder = Path(readings.__file__).parent
-    code = hashlib.sha256(b"".join((folder / name).read_bytes() for name in engine)).hexdigest()[:12]
+    engine = [folder / name for name in ("readings.py", "tuning.py", "svcs.py")] + [Path(shrinkage.__file__)]
+    code = hashlib.sha256(b"".join(path.read_bytes() for path in engine)).hexdigest()[:12]   # the code of a score
     return ROOT / "build" / f"generalisation_v{protocol['study']['edition']}" / f"{protocol['sha256'][:12]}-{code}"
 
 

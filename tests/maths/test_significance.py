@@ -20,6 +20,7 @@ from helpers.significance import (
     mcnemar_exact,
     paired_comparisons,
     paired_permutation_test,
+    pairwise_signed_rank,
     signed_rank_test,
     summarize_scores,
 )
@@ -215,3 +216,50 @@ def test_friedman_with_every_method_tied_says_there_is_no_ranking():
     with pytest.raises(ValueError, match="every method scores the same on every one of the 6 data sets: there is no "
                                          "ranking"):
         friedman_test(result)
+
+
+# -- pairwise tests over data sets ------------------------------------------------------------------
+
+PAIRWISE = pd.DataFrame(np.random.default_rng(3).uniform(0.6, 0.9, size=(12, 4)), columns=list("abcd")) \
+    + np.array([0.0, 0.02, 0.05, 0.0])
+
+
+def test_pairwise_is_holm_over_the_pairs_and_equals_scikit_posthocs():
+    sp = pytest.importorskip("scikit_posthocs")
+    from statsmodels.stats.multitest import multipletests
+
+    p = pairwise_signed_rank(PAIRWISE)
+    assert (p.to_numpy() == p.to_numpy().T).all() and (np.diag(p) == 1).all() and list(p.columns) == list("abcd")
+    raw = [stats.wilcoxon(PAIRWISE[a], PAIRWISE[b], zero_method="zsplit").pvalue
+           for a, b in itertools.combinations("abcd", 2)]
+    assert_allclose(p.to_numpy()[np.triu_indices(4, 1)], multipletests(raw, method="holm")[1])
+    long = PAIRWISE.melt(var_name="method", value_name="score")
+    theirs = sp.posthoc_wilcoxon(long, val_col="score", group_col="method", zero_method="zsplit", p_adjust="holm")
+    assert_frame_equal(p, theirs.loc[list("abcd"), list("abcd")], check_names=False)
+
+
+def test_pairwise_order_of_rows_does_not_matter():
+    assert_frame_equal(pairwise_signed_rank(PAIRWISE), pairwise_signed_rank(PAIRWISE.iloc[::-1]))
+
+
+@pytest.mark.parametrize("table, words", [
+    (PAIRWISE[["a"]], "at least two rows and two method columns"),
+    (PAIRWISE.set_axis(list("aabc"), axis=1), "name each method once"),
+    (PAIRWISE.where(PAIRWISE > 0.65), "missing scores"),
+], ids=["one-method", "a-method-twice", "missing-scores"])
+def test_pairwise_refuses_a_table_it_cannot_test(table, words):
+    with pytest.raises(ValueError, match=words):
+        pairwise_signed_rank(table)
+
+
+def test_pairwise_cd_diagram_has_the_callers_title():
+    pytest.importorskip("scikit_posthocs")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from helpers.plotting.scores import plot_pairwise_cd
+
+    ax = plot_pairwise_cd(PAIRWISE, labels={"c": "C"}, title="c ranks first")
+    assert ax.get_title() == "c ranks first" and any(t.get_text().startswith("C (") for t in ax.texts)
+    with pytest.raises(ValueError, match="title that states"):
+        plot_pairwise_cd(PAIRWISE, title="")

@@ -23,9 +23,6 @@ from helpers.studies.generalisation.evidence import (
     leave_one_out,
 )
 from helpers.studies.generalisation.exploratory import (
-    mean_ranks,
-    pairwise_wilcoxon_holm,
-    plot_pairwise_cd,
     property_association,
 )
 from helpers.studies.generalisation.hierarchical import hierarchical_posterior
@@ -262,51 +259,17 @@ def test_grid_edges_on_the_example_table(scores):
 METHODS = ["cosine", "expected_cholesky_cosine", "euclidean", "mahalanobis_per_category", "linear_svc"]
 
 
-def test_pairwise_is_holm_over_the_pairs(scores):
-    p = pairwise_wilcoxon_holm(scores, METHODS)
-    assert (p.to_numpy() == p.to_numpy().T).all() and (np.diag(p) == 1).all()
-    means = dataset_means(scores)[METHODS]
-    raw = [stats.wilcoxon(means[a], means[b], zero_method="zsplit").pvalue
-           for i, a in enumerate(METHODS) for b in METHODS[i + 1:]]
-    upper = p.to_numpy()[np.triu_indices(len(METHODS), 1)]
-    np.testing.assert_allclose(upper, multipletests(raw, method="holm")[1])
-
-
-def test_pairwise_equals_scikit_posthocs(scores):
-    sp = pytest.importorskip("scikit_posthocs")
-    means = dataset_means(scores)[METHODS]
-    long = means.melt(var_name="method", value_name="accuracy")
-    theirs = sp.posthoc_wilcoxon(long, val_col="accuracy", group_col="method", zero_method="zsplit",
-                                 p_adjust="holm")
-    pd.testing.assert_frame_equal(pairwise_wilcoxon_holm(scores, METHODS), theirs.loc[METHODS, METHODS],
-                                  check_names=False)
-
-
 def test_mean_ranks_and_friedman_equal_scipy(scores):
     """The ranks and Friedman's test as notebook 08 computes them (one autorank run), against pandas and scipy."""
     means = dataset_means(scores)[METHODS]
     ranks = means.rank(axis=1, ascending=False).mean()
-    r = mean_ranks(scores, METHODS)
+    demsar = critical_difference(means)
+    r = average_ranks(demsar)
     assert r.index[0] == "expected_cholesky_cosine"
     np.testing.assert_allclose(r[METHODS], ranks[METHODS])
-    demsar = critical_difference(means)
-    pd.testing.assert_series_equal(average_ranks(demsar), r, check_names=False)
     f = friedman_test(demsar)
     assert f["statistic"] == pytest.approx(stats.friedmanchisquare(*[means[m] for m in METHODS]).statistic)
     assert f["p_value"] == pytest.approx(stats.friedmanchisquare(*[means[m] for m in METHODS]).pvalue, rel=1e-6)
-    with pytest.raises(ValueError, match="at least two different methods"):
-        pairwise_wilcoxon_holm(scores, ["cosine"])
-
-
-def test_plot_pairwise_cd(scores):
-    pytest.importorskip("scikit_posthocs")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    ax = plot_pairwise_cd(scores, METHODS, title="the expected whitening ranks first")
-    assert ax.get_title() == "the expected whitening ranks first"
-    with pytest.raises(ValueError, match="title that states"):
-        plot_pairwise_cd(scores, METHODS, title="")
 
 
 def test_property_association(scores, datasets):
@@ -330,44 +293,23 @@ def test_property_association(scores, datasets):
 # -- the hierarchical model ------------------------------------------------------------------------
 
 
-def test_hierarchical_posterior_without_stan_says_how_to_install(scores, monkeypatch):
-    import builtins
+def test_hierarchical_posterior_models_the_two_methods_folds(scores, monkeypatch):
+    """One row per data set, one column per (repeat, fold); the baseline first, the repeats as baycomp's runs."""
+    import helpers.studies.generalisation.hierarchical as module
 
-    real_import = builtins.__import__
-
-    def no_stan(name, *args, **kwargs):
-        if name == "stan":
-            raise ImportError("No module named 'stan'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_stan)
-    with pytest.raises(ImportError, match=r"needs pystan >= 3.4.*pip install pystan"):
-        hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01)
-
-
-def test_hierarchical_posterior_seeds_stan_and_baycomps_noise(scores, monkeypatch):
-    # baycomp replaces the fold differences of a data set whose differences are all equal by
-    # random noise of its own RandomState: unseeded, two runs on the same scores differed
-    import sys
-    import types
-
-    import baycomp
-
-    calls = []
-    fake_stan = types.ModuleType("stan")
-    fake_stan.build = lambda *args, **kwargs: calls.append(("build", kwargs))
-    monkeypatch.setitem(sys.modules, "stan", fake_stan)
-
-    def sample(x, y, rope, **kwargs):
-        calls.append(("sample", kwargs))
-        return np.array([[0.1, 0.2, 0.7]] * 4)
-
-    monkeypatch.setattr(baycomp.HierarchicalTest, "sample", staticmethod(sample))
-    p = hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01, n_samples=100, random_state=7)
-    assert p == {"better": 1.0, "equivalent": 0.0, "worse": 0.0,   # a scalar ROPE: one posterior
-                 "predictive_better": pytest.approx(0.7), "predictive_equivalent": pytest.approx(0.2),
-                 "predictive_worse": pytest.approx(0.1)}   # no Stan fit here: no diagnostics
-    assert [kw["random_state"] for name, kw in calls if name == "sample"] == [7]
+    seen = {}
+    monkeypatch.setattr(module, "hierarchical_test", lambda x, y, rope, **kw: seen.update(x=x, y=y, rope=rope, **kw))
+    hierarchical_posterior(scores, "expected_cholesky_cosine", "cosine", 0.01, n_samples=100, random_state=7,
+                           exclude=["biopsy"])
+    kept = scores[scores["dataset"] != "biopsy"]
+    n_sets, n_folds = kept["dataset"].nunique(), kept.groupby(["repeat", "fold"]).ngroups
+    assert seen["x"].shape == seen["y"].shape == (n_sets, n_folds)
+    first = kept[kept["dataset"] == sorted(kept["dataset"].unique())[0]]
+    for side, method in (("x", "cosine"), ("y", "expected_cholesky_cosine")):
+        rows = first[first["method"] == method].sort_values(["repeat", "fold"])
+        np.testing.assert_array_equal(seen[side][0], rows["accuracy"].to_numpy())
+    assert (seen["rope"], seen["runs"], seen["n_samples"], seen["random_state"]) == (0.01, kept["repeat"].nunique(),
+                                                                                      100, 7)
 
 
 @pytest.mark.integration

@@ -19,7 +19,6 @@ from helpers.studies.generalisation.contrasts import claim_pairs, decomposition,
 from helpers.studies.generalisation.evidence import claim_effects, claim_table, contrasts, dataset_means
 from helpers.studies.generalisation.preregistration import load_protocol, protocol_path
 from helpers.studies.generalisation.readings import fit_predict, neighbour_distances
-from helpers.studies.generalisation.shrinkage import ShrinkagePath, class_paths
 from helpers.studies.generalisation.svcs import _svc, svc_features
 from helpers.studies.generalisation.tuning import EARLIER_GRIDS, Grids, edges_of, grids_from_protocol
 from helpers.workbook.verdicts import answer_verdict, effect_verdict, intersection_union, table_verdicts
@@ -80,25 +79,6 @@ def test_one_eigendecomposition_gives_the_cholesky_readings_distances(method, a,
         return
     np.testing.assert_allclose(neighbour_distances(method, X_tr, y_tr, X_te, eigen)(a),
                                neighbour_distances(method, X_tr, y_tr, X_te, cholesky)(a), rtol=1e-9, atol=1e-12)
-
-
-def test_the_per_category_covariances_meet_at_the_pooled_variance(wine):
-    X_tr, y_tr, _ = wine
-    Z = (X_tr - X_tr.mean(0)) / X_tr.std(0)
-    paths, members = class_paths(Z, y_tr, pooled_target=True)
-    pooled = sum((len(m) - 1) * np.trace(np.cov(Z[m], rowvar=False)) for m in members) / (
-        (len(Z) - len(members)) * Z.shape[1])
-    for path in paths:
-        np.testing.assert_allclose(path.eigenvalues(1.0), pooled, rtol=1e-12)
-        np.testing.assert_allclose(path.covariance(0.4), 0.6 * np.cov(Z[members[paths.index(path)]], rowvar=False)
-                                   + 0.4 * pooled * np.eye(Z.shape[1]), atol=1e-10)
-
-
-def test_a_shrinkage_path_refuses_a_singular_or_ill_conditioned_covariance():
-    S = np.diag([1.0, 1e-20])
-    path = ShrinkagePath(S)
-    assert path.eigenvalues(0.0) is None and path.eigenvalues(0.1) is not None
-    assert ShrinkagePath(np.zeros((2, 2)) + np.array([[1.0, 1.0], [1.0, 1.0]])).eigenvalues(0.0) is None
 
 
 @pytest.mark.parametrize("method", ["expected_cholesky_svc", "expected_zca_svc"])

@@ -15,11 +15,11 @@ recomputed (``--edition 2``, ``3`` or ``4``).
 * :mod:`.datasets`: :func:`study_datasets` (the collection's sets under the criteria, then
   Reuters-21578 in the Mahal-kNN paper's pipeline; larger sets capped), :func:`study_names`;
 * :mod:`.readings`: the fifteen methods (:data:`METHOD_LABELS`), one inner-CV engine for all,
-  every covariance-aware method nesting its plain counterpart at shrinkage 1;
+  every covariance-aware method nesting its plain counterpart at shrinkage 1 (the shrinkage
+  paths of :mod:`helpers.shrinkage`: every shrinkage from one eigendecomposition);
 * :mod:`.scores`: the per-fold computation (resumable, parallel, on Dask given an address),
   stored under ``data/results/`` with the protocol's hash (:func:`stored_results`), and
   :func:`recompute_sample`, which recomputes stored folds and lists every difference;
-* :mod:`.shrinkage`: every shrinkage of a covariance from one eigendecomposition;
 * :mod:`.evidence`: each claim's contrasts and effects (Hodges-Lehmann with its interval,
   Wilcoxon with Holm, the Bayesian signed-rank posterior at the ROPE: argmax shares and
   masses), leave-one-out, the hierarchical
@@ -59,12 +59,7 @@ from .evidence import (
     grid_edges,
     leave_one_out,
 )
-from .exploratory import (
-    mean_ranks,
-    pairwise_wilcoxon_holm,
-    plot_pairwise_cd,
-    property_association,
-)
+from .exploratory import property_association
 from .hierarchical import hierarchical_posterior
 from .preregistration import EDITION, PROTOCOL_PATH, load_protocol, protocol_path
 from .readings import METHOD_LABELS, ORDER_DEPENDENT, metric_learn_references
@@ -110,13 +105,10 @@ __all__ = [
     "inclusion_summary",
     "leave_one_out",
     "load_protocol",
-    "mean_ranks",
     "methods_table",
     "metric_learn_references",
     "order_spread",
-    "pairwise_wilcoxon_holm",
     "plot_claim_differences",
-    "plot_pairwise_cd",
     "property_association",
     "protocol_path",
     "protocol_table",

@@ -53,8 +53,8 @@ from sklearn.neighbors import NeighborhoodComponentsAnalysis
 
 from ..._arrays import sq_euclidean, unit_rows
 from ...neighbours import majority_votes, nearest_indices
+from ...shrinkage import ShrinkagePath, class_paths, expected_zca_path, per_category_distances
 from ...whitening import estimate_covariance, unchecked_whitening_matrix
-from .shrinkage import ShrinkagePath, class_paths, expected_zca_path, per_category_distances
 from .svcs import svc_predict, tune_svc
 from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 

@@ -17,7 +17,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC, LinearSVC
 
-from .shrinkage import expected_zca_path
+from ...shrinkage import expected_zca_path
 from .tuning import EARLIER_GRIDS, PREP, Grids, best_point, edges_of, grid_point, inner_folds, scaled_rows, whiten_rows
 
 

@@ -1,4 +1,4 @@
-"""Every shrinkage of a covariance from one eigendecomposition (the study's fourth edition).
+"""Every shrinkage of a covariance from one eigendecomposition: a whole shrinkage grid for the price of one ``eigh``.
 
 Shrinking towards a multiple of the identity, ``(1 - a) S + a t I``, keeps the eigenvectors of
 ``S`` and moves each eigenvalue to ``(1 - a) l + a t``. One ``eigh`` per covariance and fit
@@ -10,7 +10,8 @@ the Mahalanobis readings' distances exactly as a Cholesky factor does (up to rou
 A shrunk covariance is usable when its smallest eigenvalue is positive and its condition number
 is at most :data:`helpers.whitening.MAX_CONDITION` (1e14), the library's rule for any
 whitening; a shrinkage that fails it is left out of the tuning, as a failed Cholesky factor was
-in the earlier editions.
+in the earlier editions. The own study's covariance-aware readings (:mod:`helpers.studies.generalisation`)
+tune their shrinkage on these paths.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ..._arrays import sq_euclidean
-from ...whitening import MAX_CONDITION
+from ._arrays import sq_euclidean
+from .whitening import MAX_CONDITION
 
 __all__ = ["ShrinkagePath", "class_paths", "expected_zca_matrix", "expected_zca_path", "per_category_distances"]
 
