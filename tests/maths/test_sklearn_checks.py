@@ -30,9 +30,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 import helpers
+from helpers.centroids import MahalanobisCentroidClassifier
 from helpers.estimators import ClassConditionalKNN, ExpectedWhitener, TunedKNN, Whitener
 from helpers.gram import GramPCA
-from helpers.studies.srivastava_rao_2016 import MahalanobisCentroidClassifier
 from helpers.text import PaperTfidfTransformer
 
 

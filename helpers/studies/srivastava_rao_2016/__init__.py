@@ -37,8 +37,8 @@ The modules, in the order of the paper (and of notebook 06):
   (:func:`readings_by_components`, :func:`largest_lead`);
 * :mod:`.comparisons`: the readings against Euclidean kNN and the conventional classifiers, as
   the evidence of the paper's claims;
-* :mod:`.baselines`: the dense reference classifier :class:`MahalanobisCentroidClassifier` (the
-  classification phase, Section 2.4.4) and the baselines: naive Bayes, Rocchio
+* :mod:`.baselines`: the baselines (the dense reference classifier of the classification phase,
+  Section 2.4.4, is the library's :class:`helpers.centroids.MahalanobisCentroidClassifier`): naive Bayes, Rocchio
   (:func:`rocchio_predict`, :func:`rocchio_ovr_predict` for several labels) and a linear SVM
   (:func:`baseline_predictions`);
 * :mod:`.table2`: Table 2 in three settings;
@@ -63,7 +63,7 @@ References
    distance for correlated datasets, Int. J. Big Data Intelligence 3(1), 18-27.
 """
 
-from .baselines import MahalanobisCentroidClassifier, baseline_predictions, rocchio_ovr_predict, rocchio_predict
+from .baselines import baseline_predictions, rocchio_ovr_predict, rocchio_predict
 from .comparisons import (
     BALANCE_KEYS,
     PR_SCORES,
@@ -154,7 +154,6 @@ __all__ = [
     "TABLE2_BASELINES",
     "DimensionStudy",
     "KnnOptions",
-    "MahalanobisCentroidClassifier",
     "Readings",
     "accuracy_by_k",
     "accuracy_table",
