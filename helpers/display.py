@@ -16,7 +16,7 @@ import math
 from decimal import ROUND_DOWN, Context, Decimal, InvalidOperation
 from typing import NamedTuple
 
-__all__ = ["AtPrinted", "at_printed_digits", "prints_as", "rounding_level"]
+__all__ = ["AtPrinted", "at_printed_digits", "prints_as", "rounding_level", "within_half_unit"]
 
 
 def rounding_level(value, bound: float, *, fmt: str = ".2e", flag_above: bool = False) -> str:
@@ -146,5 +146,17 @@ def prints_as(printed: str, value) -> bool:
     (True, True, True)
     """
     target, decimals = _printed_number(printed)
+    return within_half_unit(value, target, decimals)
+
+
+def within_half_unit(value, target: float, decimals: int) -> bool:
+    """Whether ``value`` lies within half a unit of the last of ``decimals`` digits of ``target`` (the rule of
+    :func:`prints_as` on a number already read), with a relative slack of 1e-9 for binary error.
+
+    Examples
+    --------
+    >>> within_half_unit(0.9386, 0.939, 3), within_half_unit(0.9384, 0.939, 3)
+    (True, False)
+    """
     slack = 1e-9 * max(1.0, abs(target))
     return bool(abs(float(value) - target) <= 0.5 * 10.0 ** -decimals + slack)

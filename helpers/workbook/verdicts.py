@@ -58,6 +58,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..display import within_half_unit
+
 __all__ = [
     "DECISIVE",
     "answer_verdict",
@@ -234,10 +236,10 @@ def compare_value(printed: Printed, ours, tol: float | None = None, *, exact: bo
     if printed.decimals is None or exact:
         ok = abs(ours - target) <= 1e-9 * max(1.0, abs(target))
         return ok, ""
+    if within_half_unit(ours, target, printed.decimals):   # the rounding rule of helpers.display.prints_as
+        return True, ""
     unit = 10.0 ** -printed.decimals
     slack = 1e-9 * max(1.0, abs(target))
-    if abs(ours - target) <= 0.5 * unit + slack:
-        return True, ""
     cut = math.trunc(ours / unit + math.copysign(1e-9, ours)) * unit
     if truncated and abs(cut - target) <= slack:
         return True, f"truncated as the ledger row says: {ours:.{printed.decimals + 2}f} is printed {printed.text}"
