@@ -94,6 +94,7 @@ def test_a_waiting_worker_notes_ctrl_c_and_stops_the_next_task_at_once(monkeypat
         signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.integration
 def test_dask_local_gives_the_same_results():
     pytest.importorskip("distributed")
     done = []

@@ -423,7 +423,8 @@ DRIVER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", DRIVER_CASES, ids=[c[0] for c in DRIVER_CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.integration) if c[0] == "driver-dask-silent-port"
+                                  else c for c in DRIVER_CASES], ids=[c[0] for c in DRIVER_CASES])  # 5 s of waiting
 def test_driver_mistake_is_refused_before_any_work(case, tmp_path, monkeypatch, capsys):
     name, argv, code, words = case
     monkeypatch.setattr(driver, "study_datasets", _never)
