@@ -247,7 +247,7 @@ def test_sign_convention_largest_entry_positive():
     assert np.all(E[idx, np.arange(3)] > 0)
 
 
-@pytest.mark.parametrize("n", [40, 1200])  # eigh path and the Lanczos path
+@pytest.mark.parametrize("n", [40, pytest.param(1200, marks=pytest.mark.integration)])  # eigh; Lanczos (slow)
 def test_agrees_with_sklearn_classical_mds_up_to_sign(n):
     rng = np.random.default_rng(n)
     X = rng.normal(size=(n, 6)) * np.linspace(4, 0.5, 6)

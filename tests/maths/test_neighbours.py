@@ -226,6 +226,7 @@ def test_distance_weighted_proba_bad_inputs():
         distance_weighted_proba(idx, [[1.0, 2.0]], y, 3)
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_knn_cv_by_k_equals_sklearn_on_wdbc():
     X_df, y_s = load_wdbc()
     X, y = X_df.to_numpy(), y_s.to_numpy()
@@ -248,6 +249,7 @@ def test_knn_cv_by_k_equals_sklearn_on_wdbc():
         knn_cv_accuracy_by_k(X[ten], y[ten], [20], KFold(2))
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_knn_cv_predictions_equal_cross_val_predict():
     X_df, y_s = load_wdbc()
     X, y = X_df.to_numpy()[:150], y_s.to_numpy()[:150]

@@ -131,6 +131,7 @@ def test_intersection_union_p_is_the_larger_and_holm_equals_statsmodels(table, p
     assert (zca.p_holm == zca.p_claim).all() and (zca.p_claim == zca.p.max()).all()
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_ties_count_split_not_dropped(scores, protocol):
     tied = scores.copy()
     sets = tied.dataset.isin(["breast_cancer", "biopsy", "set02"])

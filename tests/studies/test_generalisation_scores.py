@@ -261,6 +261,7 @@ def test_differences_flags_a_missing_cell():
 # what the notebook shows
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_inclusion_summary_meets_the_protocols_minimum():
     from helpers.studies.generalisation import inclusion_summary
 

@@ -213,6 +213,7 @@ def test_pairs_name_the_models_of_leak_free_models():
     assert {name for pair in PAIRS for name in pair} <= set(leak_free_models())
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_table1_protocol_equals_scikit_learn_cross_validation(split):
     from sklearn.model_selection import StratifiedKFold
     from sklearn.pipeline import make_pipeline
@@ -231,6 +232,7 @@ def test_table1_protocol_equals_scikit_learn_cross_validation(split):
     assert acc["LOOCV"]["raw_cosine"] == pytest.approx(np.mean(pred["LOOCV"]["raw_cosine"] == y))
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_table1_grid_holds_every_protocol_once(split):
     from helpers import expected_whitening_matrix
     from helpers.studies.sahoo_maiti_2025a import table1_protocol_grid

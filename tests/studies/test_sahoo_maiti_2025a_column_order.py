@@ -111,6 +111,7 @@ def test_knn_from_similarity_equals_scikit_learn_on_wdbc():
         knn_from_similarity(np.ones((2, 2)), [0, 1], 3)
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_wdbc_expected_factor_changes_its_answers_with_the_order():
     split = wdbc_split()
     study = column_order_study(split.X_train, split.y_train, split.X_test, split.y_test, k=13, n_orders=10,

@@ -28,6 +28,7 @@ def options(split):
     return study.two_options(split)
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_kernels_on_the_raw_split_rbf_equals_poly_and_sigmoid_collapses(split):
     # notebook 05's Figs. 2-4: an SVC with each kernel, scikit-learn's defaults, on the raw rows
     preds = {k: SVC(kernel=k).fit(split.X_train, split.y_train).predict(split.X_test) for k in study.KERNELS}
@@ -222,6 +223,7 @@ def test_column_order_scores_on_wdbc(split, options):
         study.column_order_scores(split, n_orders=1, methods=("bogus",))
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_table1_equals_scikit_learn_cross_validation(split):
     X, y = split.X[:80, :5] / split.X[:, :5].std(0), split.y[:80]   # a corner, scaled: the same protocol, quickly
     t = study.table1_svm(X, y)
@@ -236,6 +238,7 @@ def test_table1_equals_scikit_learn_cross_validation(split):
     assert t.accuracy["population_cholesky"][1] == pytest.approx(pop)
 
 
+@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
 def test_fold_schemes_closeness_and_iterations(split):
     X, y = split.X[:150, :5] / split.X[:, :5].std(0), split.y[:150]
     table = study.fold_scheme_scores(X, y, class_whitening_matrices(X, y), random_state=42)
