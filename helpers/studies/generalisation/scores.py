@@ -25,6 +25,7 @@ import platform
 import time
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -117,7 +118,29 @@ class ScoringError(RuntimeError):
         self.failures, self.table = failures, table
 
 
-def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part):
+@dataclass(frozen=True)
+class FoldTask:
+    """One outer fold of one data set to score with every method: what a worker needs, in one object.
+
+    ``X``, ``y`` the data set; ``train``, ``test`` the fold's row indices; ``grids`` and
+    ``orders`` the protocol's tuning grids and column orders; ``part`` the file the finished
+    fold is written to (``None``: not stored).
+    """
+
+    dataset: str
+    repeat: int
+    fold: int
+    X: np.ndarray
+    y: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    methods: list
+    grids: object
+    orders: object
+    part: Path | None
+
+
+def _task(task: FoldTask):
     """One outer fold, every method: ``(frame, failures)``; the part file is written only when none failed.
 
     Each method is scored on its own (:func:`.readings.score_fold` scores them one after the
@@ -127,24 +150,25 @@ def _task(dataset, repeat, fold, X, y, train, test, methods, grids, orders, part
     """
     from threadpoolctl import threadpool_limits
 
+    t = task
     records, failures = [], []
     with threadpool_limits(1):
-        for method in methods:
+        for method in t.methods:
             try:
-                records += score_fold(X, y, train, test, [method], grids, orders)
+                records += score_fold(t.X, t.y, t.train, t.test, [method], t.grids, t.orders)
             except Exception as exc:  # noqa: BLE001 - reported with its data set, fold and method by run_scores
                 text = " ".join(str(exc).split()) or "(no message)"
-                failures.append({"dataset": dataset, "repeat": repeat, "fold": fold, "method": method,
+                failures.append({"dataset": t.dataset, "repeat": t.repeat, "fold": t.fold, "method": method,
                                  "error": f"{type(exc).__name__}: {text}"})
     if not records:
         return None, failures
     frame = pd.DataFrame.from_records(records)
-    frame.insert(0, "fold", fold)
-    frame.insert(0, "repeat", repeat)
-    frame.insert(0, "dataset", dataset)
+    frame.insert(0, "fold", t.fold)
+    frame.insert(0, "repeat", t.repeat)
+    frame.insert(0, "dataset", t.dataset)
     frame = frame[COLUMNS]
-    if part is not None and not failures:
-        _write_atomic(frame, part)
+    if t.part is not None and not failures:
+        _write_atomic(frame, t.part)
     return frame, failures
 
 
@@ -280,7 +304,7 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
                 if frame is not None:
                     done.append(frame)
                     continue
-            tasks.append((name, repeat, fold, X, y, train, test, methods, grids, orders, part))
+            tasks.append((FoldTask(name, repeat, fold, X, y, train, test, methods, grids, orders, part),))
     if wanted is not None:
         _check_cells(wanted, tasks, done, protocol)
     frames, failures = list(done), []
@@ -327,7 +351,7 @@ def _workers(n_jobs: int | None) -> int:
 
 
 def _check_cells(wanted: set, tasks: list, done: list, protocol: dict) -> None:
-    found = {(n, r, f) for n, r, f, *_ in tasks} | {
+    found = {(t.dataset, t.repeat, t.fold) for (t,) in tasks} | {
         (str(fr["dataset"].iloc[0]), int(fr["repeat"].iloc[0]), int(fr["fold"].iloc[0])) for fr in done}
     absent = sorted(wanted - found)
     if absent:
