@@ -17,6 +17,26 @@ SETTINGS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREAD
             "TQDM_DISABLE": "1"}
 
 
+#: in a command-line process, the caller's TQDM_DISABLE (``None``: unset), recorded when
+#: :func:`reproducible_environment` replaced it for the kernels and workers the process starts
+_console: dict = {}
+
+
+def own_bars_hidden() -> bool:
+    """Whether this process's own progress bars are hidden: by the caller's ``TQDM_DISABLE`` in a command line
+    that set the Makefile's value for the processes it starts (:func:`reproducible_environment`), else by the
+    environment's (a kernel, a worker, a plain script).
+
+    Examples
+    --------
+    >>> own_bars_hidden() == caller_hides_progress()   # no command line here
+    True
+    """
+    if "caller" in _console:
+        return caller_hides_progress({"TQDM_DISABLE": _console["caller"] or ""})
+    return caller_hides_progress()
+
+
 def caller_hides_progress(environ=None) -> bool:
     """Whether the caller set ``TQDM_DISABLE`` to hide progress bars (as the Makefile reads it: not 0 or false).
 
@@ -47,6 +67,7 @@ def reproducible_environment(environ=None) -> dict:
     before = {name: environ.get(name) for name in SETTINGS}
     environ.update(SETTINGS)
     if environ is os.environ:
+        _console.setdefault("caller", before["TQDM_DISABLE"])   # the process's own bars still follow the caller
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(1)   # the BLAS of this process was loaded before the variables could take effect

@@ -1,4 +1,4 @@
-"""Plumbing shared by every layer (it imports nothing from the package): atomic files, output folders, progress bars.
+"""Plumbing shared by every layer (it imports only the other plumbing): atomic files, output folders, progress bars.
 
 The one atomic writer of the workbook: loaders, caches, results files, sweeps and the
 notebook runner all write through :func:`atomic_path` / :func:`atomic_open`.
@@ -92,12 +92,15 @@ def progress_bar(iterable=None, progress: bool | None = None, **kwargs):
 
     ``TQDM_DISABLE=1`` hides it in every case: tqdm itself lets an explicit ``disable=False``
     override that variable, so it is checked here (the Makefile sets it, keeping stored
-    notebook outputs free of bar text). Plain ``tqdm``, not ``tqdm.auto``, which warns in
-    kernels without ipywidgets.
+    notebook outputs free of bar text). In a command line, which sets it for the kernels and
+    workers it starts, the caller's value decides instead (:func:`helpers._environment.own_bars_hidden`).
+    Plain ``tqdm``, not ``tqdm.auto``, which warns in kernels without ipywidgets.
     """
     from tqdm import tqdm
 
+    from ._environment import own_bars_hidden
+
     disable = None if progress is None else not progress
-    if os.environ.get("TQDM_DISABLE"):
+    if own_bars_hidden():
         disable = True
     return tqdm(iterable, disable=disable, **kwargs)

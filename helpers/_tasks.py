@@ -8,9 +8,11 @@ only the tasks not already on disk (a sweep's runs are named by their parameters
 notebook's code, the study's folds by the protocol, the method code and the data).
 
 Stopping is safe: for the engine's duration a Ctrl-C (SIGINT) or a SIGTERM raises
-:class:`TasksStopped` here; the tasks not started are cancelled and each worker stops its
-task once (a second Ctrl-C is ignored there, so clean-up finishes); a worker whose parent is
-killed (``kill -9``) stops its task and exits by itself. A task can ask :func:`interrupted`
+:class:`TasksStopped` here; the tasks not started are cancelled and each worker process stops
+its task once (a second Ctrl-C is ignored there, so clean-up finishes); a worker whose parent is
+killed (``kill -9``) stops its task and exits by itself. On Dask the client is closed: tasks not
+started are dropped, but a task already running on a remote worker runs to its end (and writes
+its file there, on the worker's machine). A task can ask :func:`interrupted`
 whether it was stopped, and mark with :func:`running` the part a stop should wait for.
 """
 

@@ -70,7 +70,7 @@ class ShrinkagePath:
         return None if values is None else rotated / np.sqrt(values)
 
 
-def class_paths(X, y, pooled_target: bool):
+def class_paths(X, y, *, pooled_target: bool):
     """One :class:`ShrinkagePath` per class (sorted labels): each class's own covariance, and the rows of each class.
 
     ``pooled_target``: every class shrinks towards the pooled within-class variance per feature,

@@ -42,3 +42,19 @@ def test_the_callers_tqdm_disable_still_decides_the_console_bar(module, caller, 
     module.console([])
     assert seen["hide"] is hidden
     assert os.environ["TQDM_DISABLE"] == "1"      # the kernels and workers it starts draw no bars
+
+
+def test_a_command_lines_own_bar_follows_the_caller_not_the_value_it_sets_for_its_kernels(monkeypatch, capsys):
+    from helpers._io import progress_bar
+
+    for name, value in E.SETTINGS.items():   # put back after the test, whatever reproducible_environment sets
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("TQDM_DISABLE")
+    monkeypatch.setattr(E, "_console", {})
+    E.reproducible_environment()
+    assert os.environ["TQDM_DISABLE"] == "1"                  # for the kernels and workers it starts
+    list(progress_bar(range(3), progress=True, desc="folds"))
+    assert "folds" in capsys.readouterr().err                 # the caller set none: its own bar shows
+    monkeypatch.setattr(E, "_console", {"caller": "1"})
+    list(progress_bar(range(3), progress=True, desc="folds"))
+    assert capsys.readouterr().err == ""                      # the caller's TQDM_DISABLE=1 hides it

@@ -76,6 +76,7 @@ def test_a_signal_ignored_before_stays_ignored():
     try:
         with hold_stop_signals():
             os.kill(os.getpid(), signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN   # reached here: nothing raised, put back
     finally:
         signal.signal(signal.SIGINT, previous)
 

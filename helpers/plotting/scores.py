@@ -129,6 +129,7 @@ def plot_critical_difference(result, ax=None, labels: Mapping | None = None):
         result = result._replace(rankdf=result.rankdf.rename(index=dict(labels)))
     return plot_stats(result, ax=ax, allow_insignificant=True)
 
+
 def plot_pairwise_cd(table, alpha: float = 0.05, *, title: str, labels: Mapping | None = None, ax=None,
                      zero_method: str = "zsplit"):
     """The critical-difference diagram of the methods, drawn from pairwise Wilcoxon-Holm decisions.

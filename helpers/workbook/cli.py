@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None, *, hide_progress: bool | None = None) ->
     -------
     int
         0 done, 1 a notebook, run or build failed, 2 a bad command line (refused before any
-        work), 130 a sweep interrupted by Ctrl-C.
+        work), 130 a sweep or the study interrupted by Ctrl-C (143 by SIGTERM).
     """
     prog = CONSOLE_SCRIPT if Path(sys.argv[0]).stem == CONSOLE_SCRIPT else PROG
     args = build_parser(prog).parse_args(argv)

@@ -81,9 +81,10 @@ def study(args) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the folds finished are on disk
         signum = getattr(exc, "signum", signal.SIGINT)
         how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
-        print(f"{how}; " + ("the folds finished are kept under build/ (rerun the same command: they are read, not "
-                            "recomputed)" if args.study_command == "run" else "nothing was stored or compared"),
-              file=sys.stderr)
+        kept = ("the folds finished are kept under build/ (rerun the same command: they are read, not recomputed)"
+                if not getattr(args, "dask", None) or args.dask == "local" else
+                "the folds finished are kept where the Dask workers run, under their build/")
+        print(f"{how}; " + (kept if args.study_command == "run" else "nothing was stored or compared"), file=sys.stderr)
         return 128 + signum
     except ScoringError as exc:  # the folds that failed, each named; the others are kept
         print(f"error: {exc}", file=sys.stderr)

@@ -371,7 +371,7 @@ def test_readme_tables_are_the_codes_output():
     assert block == markdown(**PROTOCOL)
 
 
-@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
+@pytest.mark.integration  # loads every installed set: the slow tier (make test)
 def test_every_installed_set_matches_its_declared_shape_classes_and_missing_rows():
     """The specs' declared values were taken once from the installed packages; they still hold (about 1 s)."""
     for name in CANDIDATES:

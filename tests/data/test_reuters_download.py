@@ -105,7 +105,7 @@ ANSWERS = [
 ]
 
 
-@pytest.mark.integration  # seconds of fitting: the slow tier (make test)
+@pytest.mark.integration  # waits for the deadline: the slow tier (make test)
 def test_a_server_that_trickles_bytes_is_cut_off_at_the_deadline(server, tmp_path, monkeypatch, archive):
     monkeypatch.delenv(R.ENV_VAR, raising=False)
     server.routes["/slow.tar.gz"] = ("trickle", archive)

@@ -201,7 +201,7 @@ ERROR_CASES = [
     ("scores-name-with-a-slash", lambda t: scored({"../wine": (X_WINE, Y_WINE)}), ValueError,
      r"data set names must be non-empty strings without path separators .*got '\.\./wine'"),
     ("scores-jobs-zero", lambda t: run_scores(wine_with(), PROTOCOL, FAST, n_jobs=0), ValueError,
-     r"n_jobs must be a number of workers >= 1 \(or -1: one per CPU, None: joblib's default\); got 0"),
+     r"n_jobs must be a number of workers >= 1 \(or -1: one per CPU, None: one; two on a local Dask cluster\); got 0"),
     ("scores-method-twice", lambda t: run_scores(wine_with(), PROTOCOL, ["cosine", "cosine"]), ValueError,
      r"methods must name each method once, at least one; got \['cosine', 'cosine'\]"),
     ("scores-method-unknown", lambda t: run_scores(wine_with(), PROTOCOL, ["cosin"]), ValueError,

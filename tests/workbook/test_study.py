@@ -46,3 +46,15 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(study, "recompute_sample", stopped)
     assert main(["study", "verify", "--cells", "1", "--seed", "1", "--edition", "2"]) == 130
     assert capsys.readouterr().err == "interrupted; nothing was stored or compared\n"
+
+
+def test_a_change_to_the_method_code_moves_the_parts_folder(monkeypatch, tmp_path):
+    from helpers.studies.generalisation import load_protocol
+
+    protocol = load_protocol()
+    before = study._parts_folder(protocol)
+    edited = tmp_path / "shrinkage.py"
+    edited.write_text(open(study.shrinkage.__file__).read() + "\n# edited\n")
+    monkeypatch.setattr(study.shrinkage, "__file__", str(edited))
+    after = study._parts_folder(protocol)
+    assert after.parent == before.parent and after.name[:12] == before.name[:12] and after != before

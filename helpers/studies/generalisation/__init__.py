@@ -23,8 +23,9 @@ recomputed (``--edition 2``, ``3`` or ``4``).
 * :mod:`.evidence`: each claim's contrasts and effects (Hodges-Lehmann with its interval,
   Wilcoxon with Holm, the Bayesian signed-rank posterior at the ROPE: argmax shares and
   masses), leave-one-out, the hierarchical
-  model, flags and grid edges; :mod:`.exploratory`: pairwise decisions and their
-  critical-difference diagram, mean ranks, the pre-specified property;
+  model, flags and grid edges; :mod:`.exploratory`: the pre-specified property (the pairwise
+  tests over data sets and their diagram are the library's: :func:`helpers.significance.pairwise_signed_rank`,
+  :func:`helpers.plotting.scores.plot_pairwise_cd`);
 * :mod:`.edge_probe`: one grid step beyond every SVC tuning on an edge of its grid, and
   whether the end bound it (:func:`stored_probe`, :func:`edge_summary`, edition 4); how far
   beyond its grids the fifth edition's search stepped (:func:`steps_beyond`);

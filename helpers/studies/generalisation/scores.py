@@ -272,7 +272,8 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
         of other data are never read), and folds already there are read instead of recomputed
         (resuming a killed run). Use one folder per protocol hash.
     n_jobs : int, optional
-        Worker processes over the folds (``None``: one, ``-1``: one per CPU); the scores do not depend on it.
+        Worker processes over the folds (``None``: one, two on a local Dask cluster; ``-1``: one per
+        CPU); the scores do not depend on it.
     dask : str, optional
         The address of a Dask scheduler (``"tcp://host:8786"``): the folds run on its workers;
         ``"local"`` starts a local cluster of ``n_jobs`` workers.
@@ -318,7 +319,7 @@ def run_scores(datasets: Mapping, protocol: dict, methods=None, *, cells=None, f
                 frames.append(frame)
             bar.update()
 
-        run_tasks(_task, tasks, finished, jobs=_workers(n_jobs), dask=dask)
+        run_tasks(_task, tasks, finished, jobs=_workers(n_jobs, dask), dask=dask)
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
     order = {name: i for i, name in enumerate(datasets)}
     method_order = {m: i for i, m in enumerate(methods)}
@@ -340,14 +341,16 @@ def _check_arguments(datasets, methods, n_jobs) -> list:
         raise ValueError("datasets must be a non-empty mapping {name: (X, y)}.")
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer))
                                or not (n_jobs >= 1 or n_jobs == -1)):
-        raise ValueError(f"n_jobs must be a number of workers >= 1 (or -1: one per CPU, None: joblib's default); "
-                         f"got {n_jobs!r}.")
+        raise ValueError(f"n_jobs must be a number of workers >= 1 (or -1: one per CPU, None: one; two on a local "
+                         f"Dask cluster); got {n_jobs!r}.")
     return methods
 
 
-def _workers(n_jobs: int | None) -> int:
-    """Worker processes for ``n_jobs`` as joblib reads it: ``None`` one, ``-1`` one per CPU."""
-    return 1 if n_jobs is None else (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+def _workers(n_jobs: int | None, dask: str | None = None) -> int:
+    """Worker processes for ``n_jobs``: ``None`` one (two on a local Dask cluster), ``-1`` one per CPU."""
+    if n_jobs is None:
+        return 2 if dask == "local" else 1
+    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
 def _check_cells(wanted: set, tasks: list, done: list, protocol: dict) -> None:
