@@ -242,16 +242,27 @@ def sq_euclidean(A: np.ndarray, B: np.ndarray, inner=None, *, clip: bool = True)
 
 
 #: outside this range of |value|, squares (and sums of a few thousand of them) leave float64's normal range
-_SQUARABLE = (1e-150, 1e150)
+SQUARABLE = (1e-150, 1e150)
+
+
+def largest_magnitude(*arrays) -> float:
+    """The largest ``|value|`` of the arrays (0.0 when all are empty), from each one's maximum and minimum:
+    no temporary copy of ``|a|``.
+
+    Examples
+    --------
+    >>> largest_magnitude(np.array([[1.0, -3.0]]), np.zeros((0, 2)))
+    3.0
+    """
+    return max((max(abs(float(np.max(a, initial=0.0))), abs(float(np.min(a, initial=0.0)))) for a in arrays),
+               default=0.0)
 
 
 def _check_squarable(*arrays) -> None:
-    # the largest |value| from each array's maximum and minimum: no temporary copy of |a|
-    largest = max((max(abs(float(np.max(a, initial=0.0))), abs(float(np.min(a, initial=0.0)))) for a in arrays),
-                  default=0.0)
-    if largest == 0.0 or not np.isfinite(largest) or _SQUARABLE[0] <= largest <= _SQUARABLE[1]:
+    largest = largest_magnitude(*arrays)
+    if largest == 0.0 or not np.isfinite(largest) or SQUARABLE[0] <= largest <= SQUARABLE[1]:
         return
-    way = "underflow to 0" if largest < _SQUARABLE[0] else "overflow to infinity"
-    then = "every distance would be 0" if largest < _SQUARABLE[0] else "the distances would be infinite"
+    way = "underflow to 0" if largest < SQUARABLE[0] else "overflow to infinity"
+    then = "every distance would be 0" if largest < SQUARABLE[0] else "the distances would be infinite"
     raise ValueError(f"the rows' largest |value| is {largest:.2g}: squared, such values {way} in float64 and {then}. "
                      "Rescale the rows first (e.g. StandardScaler, or multiply by a power of ten).")

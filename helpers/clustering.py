@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 from sklearn.cluster import KMeans
 
+from ._arrays import SQUARABLE, largest_magnitude
 from ._validation import as_float_array, check_int, check_real
 
 __all__ = [
@@ -74,26 +75,23 @@ def _check_inertias(inertias) -> np.ndarray:
     return S
 
 
-# S_K sums squared deviations: beyond this spread they overflow float64 (k-means returned inf), below
-# its inverse they underflow (k-means returned 0, as if every point coincided)
-_MAX_SPREAD = 1e150
-
-
 def _check_scale(X: np.ndarray) -> None:
-    """Refuse data whose squared deviations leave float64's range, naming the spread and the fix."""
+    """Refuse data whose squared deviations leave float64's range (:data:`helpers._arrays.SQUARABLE`): S_K sums
+    them, so k-means returned inf above it and 0 below it, as if every point coincided."""
+    low, high = SQUARABLE
     with np.errstate(over="ignore", invalid="ignore"):
-        spread = float(np.max(np.abs(X - X.mean(axis=0)))) if X.size else 0.0
-    if not spread <= _MAX_SPREAD:
+        spread = largest_magnitude(X - X.mean(axis=0)) if X.size else 0.0
+    if not spread <= high:
         raise ValueError(
             f"X is too spread out for k-means' sums of squares: its largest deviation from a column mean is "
-            f"{spread:.3g}, and above {_MAX_SPREAD:.0e} the squares overflow float64 (about 1.8e308), so every "
+            f"{spread:.3g}, and above {high:.0e} the squares overflow float64 (about 1.8e308), so every "
             "S_K would be inf. Rescale X first (S_K scales with the square of its units), e.g. divide it by a "
             "power of ten or use sklearn.preprocessing.StandardScaler."
         )
-    if 0 < spread < 1 / _MAX_SPREAD:
+    if 0 < spread < low:
         raise ValueError(
             f"X is too tightly packed for k-means' sums of squares: its largest deviation from a column mean is "
-            f"{spread:.3g}, and below {1 / _MAX_SPREAD:.0e} the squares underflow float64 (they lose digits "
+            f"{spread:.3g}, and below {low:.0e} the squares underflow float64 (they lose digits "
             "below 1e-300 and vanish below 5e-324), so S_K would come out 0, as if every point coincided. "
             "Rescale X first, e.g. multiply it by a power of ten or use sklearn.preprocessing.StandardScaler."
         )
