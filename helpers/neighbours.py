@@ -593,7 +593,8 @@ def knn_cv_accuracy_by_k(X, y, ks, cv, metric="cosine", transformer=None, workin
     folds = split_folds(cv, X, y)
     acc = np.zeros((len(ks), len(folds)))
     for j, (tr, te) in enumerate(folds):
-        pred = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes), working_memory)
+        pred = _knn_fold_predictions(X, y, y_idx, tr, te, ks=ks, metric=metric, transformer=transformer,
+                                     n_classes=len(classes), working_memory=working_memory)
         for i, k in enumerate(ks):
             acc[i, j] = np.mean(pred[k] == y_idx[te])
     return {k: float(acc[i].mean()) for i, k in enumerate(ks)}
@@ -628,7 +629,8 @@ def knn_cv_predictions_by_k(X, y, ks, cv, metric="cosine", transformer=None, wor
                          f"rows out {held_out.min()} to {held_out.max()} times: use knn_cv_accuracy_by_k.")
     pred = {k: np.empty(len(y), dtype=int) for k in ks}
     for tr, te in folds:
-        fold = _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, len(classes), working_memory)
+        fold = _knn_fold_predictions(X, y, y_idx, tr, te, ks=ks, metric=metric, transformer=transformer,
+                                     n_classes=len(classes), working_memory=working_memory)
         for k in ks:
             pred[k][te] = fold[k]
     return {k: classes[p] for k, p in pred.items()}
@@ -668,7 +670,7 @@ def _nearest_in_blocks(X_te, X_tr, k: int, metric, working_memory: float) -> np.
         return out
 
 
-def _knn_fold_predictions(X, y_idx, tr, te, ks, metric, transformer, y, n_classes, working_memory):
+def _knn_fold_predictions(X, y, y_idx, tr, te, *, ks, metric, transformer, n_classes, working_memory):
     """Majority-vote class codes of one fold's test rows for every k: ``{k: ndarray (n_test,)}``."""
     k_max = max(ks)
     if k_max > len(tr):

@@ -187,7 +187,7 @@ def _check_pathlike(value, name: str) -> None:
         raise TypeError(f"{name} must be a path (str or pathlib.Path) or None; got {type(value).__name__} {value!r}.")
 
 
-def _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries,
+def _check_arguments(*, path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries,
                      deadline) -> None:
     """Refuse bad arguments before any file is read or any byte downloaded."""
     for value, name in ((path, "path"), (raw_dir, "raw_dir"), (cache_dir, "cache_dir")):
@@ -311,7 +311,8 @@ def load_reuters21578(
     >>> df[["id", "lewissplit", "topics"]].values.tolist()
     [[1, 'TRAIN', ['earn']]]
     """
-    _check_arguments(path, url, checksums, cache, raw_dir, cache_dir, downloader, timeout, retries, deadline)
+    _check_arguments(path=path, url=url, checksums=checksums, cache=cache, raw_dir=raw_dir, cache_dir=cache_dir,
+                     downloader=downloader, timeout=timeout, retries=retries, deadline=deadline)
     raw_dir = Path(raw_dir).expanduser() if raw_dir is not None else RAW_DIR
     cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else PROCESSED_DIR
     source, origin = _locate(path, raw_dir)

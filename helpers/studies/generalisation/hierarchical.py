@@ -22,7 +22,7 @@ def _fold_matrix(scores: pd.DataFrame, method: str, metric: str) -> pd.DataFrame
     return table.sort_index().sort_index(axis=1)
 
 
-def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, rope, metric: str = "accuracy",
+def hierarchical_posterior(scores: pd.DataFrame, reading: str, baseline: str, rope, *, metric: str = "accuracy",
                            exclude=(), n_samples: int = 2000, chains: int = 4, random_state: int = 0):
     """The difference ``reading - baseline`` on a new data set, from the hierarchical model over the fold differences.
 

@@ -612,7 +612,7 @@ def check_sample_size(stored: pd.DataFrame, n: int, protocol: dict) -> None:
                          f"{folds} (make study, or `run --edition {edition}`, recomputes every one)")
 
 
-def recompute_sample(stored: pd.DataFrame, datasets: Mapping | None, protocol: dict, n: int = 3,
+def recompute_sample(stored: pd.DataFrame, datasets: Mapping | None, protocol: dict, *, n: int = 3,
                      seed: int | None = None, methods=None, max_seconds: float | None = None, exclude=(),
                      n_jobs: int = 1) -> tuple[int, list, pd.DataFrame]:
     """Recompute ``n`` random stored folds and compare: ``(seed, cells, differences)``.

@@ -283,12 +283,13 @@ def run_checked(notebook: Path, grid: dict, out: Path, jobs: int = 1, *, retry_f
     make_out_folder(out)
     lock = lock_out_folder(out)
     try:
-        return _run_locked(notebook, combos, out, jobs, retry_failed, dask, timeout, progress, code)
+        return _run_locked(notebook, combos, out, jobs=jobs, retry_failed=retry_failed, dask=dask, timeout=timeout,
+                           progress=progress, code=code)
     finally:
         os.close(lock)
 
 
-def _run_locked(notebook: Path, combos: list, out: Path, jobs: int, retry_failed: bool, dask: str | None,
+def _run_locked(notebook: Path, combos: list, out: Path, *, jobs: int, retry_failed: bool, dask: str | None,
                 timeout: int | None, progress: bool, code: str) -> pd.DataFrame:
     todo, done = plan(out, combos, retry_failed=retry_failed, code=code)
     if todo and (others := other_versions(out, todo, code)):
