@@ -91,7 +91,7 @@ run: $(STAMP) ## recompute a random sample of the own study's folds (any differe
 	@$(PY) -m helpers.workbook study verify --cells $(STUDY_SAMPLE) --jobs 2
 	@$(PY) -m helpers.workbook run --out build $(RUN_FLAGS)
 
-study: $(STAMP) ## recompute every score of the own study's present edition (resumable; about 70 minutes on two cores) and compare with the stored ones
+study: $(STAMP) ## recompute every score of the own study's present edition (resumable; about 50 minutes on two cores) and compare with the stored ones
 	@$(PY) -m helpers.workbook study run --jobs 2
 
 book: $(STAMP) ## build the book build/book/index.html from what `make run` left in build/ (executes nothing)
