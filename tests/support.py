@@ -215,3 +215,19 @@ def read_only(disk: Path, files=()):
         if done.returncode != 0:
             pytest.skip(f"this machine does not allow a read-only remount: {done.stderr.decode().strip()}")
         yield disk
+
+
+# ---------------------------------------------------------------- the hierarchical model
+
+def assert_hierarchical_answer(p: dict, tight: float, wide: float, again: dict) -> None:
+    """What a fit of the hierarchical model on a built-in advantage must give, ``{rope: result}`` at two ROPEs:
+    each set of shares and of predictive probabilities sums to 1, the advantage is found beyond the ``tight``
+    ROPE and equivalence within the ``wide`` one, the chains converged (with arviz-stats), and a second fit
+    at ``tight`` (``again``) is the same (seeded)."""
+    for r in p.values():
+        assert r["better"] + r["equivalent"] + r["worse"] == pytest.approx(1)
+        assert r["predictive_better"] + r["predictive_equivalent"] + r["predictive_worse"] == pytest.approx(1)
+    assert p[tight]["better"] > 0.9 and p[wide]["equivalent"] > 0.9
+    if "rhat" in p[tight]:   # with arviz-stats: the convergence of the model's location, scale and df
+        assert p[tight]["rhat"] < 1.05 and p[tight]["ess_bulk"] > 100
+    assert again == p[tight]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from helpers.hierarchical import hierarchical_test
+from tests.support import assert_hierarchical_answer
 
 RNG = np.random.default_rng(0)
 X = RNG.uniform(0.7, 0.9, size=(8, 10))
@@ -87,11 +88,5 @@ def test_a_built_in_advantage_is_found_reproducibly_and_no_file_is_left(tmp_path
     pytest.importorskip("stan")
     monkeypatch.chdir(tmp_path)
     p = hierarchical_test(X, Y, [0.01, 0.1], n_samples=500)
-    for r in p.values():
-        assert r["better"] + r["equivalent"] + r["worse"] == pytest.approx(1)
-        assert r["predictive_better"] + r["predictive_equivalent"] + r["predictive_worse"] == pytest.approx(1)
-    assert p[0.01]["better"] > 0.9 and p[0.1]["equivalent"] > 0.9
-    if "rhat" in p[0.01]:   # with arviz-stats: the convergence of the model's location, scale and df
-        assert p[0.01]["rhat"] < 1.05 and p[0.01]["ess_bulk"] > 100
-    assert hierarchical_test(X, Y, 0.01, n_samples=500) == p[0.01]   # seeded
+    assert_hierarchical_answer(p, 0.01, 0.1, again=hierarchical_test(X, Y, 0.01, n_samples=500))
     assert list(tmp_path.iterdir()) == []                             # baycomp's cache file left nowhere
